@@ -1,0 +1,933 @@
+"""The rules DSL: game rules written as Python, compiled to the IR.
+
+A model file defines ``build(**params) -> Model``.  Inside it a rules author
+declares finite sorts, static scenario data, typed state, initial states,
+guarded parameterised actions and properties::
+
+    m = Model("gold")
+    Player = m.sort("Player", ["p1", "p2"], labels=["player 1", "player 2"])
+    gold = m.var("gold", Int(0, 40), index=Player, init=Range(0, 5))
+    treasury = m.var("treasury", Int(0, 80), init=50)
+
+    @m.action(Player, describe="{p} collects 1 gold")
+    def collect(a: Step, p: Term) -> None:
+        a.require(treasury >= 1)
+        a.set(gold[p], gold[p] + 1)
+        a.set(treasury, treasury - 1)
+
+    m.invariant("gold is conserved", Sum(gold[p] for p in Player) + treasury == 50 + ...,
+                cites=["Treasury"])
+
+Actions are grounded when they are declared: the decorated function runs once
+per parameter tuple, with constant parameters.  Every mistake (an unknown
+name, a type mismatch, a constant outside its range, an assignment to static
+data) raises :class:`ruleproof.errors.InputError` at once, naming the model
+file and line.
+"""
+
+from __future__ import annotations
+
+import difflib
+import itertools
+import string
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator, Sequence, Union
+
+from . import ir
+from .errors import InputError, SourceLoc
+from .ir import BoolT, EnumT, Expr, IntT, Op, PropKind, Type, Value
+
+__all__ = [
+    "Model",
+    "Term",
+    "Cell",
+    "Sort",
+    "Step",
+    "Transition",
+    "Bool",
+    "Int",
+    "Range",
+    "OneOf",
+    "And",
+    "Or",
+    "Not",
+    "Implies",
+    "If",
+    "Sum",
+    "Min",
+    "Max",
+    "ForAll",
+    "Exists",
+    "Count",
+    "user_loc",
+]
+
+_PKG_DIR = str(Path(__file__).resolve().parent)
+
+Bool = ir.BOOL
+
+
+def Int(lo: int, hi: int) -> IntT:
+    """A bounded integer type ``lo..hi``."""
+    if lo > hi:
+        raise InputError(f"empty integer range {lo}..{hi}", user_loc())
+    return IntT(lo, hi)
+
+
+def display_path(path: str) -> str:
+    """``path`` relative to the working directory when it lies below it."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return path
+
+
+def user_loc() -> SourceLoc | None:
+    """The innermost stack frame outside ruleproof's own package."""
+    f = sys._getframe(1)
+    while f is not None:
+        fn = f.f_code.co_filename
+        if not str(Path(fn).resolve()).startswith(_PKG_DIR) and not fn.startswith("<frozen"):
+            return SourceLoc(display_path(fn), f.f_lineno)
+        f = f.f_back  # type: ignore[assignment]
+    return None
+
+
+def _err(msg: str, info: tuple[str, ...] = ()) -> InputError:
+    return InputError(msg, user_loc(), info)
+
+
+def _suggest(name: str, known: Iterable[str]) -> str:
+    close = difflib.get_close_matches(name, list(known), n=1)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+@dataclass(frozen=True)
+class Range:
+    """Initial values ``lo..hi`` (inclusive), e.g. "gold anywhere in 0..30"."""
+
+    lo: int
+    hi: int
+
+
+@dataclass(frozen=True)
+class OneOf:
+    """Initial values: any of the listed ones."""
+
+    values: tuple[Any, ...]
+
+    def __init__(self, *values: Any) -> None:
+        object.__setattr__(self, "values", tuple(values))
+
+
+# --------------------------------------------------------------------------- terms
+
+Operand = Union["Term", int, bool, str]
+
+
+class Term:
+    """A rule expression; Python operators build IR nodes.
+
+    A term has no truth value in Python: write ``If(c, a, b)``, ``And(...)``
+    rather than ``if``/``and``.
+    """
+
+    __slots__ = ("expr",)
+    __hash__ = None  # type: ignore[assignment]
+
+    def __init__(self, expr: Expr) -> None:
+        self.expr = expr
+
+    @property
+    def type(self) -> Type:
+        return self.expr.type
+
+    # constants of a sort carry a name and a label
+    @property
+    def name(self) -> str:
+        if isinstance(self.expr, ir.Const) and isinstance(self.expr.type, EnumT):
+            return str(self.expr.value)
+        raise _err("only a constant element of a sort has a name")
+
+    @property
+    def label(self) -> str:
+        if isinstance(self.expr, ir.Const) and isinstance(self.expr.type, EnumT):
+            return self.expr.type.label(str(self.expr.value))
+        raise _err("only a constant element of a sort has a label")
+
+    def __bool__(self) -> bool:
+        raise _err(
+            "a rule expression has no truth value in Python; use If(...), And(...), Or(...) "
+            "or a.require(...) instead of if/and/or"
+        )
+
+    def __repr__(self) -> str:
+        return f"Term({self.expr!r})"
+
+    def __str__(self) -> str:
+        from .report import show_expr
+
+        return show_expr(self.expr)
+
+    # arithmetic
+    def __add__(self, o: Operand) -> Term:
+        return _arith(Op.ADD, self, o)
+
+    def __radd__(self, o: Operand) -> Term:
+        return _arith(Op.ADD, o, self)
+
+    def __sub__(self, o: Operand) -> Term:
+        return _arith(Op.SUB, self, o)
+
+    def __rsub__(self, o: Operand) -> Term:
+        return _arith(Op.SUB, o, self)
+
+    def __mul__(self, o: Operand) -> Term:
+        return _arith(Op.MUL, self, o)
+
+    def __rmul__(self, o: Operand) -> Term:
+        return _arith(Op.MUL, o, self)
+
+    def __floordiv__(self, o: Operand) -> Term:
+        b = lift(o)
+        if not (isinstance(b.expr, ir.Const) and isinstance(b.expr.value, int) and b.expr.value > 0):
+            raise _err("// divides only by a positive constant")
+        _need_int(self, "//")
+        return Term(ir.div(self.expr, b.expr))
+
+    def __neg__(self) -> Term:
+        _need_int(self, "-")
+        return Term(ir.neg(self.expr))
+
+    # comparisons
+    def __eq__(self, o: object) -> Term:  # type: ignore[override]
+        return _compare(Op.EQ, self, o)
+
+    def __ne__(self, o: object) -> Term:  # type: ignore[override]
+        return _compare(Op.NE, self, o)
+
+    def __lt__(self, o: Operand) -> Term:
+        return _order(Op.LT, self, o)
+
+    def __le__(self, o: Operand) -> Term:
+        return _order(Op.LE, self, o)
+
+    def __gt__(self, o: Operand) -> Term:
+        return _order(Op.LT, o, self)
+
+    def __ge__(self, o: Operand) -> Term:
+        return _order(Op.LE, o, self)
+
+    # logic
+    def __and__(self, o: Operand) -> Term:
+        return And(self, o)
+
+    def __rand__(self, o: Operand) -> Term:
+        return And(o, self)
+
+    def __or__(self, o: Operand) -> Term:
+        return Or(self, o)
+
+    def __ror__(self, o: Operand) -> Term:
+        return Or(o, self)
+
+    def __invert__(self) -> Term:
+        return Not(self)
+
+
+class Cell(Term):
+    """A readable and assignable place: a state variable, or an array entry."""
+
+    __slots__ = ("array", "indices")
+
+    def __init__(self, expr: Expr, array: "VarArray", indices: tuple[Term, ...]) -> None:
+        super().__init__(expr)
+        self.array = array
+        self.indices = indices
+
+
+def lift(x: Operand | Term, hint: Type | None = None) -> Term:
+    """Turn a Python constant into a term (strings need an enum ``hint``)."""
+    if isinstance(x, Term):
+        return x
+    if isinstance(x, bool):
+        return Term(ir.Const(x, ir.BOOL))
+    if isinstance(x, int):
+        return Term(ir.const(x))
+    if isinstance(x, str):
+        if isinstance(hint, EnumT):
+            if x not in hint.values:
+                raise _err(f"'{x}' is not a value of {hint.name}{_suggest(x, hint.values)}")
+            return Term(ir.Const(x, hint))
+        raise _err(f"the string '{x}' needs an enumeration on the other side to have a meaning")
+    raise _err(f"cannot use {type(x).__name__} value {x!r} in a rule expression")
+
+
+def _need_int(t: Term, op: str) -> None:
+    if not isinstance(t.type, IntT):
+        raise _err(f"type mismatch: '{op}' needs Int operands, got {ir.type_name(t.type)}")
+
+
+def _need_bool(t: Term, what: str) -> None:
+    if not isinstance(t.type, BoolT):
+        raise _err(f"type mismatch: {what} needs a Bool, got {ir.type_name(t.type)}")
+
+
+def _arith(op: Op, a: Operand, b: Operand) -> Term:
+    ta, tb = lift(a), lift(b)
+    _need_int(ta, op.value)
+    _need_int(tb, op.value)
+    return Term(ir.mk(op, ta.expr, tb.expr))
+
+
+def _compare(op: Op, a: object, b: object) -> Term:
+    ta = lift(a) if not isinstance(a, str) else None  # type: ignore[arg-type]
+    tb = lift(b) if not isinstance(b, str) else None  # type: ignore[arg-type]
+    if ta is None and tb is None:
+        raise _err("cannot compare two strings in a rule expression")
+    if ta is None:
+        ta = lift(a, tb.type)  # type: ignore[arg-type,union-attr]
+    if tb is None:
+        tb = lift(b, ta.type)  # type: ignore[arg-type]
+    if not ir.same_kind(ta.type, tb.type):
+        raise _err(
+            f"type mismatch: cannot compare {ir.type_name(ta.type)} with {ir.type_name(tb.type)}"
+        )
+    return Term(ir.mk(op, ta.expr, tb.expr))
+
+
+def _order(op: Op, a: Operand, b: Operand) -> Term:
+    ta, tb = lift(a), lift(b)
+    _need_int(ta, op.value)
+    _need_int(tb, op.value)
+    return Term(ir.mk(op, ta.expr, tb.expr))
+
+
+def _terms(args: tuple[Any, ...]) -> list[Term]:
+    if len(args) == 1 and not isinstance(args[0], (Term, int, bool, str)):
+        args = tuple(args[0])
+    return [lift(a) for a in args]
+
+
+def And(*args: Any) -> Term:
+    """Conjunction of Bool terms (or of one iterable of them)."""
+    ts = _terms(args)
+    for t in ts:
+        _need_bool(t, "And")
+    return Term(ir.and_(*(t.expr for t in ts)))
+
+
+def Or(*args: Any) -> Term:
+    """Disjunction of Bool terms (or of one iterable of them)."""
+    ts = _terms(args)
+    for t in ts:
+        _need_bool(t, "Or")
+    return Term(ir.or_(*(t.expr for t in ts)))
+
+
+def Not(a: Operand) -> Term:
+    t = lift(a)
+    _need_bool(t, "Not")
+    return Term(ir.not_(t.expr))
+
+
+def Implies(a: Operand, b: Operand) -> Term:
+    ta, tb = lift(a), lift(b)
+    _need_bool(ta, "Implies")
+    _need_bool(tb, "Implies")
+    return Term(ir.implies(ta.expr, tb.expr))
+
+
+def If(c: Operand, t: Operand, e: Operand) -> Term:
+    """``t`` when ``c`` holds, else ``e``."""
+    tc = lift(c)
+    _need_bool(tc, "If")
+    tt = lift(t) if not isinstance(t, str) else None
+    te = lift(e) if not isinstance(e, str) else None
+    if tt is None and te is None:
+        raise _err("If(...) needs at least one branch that is not a bare string")
+    if tt is None:
+        tt = lift(t, te.type)  # type: ignore[union-attr]
+    if te is None:
+        te = lift(e, tt.type)
+    if not ir.same_kind(tt.type, te.type):
+        raise _err(f"type mismatch: If branches are {ir.type_name(tt.type)} and {ir.type_name(te.type)}")
+    return Term(ir.ite(tc.expr, tt.expr, te.expr))
+
+
+def Sum(*args: Any) -> Term:
+    """Sum of Int terms (or of one iterable of them); 0 when empty."""
+    ts = _terms(args)
+    for t in ts:
+        _need_int(t, "Sum")
+    return Term(ir.add(*(t.expr for t in ts))) if ts else Term(ir.const(0))
+
+
+def Min(*args: Any) -> Term:
+    ts = _terms(args)
+    if not ts:
+        raise _err("Min of nothing")
+    for t in ts:
+        _need_int(t, "Min")
+    return Term(ir.min_(*(t.expr for t in ts)))
+
+
+def Max(*args: Any) -> Term:
+    ts = _terms(args)
+    if not ts:
+        raise _err("Max of nothing")
+    for t in ts:
+        _need_int(t, "Max")
+    return Term(ir.max_(*(t.expr for t in ts)))
+
+
+def ForAll(sort: "Sort", fn: Callable[[Term], Operand]) -> Term:
+    """``fn(x)`` for every element ``x`` of ``sort``."""
+    return And(*(lift(fn(x)) for x in sort))
+
+
+def Exists(sort: "Sort", fn: Callable[[Term], Operand]) -> Term:
+    """``fn(x)`` for some element ``x`` of ``sort``."""
+    return Or(*(lift(fn(x)) for x in sort))
+
+
+def Count(sort: "Sort", fn: Callable[[Term], Operand]) -> Term:
+    """How many elements ``x`` of ``sort`` satisfy ``fn(x)``."""
+    return Sum(If(lift(fn(x)), 1, 0) for x in sort)
+
+
+# --------------------------------------------------------------------------- sorts & arrays
+
+
+class Sort:
+    """A finite sort (players, card slots) or enumeration (zones)."""
+
+    def __init__(self, t: EnumT) -> None:
+        self.type = t
+
+    @property
+    def name(self) -> str:
+        return self.type.name
+
+    def __iter__(self) -> Iterator[Term]:
+        return (Term(ir.Const(v, self.type)) for v in self.type.values)
+
+    def __len__(self) -> int:
+        return len(self.type.values)
+
+    def __getattr__(self, value: str) -> Term:
+        if value.startswith("__"):
+            raise AttributeError(value)
+        if value in self.type.values:
+            return Term(ir.Const(value, self.type))
+        raise _err(f"'{value}' is not a value of {self.type.name}{_suggest(value, self.type.values)}")
+
+    def __getitem__(self, key: int | str) -> Term:
+        if isinstance(key, int):
+            return Term(ir.Const(self.type.values[key], self.type))
+        return self.__getattr__(key)
+
+    def __repr__(self) -> str:
+        return f"Sort({self.type.name}, {list(self.type.values)})"
+
+
+def _check_indices(name: str, sorts: tuple[Sort, ...], idx: Any) -> tuple[Term, ...]:
+    if not isinstance(idx, tuple):
+        idx = (idx,)
+    if len(idx) != len(sorts):
+        raise _err(f"'{name}' takes {len(sorts)} index(es), got {len(idx)}")
+    out: list[Term] = []
+    for s, i in zip(sorts, idx):
+        t = lift(i, s.type) if isinstance(i, str) else lift(i)
+        if t.type != s.type:
+            raise _err(f"type mismatch: '{name}' is indexed by {s.name}, got {ir.type_name(t.type)}")
+        out.append(t)
+    return tuple(out)
+
+
+def _select(table: dict[tuple[str, ...], Expr], sorts: tuple[Sort, ...], idx: tuple[Term, ...]) -> Expr:
+    """Read ``table`` at possibly symbolic indices (an if-then-else chain)."""
+    if all(isinstance(t.expr, ir.Const) for t in idx):
+        return table[tuple(str(t.expr.value) for t in idx)]  # type: ignore[union-attr]
+    keys = list(itertools.product(*(s.type.values for s in sorts)))
+    result = table[keys[-1]]
+    for key in reversed(keys[:-1]):
+        cond = ir.and_(*(ir.eq(t.expr, ir.Const(k, s.type)) for t, k, s in zip(idx, key, sorts)))
+        result = ir.ite(cond, table[key], result)
+    return result
+
+
+class VarArray:
+    """A declared state variable (scalar when ``index`` is empty)."""
+
+    def __init__(self, model: "Model", name: str, t: Type, index: tuple[Sort, ...], loc: SourceLoc | None) -> None:
+        self.model = model
+        self.name = name
+        self.type = t
+        self.index = index
+        self.loc = loc
+        self.cells: dict[tuple[str, ...], ir.Var] = {}
+        for key in itertools.product(*(s.type.values for s in index)):
+            gname = f"{name}[{','.join(key)}]" if key else name
+            self.cells[key] = ir.Var(gname, t)
+
+    def __getitem__(self, idx: Any) -> Cell:
+        terms = _check_indices(self.name, self.index, idx)
+        table: dict[tuple[str, ...], Expr] = dict(self.cells)
+        return Cell(_select(table, self.index, terms), self, terms)
+
+    def __iter__(self) -> Iterator[Cell]:
+        raise _err(f"'{self.name}' is an array: iterate over its index sort instead")
+
+    def __repr__(self) -> str:
+        return f"VarArray({self.name})"
+
+
+class StaticArray:
+    """Static scenario data (cost, STR, owner...): read-only, known per element."""
+
+    def __init__(self, name: str, t: Type, index: tuple[Sort, ...], table: dict[tuple[str, ...], Expr]) -> None:
+        self.name = name
+        self.type = t
+        self.index = index
+        self.table = table
+
+    def __getitem__(self, idx: Any) -> Term:
+        terms = _check_indices(self.name, self.index, idx)
+        return Term(_select(self.table, self.index, terms))
+
+    def value(self, *key: str) -> Value:
+        """The concrete value at element names ``key``."""
+        e = self.table[tuple(key)]
+        assert isinstance(e, ir.Const)
+        return e.value
+
+
+# --------------------------------------------------------------------------- actions
+
+
+class Step:
+    """What an action body builds: guard, choices and updates of one ground action."""
+
+    def __init__(self, model: "Model", family: str) -> None:
+        self._model = model
+        self._family = family
+        self.guard: list[Expr] = []
+        self.choices: dict[str, ir.ChoiceVar] = {}
+        self.updates: dict[str, Expr] = {}
+        self._order: list[str] = []
+
+    def require(self, cond: Operand) -> None:
+        """The action is enabled only when ``cond`` holds (choices included)."""
+        t = lift(cond)
+        _need_bool(t, "require")
+        self.guard.append(t.expr)
+
+    def choose(self, name: str, t: Type | Sort, index: Sort | None = None) -> Any:
+        """A value the acting player picks at this step (one per ``index`` element)."""
+        tt = t.type if isinstance(t, Sort) else t
+        if not isinstance(tt, (BoolT, IntT, EnumT)):
+            raise _err(f"choice '{name}' needs a type (Bool, Int(lo, hi) or a sort)")
+        if index is None:
+            if name in self.choices:
+                raise _err(f"choice '{name}' is declared twice in action '{self._family}'")
+            self.choices[name] = ir.ChoiceVar(name, tt, name)
+            return Term(ir.Choice(name, tt))
+        out: dict[str, Term] = {}
+        for el in index.type.values:
+            cname = f"{name}[{el}]"
+            if cname in self.choices:
+                raise _err(f"choice '{name}' is declared twice in action '{self._family}'")
+            self.choices[cname] = ir.ChoiceVar(cname, tt, f"{name}[{index.type.label(el)}]")
+            out[el] = Term(ir.Choice(cname, tt))
+        return _ChoiceArray(name, index, out)
+
+    def set(self, target: Any, value: Operand, when: Operand | None = None) -> None:
+        """``target' = value`` (read in the pre-state); later ``set``s of a cell win."""
+        if isinstance(target, StaticArray) or (isinstance(target, Term) and not isinstance(target, Cell)):
+            what = target.name if isinstance(target, StaticArray) else str(target)
+            raise _err(f"cannot assign to '{what}': only state variables can change (static data is fixed)")
+        if isinstance(target, VarArray):
+            if target.index:
+                raise _err(f"'{target.name}' is an array: assign to one entry, e.g. {target.name}[x]")
+            target = target[()]
+        if not isinstance(target, Cell):
+            raise _err(f"cannot assign to {target!r}")
+        arr = target.array
+        v = lift(value, arr.type) if isinstance(value, str) else lift(value)
+        if not ir.same_kind(v.type, arr.type):
+            raise _err(
+                f"type mismatch: cannot assign {ir.type_name(v.type)} to '{arr.name}' of type {ir.type_name(arr.type)}"
+            )
+        if isinstance(arr.type, IntT) and isinstance(v.expr, ir.Const):
+            if not arr.type.lo <= int(v.expr.value) <= arr.type.hi:
+                raise _err(f"constant {v.expr.value} is outside the range {arr.type.lo}..{arr.type.hi} of '{arr.name}'")
+        cond = ir.TRUE
+        if when is not None:
+            w = lift(when)
+            _need_bool(w, "when=")
+            cond = w.expr
+        idx = target.indices
+        for key, var in arr.cells.items():
+            match = ir.and_(*(ir.eq(t.expr, ir.Const(k, s.type)) for t, k, s in zip(idx, key, arr.index)))
+            c = ir.and_(cond, match)
+            if c == ir.FALSE:
+                continue
+            prev = self.updates.get(var.name, var)
+            self.updates[var.name] = ir.ite(c, v.expr, prev)
+            if var.name not in self._order:
+                self._order.append(var.name)
+
+
+class _ChoiceArray:
+    """Choices indexed by a sort (e.g. which characters to kill)."""
+
+    def __init__(self, name: str, index: Sort, cells: dict[str, Term]) -> None:
+        self.name = name
+        self.index = index
+        self.cells = cells
+
+    def __getitem__(self, idx: Any) -> Term:
+        (t,) = _check_indices(self.name, (self.index,), idx)
+        return Term(_select({(k,): v.expr for k, v in self.cells.items()}, (self.index,), (t,)))
+
+
+class Transition:
+    """A view of one ground step for action properties: pre, post and choices."""
+
+    def __init__(self, action: ir.Action) -> None:
+        self._action = action
+
+    def pre(self, t: Operand) -> Term:
+        return lift(t)
+
+    def post(self, t: Operand) -> Term:
+        """``t`` read in the state after the step."""
+        return Term(_prime(lift(t).expr))
+
+    def choice(self, name: str) -> Term:
+        for c in self._action.choices:
+            if c.name == name:
+                return Term(ir.Choice(c.name, c.type))
+        raise _err(
+            f"action '{self._action.family}' has no choice '{name}'"
+            f"{_suggest(name, [c.name for c in self._action.choices])}"
+        )
+
+
+def _prime(e: Expr) -> Expr:
+    if isinstance(e, ir.Var):
+        return ir.Var(e.name, e.type, True)
+    if isinstance(e, ir.App):
+        return ir.App(e.op, tuple(_prime(a) for a in e.args), e.type)
+    return e
+
+
+class _Names:
+    """Attribute access to a model's declarations with helpful errors."""
+
+    def __init__(self, kind: str, table: dict[str, Any]) -> None:
+        object.__setattr__(self, "_kind", kind)
+        object.__setattr__(self, "_table", table)
+
+    def __getattr__(self, name: str) -> Any:
+        table = object.__getattribute__(self, "_table")
+        if name in table:
+            return table[name]
+        kind = object.__getattribute__(self, "_kind")
+        raise _err(f"unknown {kind} '{name}'{_suggest(name, table)}")
+
+    def __getitem__(self, name: str) -> Any:
+        return self.__getattr__(name)
+
+
+# --------------------------------------------------------------------------- the model
+
+
+@dataclass
+class _PropDecl:
+    prop: ir.Property
+
+
+class Model:
+    """A rules model under construction; :meth:`finish` grounds it into an IR system."""
+
+    def __init__(self, name: str, doc: str = "", scenario: str = "default") -> None:
+        self.name = name
+        self.doc = doc
+        self.scenario = scenario
+        self.params: dict[str, Any] = {}
+        loc = user_loc()
+        self.file = loc.file if loc else ""
+        self._sorts: dict[str, Sort] = {}
+        self._vars: dict[str, VarArray] = {}
+        self._statics: dict[str, StaticArray] = {}
+        self._init: dict[str, tuple[Value, ...]] = {}
+        self._init_constraints: list[Expr] = []
+        self._actions: list[ir.Action] = []
+        self._families: dict[str, SourceLoc | None] = {}
+        self._props: list[ir.Property] = []
+        self._names: dict[str, Any] = {}
+        self.v = _Names("variable or static data", self._names)
+        self.sorts = _Names("sort", self._sorts)
+
+    def _declare(self, name: str) -> None:
+        if not name.isidentifier():
+            raise _err(f"'{name}' is not a valid name")
+        if name in self._names or name in self._sorts:
+            raise _err(f"'{name}' is declared twice")
+
+    # declarations ------------------------------------------------------------
+    def sort(self, name: str, values: Sequence[str] | int, labels: Sequence[str] | None = None) -> Sort:
+        """A finite sort; ``values`` may be a count (``c1..cN``)."""
+        self._declare(name)
+        if isinstance(values, int):
+            vals = tuple(f"{name[0].lower()}{i}" for i in range(1, values + 1))
+        else:
+            vals = tuple(values)
+        if not vals:
+            raise _err(f"sort '{name}' is empty")
+        if len(set(vals)) != len(vals):
+            raise _err(f"sort '{name}' lists a value twice")
+        for v in vals:
+            if not v.isidentifier():
+                raise _err(f"'{v}' is not a valid value name for sort '{name}'")
+        labs = tuple(labels) if labels is not None else ()
+        if labs and len(labs) != len(vals):
+            raise _err(f"sort '{name}' has {len(vals)} values but {len(labs)} labels")
+        s = Sort(EnumT(name, vals, labs))
+        self._sorts[name] = s
+        return s
+
+    enum = sort
+
+    def var(
+        self,
+        name: str,
+        t: Type | Sort,
+        index: Sort | Sequence[Sort] = (),
+        init: Any = None,
+    ) -> Any:
+        """A state variable (an array over ``index`` sorts when given)."""
+        self._declare(name)
+        tt = t.type if isinstance(t, Sort) else t
+        if not isinstance(tt, (BoolT, IntT, EnumT)):
+            raise _err(f"variable '{name}' needs a type (Bool, Int(lo, hi) or a sort)")
+        idx = (index,) if isinstance(index, Sort) else tuple(index)
+        arr = VarArray(self, name, tt, idx, user_loc())
+        self._vars[name] = arr
+        self._names[name] = arr if idx else arr[()]
+        if init is None:
+            raise _err(f"variable '{name}' needs an initial value: init=value, Range(lo, hi) or OneOf(...)")
+        for key, var in arr.cells.items():
+            spec = init(*(Term(ir.Const(k, s.type)) for k, s in zip(key, idx))) if callable(init) else init
+            self._init[var.name] = self._init_values(name, tt, spec)
+        return self._names[name]
+
+    def _init_values(self, name: str, t: Type, spec: Any) -> tuple[Value, ...]:
+        if isinstance(spec, Range):
+            vals: tuple[Any, ...] = tuple(range(spec.lo, spec.hi + 1))
+        elif isinstance(spec, OneOf):
+            vals = spec.values
+        else:
+            vals = (spec,)
+        out: list[Value] = []
+        for v in vals:
+            if isinstance(v, Term):
+                if not isinstance(v.expr, ir.Const):
+                    raise _err(f"the initial value of '{name}' must be a constant")
+                v = v.expr.value
+            if isinstance(t, IntT):
+                if isinstance(v, bool) or not isinstance(v, int):
+                    raise _err(f"type mismatch: initial value {v!r} of '{name}' is not an Int")
+                if not t.lo <= v <= t.hi:
+                    raise _err(f"initial value {v} of '{name}' is outside its range {t.lo}..{t.hi}")
+            elif isinstance(t, BoolT):
+                if not isinstance(v, bool):
+                    raise _err(f"type mismatch: initial value {v!r} of '{name}' is not a Bool")
+            elif v not in t.values:
+                raise _err(f"'{v}' is not a value of {t.name}{_suggest(str(v), t.values)}")
+            out.append(v)
+        if not out:
+            raise _err(f"'{name}' has no initial value")
+        return tuple(out)
+
+    def static(self, name: str, t: Type | Sort, index: Sort | Sequence[Sort], values: Any) -> StaticArray:
+        """Static scenario data: ``values`` is a dict by element name(s) or a function of the elements."""
+        self._declare(name)
+        tt = t.type if isinstance(t, Sort) else t
+        idx = (index,) if isinstance(index, Sort) else tuple(index)
+        table: dict[tuple[str, ...], Expr] = {}
+        for key in itertools.product(*(s.type.values for s in idx)):
+            if callable(values):
+                raw = values(*(Term(ir.Const(k, s.type)) for k, s in zip(key, idx)))
+            else:
+                k1: Any = key[0] if len(key) == 1 else key
+                if k1 not in values:
+                    raise _err(f"static '{name}' has no value for {k1!r}")
+                raw = values[k1]
+            (val,) = self._init_values(name, tt, raw)
+            table[key] = ir.Const(val, tt)
+        arr = StaticArray(name, tt, idx, table)
+        self._statics[name] = arr
+        self._names[name] = arr
+        return arr
+
+    def init_constraint(self, cond: Operand) -> None:
+        """An extra constraint on initial states (over declared variables)."""
+        t = lift(cond)
+        _need_bool(t, "init_constraint")
+        self._init_constraints.append(t.expr)
+
+    def action(
+        self,
+        *params: Sort,
+        name: str | None = None,
+        describe: str | Callable[..., str] | None = None,
+        cites: Sequence[str] = (),
+    ) -> Callable[[Callable[..., None]], Callable[..., None]]:
+        """Declare a guarded action family, grounded over ``params``."""
+        loc = user_loc()
+
+        def deco(fn: Callable[..., None]) -> Callable[..., None]:
+            fam = name or fn.__name__
+            if fam in self._families:
+                raise InputError(f"action '{fam}' is declared twice", loc)
+            self._families[fam] = loc
+            pnames = fn.__code__.co_varnames[1 : 1 + len(params)]
+            if len(pnames) != len(params) or fn.__code__.co_argcount != len(params) + 1:
+                raise InputError(
+                    f"action '{fam}' takes the step and {len(params)} parameter(s) ({', '.join(p.name for p in params)})",
+                    loc,
+                )
+            for combo in itertools.product(*(list(p) for p in params)):
+                step = Step(self, fam)
+                fn(step, *combo)
+                guard = ir.and_(*step.guard)
+                if guard == ir.FALSE:
+                    continue
+                label = f"{fam}({', '.join(c.name for c in combo)})" if combo else fam
+                desc = _describe(describe, fam, pnames, combo)
+                self._actions.append(
+                    ir.Action(
+                        family=fam,
+                        params=tuple((pn, c.name) for pn, c in zip(pnames, combo)),
+                        label=label,
+                        guard=guard,
+                        choices=tuple(step.choices.values()),
+                        updates=tuple(ir.Update(v, step.updates[v]) for v in step._order),
+                        description=desc,
+                        cites=tuple(cites),
+                        param_labels=tuple(c.label for c in combo),
+                        loc=loc,
+                    )
+                )
+            return fn
+
+        return deco
+
+    # properties --------------------------------------------------------------
+    def _check_prop_name(self, name: str) -> None:
+        if any(p.name == name for p in self._props):
+            raise _err(f"property '{name}' is declared twice")
+
+    def invariant(self, name: str, cond: Operand | Callable[[], Operand], cites: Sequence[str] = (), doc: str = "") -> None:
+        """A property of every reachable state."""
+        self._check_prop_name(name)
+        t = lift(cond() if callable(cond) else cond)
+        _need_bool(t, f"invariant '{name}'")
+        self._props.append(ir.Property(name, PropKind.INVARIANT, t.expr, tuple(cites), doc, loc=user_loc()))
+
+    def reachable(self, name: str, cond: Operand, cites: Sequence[str] = (), doc: str = "") -> None:
+        """A sanity target: some reachable state satisfies ``cond``."""
+        self._check_prop_name(name)
+        t = lift(cond)
+        _need_bool(t, f"reachable '{name}'")
+        self._props.append(ir.Property(name, PropKind.REACH, t.expr, tuple(cites), doc, loc=user_loc()))
+
+    def action_property(
+        self,
+        name: str,
+        family: str,
+        cond: Callable[..., Operand],
+        cites: Sequence[str] = (),
+        doc: str = "",
+    ) -> None:
+        """A pre/post property of every step of action ``family``: ``cond(t, *params)``."""
+        self._check_prop_name(name)
+        if family not in self._families:
+            raise _err(f"property '{name}' names an unknown action '{family}'{_suggest(family, self._families)}")
+        conds: list[tuple[str, Expr]] = []
+        for a in self._actions:
+            if a.family != family:
+                continue
+            args = [Term(ir.Const(v, self._param_type(a, pn))) for pn, v in a.params]
+            t = lift(cond(Transition(a), *args))
+            _need_bool(t, f"action property '{name}'")
+            conds.append((a.label, t.expr))
+        self._props.append(
+            ir.Property(name, PropKind.ACTION, ir.TRUE, tuple(cites), doc, family=family, conds=tuple(conds), loc=user_loc())
+        )
+
+    def _param_type(self, a: ir.Action, pname: str) -> EnumT:
+        for s in self._sorts.values():
+            val = dict(a.params)[pname]
+            if val in s.type.values:
+                return s.type
+        raise AssertionError(pname)  # pragma: no cover
+
+    # grounding ---------------------------------------------------------------
+    def finish(self) -> ir.System:
+        """Ground the model into an :class:`ir.System`."""
+        svars: list[ir.StateVar] = []
+        for arr in self._vars.values():
+            for key, var in arr.cells.items():
+                labels = [s.type.label(k) for s, k in zip(arr.index, key)]
+                label = f"{arr.name}[{', '.join(labels)}]" if key else arr.name
+                svars.append(ir.StateVar(var.name, arr.type, arr.name, key, label, arr.loc))
+        if not svars:
+            raise InputError(f"model '{self.name}' declares no state variable", SourceLoc(self.file) if self.file else None)
+        props = list(self._props)
+        bounds = [
+            ir.and_(ir.le(ir.const(v.type.lo), ir.Var(v.name, v.type)), ir.le(ir.Var(v.name, v.type), ir.const(v.type.hi)))
+            for v in svars
+            if isinstance(v.type, IntT)
+        ]
+        if bounds:
+            props.append(
+                ir.Property(
+                    "state stays within declared ranges",
+                    PropKind.INVARIANT,
+                    ir.and_(*bounds),
+                    (),
+                    "Every Int variable stays within the range its declaration gives.",
+                    builtin=True,
+                )
+            )
+        return ir.System(
+            name=self.name,
+            vars=tuple(svars),
+            actions=tuple(self._actions),
+            init_vars=tuple(ir.InitVar(v.name, self._init[v.name]) for v in svars),
+            init_constraints=tuple(self._init_constraints),
+            properties=tuple(props),
+            doc=self.doc,
+            scenario=self.scenario,
+            file=self.file,
+            family_names=tuple(self._families),
+        )
+
+
+def _describe(describe: str | Callable[..., str] | None, fam: str, pnames: Sequence[str], combo: Sequence[Term]) -> str:
+    if describe is None:
+        return f"{fam}({', '.join(c.label for c in combo)})" if combo else fam
+    if callable(describe):
+        return describe(*combo)
+    fields = {pn: c.label for pn, c in zip(pnames, combo)}
+    try:
+        return describe.format(**fields)
+    except (KeyError, IndexError) as e:
+        used = [f[1] for f in string.Formatter().parse(describe) if f[1]]
+        raise _err(f"describe of '{fam}' uses {used}, but the parameters are {list(pnames)}") from e

@@ -1,0 +1,559 @@
+"""The intermediate representation: one semantics for every engine.
+
+A rules model written in the DSL (:mod:`ruleproof.dsl`) is grounded into a
+:class:`System`: scalar state variables, ground actions (one per parameter
+tuple) with a guard, per-step choices and simultaneous updates, an initial
+condition and properties.  Two interpreters read it: the concrete evaluator
+(:mod:`ruleproof.evaluator`) and the Z3 encoder (:mod:`ruleproof.encoder`).
+
+Every node is a frozen dataclass.  Expressions are built through the helper
+functions at the bottom of this module, which type-check their arguments and
+fold trivial cases (constant arithmetic, ``x + 0``, ``And(True, p)``...).
+Source locations live on declarations, not on expression nodes, so that two
+structurally equal expressions compare equal.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Union
+
+from .errors import SourceLoc
+
+__all__ = [
+    "BoolT",
+    "IntT",
+    "EnumT",
+    "Type",
+    "Value",
+    "Op",
+    "Expr",
+    "Const",
+    "Var",
+    "Choice",
+    "App",
+    "StateVar",
+    "ChoiceVar",
+    "Update",
+    "Action",
+    "InitVar",
+    "PropKind",
+    "Property",
+    "System",
+    "BOOL",
+    "TRUE",
+    "FALSE",
+    "const",
+    "mk",
+    "and_",
+    "or_",
+    "not_",
+    "implies",
+    "ite",
+    "eq",
+    "add",
+    "sub",
+    "neg",
+    "mul",
+    "div",
+    "le",
+    "lt",
+    "min_",
+    "max_",
+    "type_name",
+    "walk",
+    "free_vars",
+]
+
+
+# --------------------------------------------------------------------------- types
+
+
+@dataclass(frozen=True)
+class BoolT:
+    """The Boolean type."""
+
+    def __str__(self) -> str:
+        return "Bool"
+
+
+@dataclass(frozen=True)
+class IntT:
+    """A bounded integer type ``lo..hi`` (inclusive).
+
+    The bound is a declared range, checked as the built-in property
+    "state stays within declared ranges"; arithmetic itself is unbounded in
+    both interpreters, so an overflow is reported, never wrapped.
+    """
+
+    lo: int
+    hi: int
+
+    def __str__(self) -> str:
+        return f"Int({self.lo}..{self.hi})"
+
+
+@dataclass(frozen=True)
+class EnumT:
+    """A finite sort or enumeration: players, card slots, zones."""
+
+    name: str
+    values: tuple[str, ...]
+    labels: tuple[str, ...] = field(default=(), compare=False)
+
+    def label(self, value: str) -> str:
+        """Human label of ``value`` (``"player 1"`` for ``"p1"`` if declared)."""
+        if self.labels:
+            return self.labels[self.values.index(value)]
+        return value
+
+    def __str__(self) -> str:
+        return self.name
+
+
+Type = Union[BoolT, IntT, EnumT]
+Value = Union[bool, int, str]
+BOOL = BoolT()
+
+
+def type_name(t: Type) -> str:
+    """Short name of a type for error messages."""
+    if isinstance(t, BoolT):
+        return "Bool"
+    if isinstance(t, IntT):
+        return "Int"
+    return t.name
+
+
+def same_kind(a: Type, b: Type) -> bool:
+    """True when values of ``a`` and ``b`` may be compared or assigned."""
+    if isinstance(a, IntT) and isinstance(b, IntT):
+        return True
+    return a == b
+
+
+# --------------------------------------------------------------------------- expressions
+
+
+class Op(enum.Enum):
+    """Operators of :class:`App` nodes."""
+
+    ADD = "+"
+    SUB = "-"
+    MUL = "*"
+    DIV = "div"  # floor division by a positive constant
+    NEG = "neg"
+    MIN = "min"
+    MAX = "max"
+    EQ = "=="
+    NE = "!="
+    LT = "<"
+    LE = "<="
+    AND = "and"
+    OR = "or"
+    NOT = "not"
+    IMPLIES = "=>"
+    ITE = "ite"
+
+
+@dataclass(frozen=True)
+class Const:
+    """A literal value of a type."""
+
+    value: Value
+    type: Type
+
+
+@dataclass(frozen=True)
+class Var:
+    """A ground state variable; ``primed`` reads the post-state of a step."""
+
+    name: str
+    type: Type
+    primed: bool = False
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A per-step nondeterministic input of one ground action."""
+
+    name: str
+    type: Type
+
+
+@dataclass(frozen=True)
+class App:
+    """An operator applied to arguments; ``type`` is the result type."""
+
+    op: Op
+    args: tuple["Expr", ...]
+    type: Type
+
+
+Expr = Union[Const, Var, Choice, App]
+
+TRUE = Const(True, BOOL)
+FALSE = Const(False, BOOL)
+
+
+def const(value: Value, t: Type | None = None) -> Const:
+    """A constant; the type of a Python int defaults to ``Int(value..value)``."""
+    if t is not None:
+        return Const(value, t)
+    if isinstance(value, bool):
+        return Const(value, BOOL)
+    if isinstance(value, int):
+        return Const(value, IntT(value, value))
+    raise TypeError(f"cannot infer the type of {value!r}")
+
+
+def _int_hull(args: tuple[Expr, ...]) -> IntT:
+    # Result type of arithmetic: Int with a nominal range; ranges of
+    # intermediate values are not checked, only state variables are.
+    return IntT(0, 0)
+
+
+def mk(op: Op, *args: Expr) -> Expr:
+    """Build an application with folding of constant and trivial cases."""
+    if op is Op.AND:
+        return and_(*args)
+    if op is Op.OR:
+        return or_(*args)
+    if op is Op.NOT:
+        return not_(args[0])
+    if op is Op.IMPLIES:
+        return implies(args[0], args[1])
+    if op is Op.ITE:
+        return ite(args[0], args[1], args[2])
+    if op is Op.EQ:
+        return eq(args[0], args[1])
+    if op is Op.NE:
+        return not_(eq(args[0], args[1]))
+    if op is Op.ADD:
+        return add(*args)
+    if op is Op.SUB:
+        return sub(args[0], args[1])
+    if op is Op.NEG:
+        return neg(args[0])
+    if op is Op.MUL:
+        return mul(args[0], args[1])
+    if op is Op.DIV:
+        return div(args[0], args[1])
+    if op is Op.LE:
+        return le(args[0], args[1])
+    if op is Op.LT:
+        return lt(args[0], args[1])
+    if op is Op.MIN:
+        return min_(*args)
+    if op is Op.MAX:
+        return max_(*args)
+    raise ValueError(op)  # pragma: no cover - Op is closed
+
+
+def _is(e: Expr, v: Value) -> bool:
+    return isinstance(e, Const) and e.value == v and type(e.value) is type(v)
+
+
+def and_(*args: Expr) -> Expr:
+    flat: list[Expr] = []
+    for a in args:
+        if _is(a, True):
+            continue
+        if _is(a, False):
+            return FALSE
+        if isinstance(a, App) and a.op is Op.AND:
+            flat.extend(a.args)
+        else:
+            flat.append(a)
+    if not flat:
+        return TRUE
+    if len(flat) == 1:
+        return flat[0]
+    return App(Op.AND, tuple(flat), BOOL)
+
+
+def or_(*args: Expr) -> Expr:
+    flat: list[Expr] = []
+    for a in args:
+        if _is(a, False):
+            continue
+        if _is(a, True):
+            return TRUE
+        if isinstance(a, App) and a.op is Op.OR:
+            flat.extend(a.args)
+        else:
+            flat.append(a)
+    if not flat:
+        return FALSE
+    if len(flat) == 1:
+        return flat[0]
+    return App(Op.OR, tuple(flat), BOOL)
+
+
+def not_(a: Expr) -> Expr:
+    if isinstance(a, Const):
+        return Const(not a.value, BOOL)
+    if isinstance(a, App) and a.op is Op.NOT:
+        return a.args[0]
+    return App(Op.NOT, (a,), BOOL)
+
+
+def implies(a: Expr, b: Expr) -> Expr:
+    if _is(a, True):
+        return b
+    if _is(a, False) or _is(b, True):
+        return TRUE
+    return App(Op.IMPLIES, (a, b), BOOL)
+
+
+def ite(c: Expr, t: Expr, e: Expr) -> Expr:
+    if _is(c, True):
+        return t
+    if _is(c, False):
+        return e
+    if t == e:
+        return t
+    rt = t.type if not isinstance(t.type, IntT) else IntT(0, 0)
+    return App(Op.ITE, (c, t, e), rt)
+
+
+def eq(a: Expr, b: Expr) -> Expr:
+    if isinstance(a, Const) and isinstance(b, Const):
+        return Const(a.value == b.value, BOOL)
+    if a == b:
+        return TRUE
+    return App(Op.EQ, (a, b), BOOL)
+
+
+def add(*args: Expr) -> Expr:
+    total = 0
+    rest: list[Expr] = []
+    for a in args:
+        if isinstance(a, Const):
+            total += int(a.value)
+        elif isinstance(a, App) and a.op is Op.ADD:
+            for b in a.args:
+                if isinstance(b, Const):
+                    total += int(b.value)
+                else:
+                    rest.append(b)
+        else:
+            rest.append(a)
+    if not rest:
+        return const(total)
+    if total:
+        rest.append(const(total))
+    if len(rest) == 1:
+        return rest[0]
+    return App(Op.ADD, tuple(rest), _int_hull(tuple(rest)))
+
+
+def sub(a: Expr, b: Expr) -> Expr:
+    if isinstance(a, Const) and isinstance(b, Const):
+        return const(int(a.value) - int(b.value))
+    if _is(b, 0):
+        return a
+    if a == b:
+        return const(0)
+    return App(Op.SUB, (a, b), IntT(0, 0))
+
+
+def neg(a: Expr) -> Expr:
+    if isinstance(a, Const):
+        return const(-int(a.value))
+    return App(Op.NEG, (a,), IntT(0, 0))
+
+
+def mul(a: Expr, b: Expr) -> Expr:
+    if isinstance(a, Const) and isinstance(b, Const):
+        return const(int(a.value) * int(b.value))
+    if _is(a, 1):
+        return b
+    if _is(b, 1):
+        return a
+    if _is(a, 0) or _is(b, 0):
+        return const(0)
+    return App(Op.MUL, (a, b), IntT(0, 0))
+
+
+def div(a: Expr, b: Expr) -> Expr:
+    """Floor division by a positive constant ``b``."""
+    if not (isinstance(b, Const) and isinstance(b.value, int) and b.value > 0):
+        raise ValueError("division is only by a positive constant")
+    if isinstance(a, Const):
+        return const(int(a.value) // int(b.value))
+    if b.value == 1:
+        return a
+    return App(Op.DIV, (a, b), IntT(0, 0))
+
+
+def le(a: Expr, b: Expr) -> Expr:
+    if isinstance(a, Const) and isinstance(b, Const):
+        return Const(int(a.value) <= int(b.value), BOOL)
+    return App(Op.LE, (a, b), BOOL)
+
+
+def lt(a: Expr, b: Expr) -> Expr:
+    if isinstance(a, Const) and isinstance(b, Const):
+        return Const(int(a.value) < int(b.value), BOOL)
+    return App(Op.LT, (a, b), BOOL)
+
+
+def min_(*args: Expr) -> Expr:
+    if all(isinstance(a, Const) for a in args):
+        return const(min(int(a.value) for a in args))  # type: ignore[union-attr]
+    if len(args) == 1:
+        return args[0]
+    return App(Op.MIN, tuple(args), IntT(0, 0))
+
+
+def max_(*args: Expr) -> Expr:
+    if all(isinstance(a, Const) for a in args):
+        return const(max(int(a.value) for a in args))  # type: ignore[union-attr]
+    if len(args) == 1:
+        return args[0]
+    return App(Op.MAX, tuple(args), IntT(0, 0))
+
+
+def walk(e: Expr) -> list[Expr]:
+    """All sub-expressions of ``e`` (iterative, pre-order, no duplicates)."""
+    seen: set[int] = set()
+    out: list[Expr] = []
+    stack: list[Expr] = [e]
+    while stack:
+        x = stack.pop()
+        if id(x) in seen:
+            continue
+        seen.add(id(x))
+        out.append(x)
+        if isinstance(x, App):
+            stack.extend(reversed(x.args))
+    return out
+
+
+def free_vars(e: Expr) -> set[str]:
+    """Names of state variables read by ``e`` (primed or not)."""
+    return {x.name for x in walk(e) if isinstance(x, Var)}
+
+
+# --------------------------------------------------------------------------- declarations
+
+
+@dataclass(frozen=True)
+class StateVar:
+    """A ground (scalar) state variable.
+
+    ``array`` and ``index`` say which declared array it comes from
+    (``gold`` and ``("p1",)`` for ``gold[p1]``); ``label`` is its display name.
+    """
+
+    name: str
+    type: Type
+    array: str
+    index: tuple[str, ...]
+    label: str
+    loc: SourceLoc | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class ChoiceVar:
+    """A nondeterministic input of a ground action, chosen afresh at each step."""
+
+    name: str
+    type: Type
+    label: str
+
+
+@dataclass(frozen=True)
+class Update:
+    """``var' = expr`` (expr is read in the pre-state)."""
+
+    var: str
+    expr: Expr
+
+
+@dataclass(frozen=True)
+class Action:
+    """A ground action: one parameter tuple of a declared action family."""
+
+    family: str
+    params: tuple[tuple[str, Value], ...]
+    label: str
+    guard: Expr
+    choices: tuple[ChoiceVar, ...]
+    updates: tuple[Update, ...]
+    description: str
+    cites: tuple[str, ...] = ()
+    param_labels: tuple[str, ...] = ()
+    loc: SourceLoc | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class InitVar:
+    """The initial values a variable may take: a tuple of allowed values."""
+
+    var: str
+    values: tuple[Value, ...]
+
+
+class PropKind(enum.Enum):
+    """What a property constrains."""
+
+    INVARIANT = "invariant"  # holds in every reachable state
+    ACTION = "action"  # holds on every step of one action family (pre/post)
+    REACH = "reachable"  # some reachable state satisfies it (sanity target)
+
+
+@dataclass(frozen=True)
+class Property:
+    """A property of a system.
+
+    For ``ACTION`` properties ``conds`` maps each ground action label of
+    ``family`` to its pre/post condition; ``expr`` is unused (``TRUE``).
+    """
+
+    name: str
+    kind: PropKind
+    expr: Expr
+    cites: tuple[str, ...]
+    doc: str = ""
+    family: str = ""
+    conds: tuple[tuple[str, Expr], ...] = ()
+    builtin: bool = False
+    loc: SourceLoc | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class System:
+    """A ground transition system with its properties."""
+
+    name: str
+    vars: tuple[StateVar, ...]
+    actions: tuple[Action, ...]
+    init_vars: tuple[InitVar, ...]
+    init_constraints: tuple[Expr, ...]
+    properties: tuple[Property, ...]
+    doc: str = ""
+    scenario: str = "default"
+    file: str = ""
+    family_names: tuple[str, ...] = ()
+
+    def var(self, name: str) -> StateVar:
+        for v in self.vars:
+            if v.name == name:
+                return v
+        raise KeyError(name)
+
+    def families(self) -> tuple[str, ...]:
+        """Action family names in declaration order (with ones that have no ground instance)."""
+        seen: dict[str, None] = dict.fromkeys(self.family_names)
+        for a in self.actions:
+            seen.setdefault(a.family, None)
+        return tuple(seen)
+
+    def prop(self, name: str) -> Property:
+        for p in self.properties:
+            if p.name == name:
+                return p
+        raise KeyError(name)

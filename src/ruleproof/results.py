@@ -1,0 +1,96 @@
+"""Verdicts, traces and coverage: what engines return and reports show."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+from .ir import Value
+
+__all__ = ["Verdict", "Change", "TraceStep", "Trace", "Coverage", "Result"]
+
+
+class Verdict(enum.Enum):
+    """The answer for one property.
+
+    ``PROVED``: holds in every reachable state (k-induction, a CHC invariant or
+    an exhausted explicit search); for a reachability target, a replayed
+    witness trace reaches it.  ``HOLDS_TO_DEPTH``: no violation within ``depth``
+    steps.  ``VIOLATED``: a replayed counterexample (or, for a target, a proof
+    that it is unreachable).  ``UNKNOWN``: no answer, with the reason.
+    """
+
+    PROVED = "proved"
+    HOLDS_TO_DEPTH = "holds_to_depth"
+    VIOLATED = "violated"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class Change:
+    """One variable changed by a step (display label, old and new value)."""
+
+    var: str
+    old: Value
+    new: Value
+
+
+@dataclass(frozen=True)
+class TraceStep:
+    """One step of a trace: the action taken and what it changed."""
+
+    action: str
+    family: str
+    params: tuple[tuple[str, str], ...]
+    choices: tuple[tuple[str, Value], ...]
+    description: str
+    changes: tuple[Change, ...]
+
+
+@dataclass(frozen=True)
+class Trace:
+    """A replayed path: the initial state (all variables) and each step.
+
+    ``states`` keeps the raw states (variable names, in system order) for
+    machine formats such as ITF.
+    """
+
+    initial: tuple[tuple[str, Value], ...]
+    steps: tuple[TraceStep, ...]
+    var_names: tuple[str, ...] = ()
+    states: tuple[tuple[Value, ...], ...] = ()
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """Which action families fired on some path within ``depth`` steps."""
+
+    depth: int
+    fired: tuple[str, ...]
+    never: tuple[str, ...]
+    unknown: tuple[str, ...] = ()
+
+    @property
+    def vacuous_risk(self) -> bool:
+        """Some action never fired: a property over it may hold vacuously."""
+        return bool(self.never)
+
+
+@dataclass(frozen=True)
+class Result:
+    """The outcome of checking one property of one system."""
+
+    system: str
+    scenario: str
+    property: str
+    kind: str
+    cites: tuple[str, ...]
+    verdict: Verdict
+    depth: int
+    engine: str
+    seconds: float = field(default=0.0, compare=False)
+    coverage: Coverage | None = None
+    trace: Trace | None = None
+    reason: str = ""
+    invariant: str = ""
+    builtin: bool = False

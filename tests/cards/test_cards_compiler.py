@@ -1,0 +1,259 @@
+"""The card-text compiler on real cards (exact structures) and on text it must not guess."""
+
+from __future__ import annotations
+
+import pytest
+
+from ruleproof.cards.abilities import (
+    Ability, AbilityType as AT, CardKind, ChallengeType, Compiled, Cost, CostKind, Duration, Effect, EffectKind,
+    EventKind, Keyword, Limit, LimitKind, Period, Phase, Scope, Subject, Target, TargetRef as R, Trigger,
+)
+from ruleproof.cards.compiler import compile_card, compile_text, normalise
+from ruleproof.cards.pool import load_pool
+
+YOU = Target(R.PLAYER, Subject(Scope.YOU))
+FACTION = Target(R.FACTION_CARD, Subject(Scope.YOU_CONTROL, CardKind.FACTION_CARD))
+
+
+def me(kind: CardKind = CardKind.CHARACTER) -> Target:
+    return Target(R.SELF, Subject(Scope.SELF, kind))
+
+
+@pytest.fixture(scope="module")
+def pool():
+    return load_pool()
+
+
+def abilities(pool, code: str) -> tuple[Ability, ...]:
+    return compile_card(pool.get(code).raw)
+
+
+def strip(a: Ability) -> Ability:
+    """Drop the source text for comparison."""
+    from dataclasses import replace
+
+    return replace(a, text="")
+
+
+def test_clash_of_kings(pool) -> None:
+    (a,) = abilities(pool, "01001")
+    assert strip(a) == Ability(
+        AT.REACTION,
+        Trigger(EventKind.WIN_CHALLENGE, Subject(Scope.YOU), challenge=ChallengeType.POWER),
+        effects=(Effect(EffectKind.MOVE_POWER, 1, FACTION,
+                        source=Target(R.FACTION_CARD, Subject(Scope.OPPONENT_CONTROLS, CardKind.FACTION_CARD))),),
+    )
+
+
+def test_feast_for_crows(pool) -> None:
+    (a,) = abilities(pool, "01002")
+    assert strip(a) == Ability(AT.REACTION, Trigger(EventKind.WIN_DOMINANCE, Subject(Scope.YOU)),
+                               effects=(Effect(EffectKind.GAIN_POWER, 2, FACTION),))
+
+
+def test_tower_of_the_sun_limit_once_per_phase(pool) -> None:
+    (a,) = abilities(pool, "04017")
+    assert strip(a) == Ability(AT.REACTION, Trigger(EventKind.EVENT_PLAYED, Subject(Scope.ANY, CardKind.EVENT)),
+                               effects=(Effect(EffectKind.GAIN_GOLD, 1, YOU),),
+                               limit=Limit(1, Period.PHASE, LimitKind.LIMIT))
+
+
+def test_kings_landing_limit_three_times(pool) -> None:
+    (a,) = abilities(pool, "16020")
+    assert a.trigger == Trigger(EventKind.MARSHALED, Subject(Scope.YOU_CONTROL, CardKind.LOCATION), Phase.MARSHALING)
+    assert a.effects == (Effect(EffectKind.DRAW, 1, YOU),)
+    assert a.limit == Limit(3, Period.ROUND)
+
+
+def test_arbor_knight_pay_gold_phase_action(pool) -> None:
+    (a,) = abilities(pool, "02005")
+    assert a.type is AT.ACTION and a.phase is Phase.CHALLENGES and a.compiled is Compiled.FULL
+    assert a.costs == (Cost(CostKind.PAY_GOLD, YOU, 1),)
+    assert a.effects == (Effect(EffectKind.STR_MOD, 1, Target(R.CHOSEN, Subject(
+        Scope.ANY, CardKind.CHARACTER, ("House Redwyne",), (), ("participating",))),
+        duration=Duration.UNTIL_END_OF_CHALLENGE),)
+    assert a.limit == Limit(3, Period.PHASE)
+
+
+def test_varys_keyword_and_interrupt(pool) -> None:
+    kw, intr = abilities(pool, "01029")
+    assert (kw.type, kw.keyword) == (AT.KEYWORD, Keyword.STEALTH)
+    assert intr.trigger == Trigger(EventKind.PHASE_ENDS, Subject(Scope.ANY_PLAYER), Phase.DOMINANCE)
+    assert intr.costs == (Cost(CostKind.REMOVE_FROM_GAME, me()),)
+    assert intr.effects == (Effect(EffectKind.DISCARD, None, Target(R.EACH, Subject(Scope.ANY, CardKind.CHARACTER))),)
+    assert intr.optional and intr.compiled is Compiled.FULL
+
+
+def test_robb_stark_sacrificed_or_killed(pool) -> None:
+    _, a = abilities(pool, "01146")
+    assert a.trigger == Trigger(EventKind.KILLED, Subject(Scope.YOU_CONTROL, CardKind.CHARACTER, factions=("stark",)),
+                                conditions=("or sacrificed",))
+    assert a.effects == (Effect(EffectKind.STAND, None, Target(R.EACH, Subject(Scope.YOU_CONTROL, CardKind.CHARACTER))),)
+    assert a.limit == Limit(1, Period.ROUND)
+
+
+def test_bodyguard_would_be_killed_save(pool) -> None:
+    restriction, a = abilities(pool, "01033")
+    assert restriction.effects[0].kind is EffectKind.ATTACHMENT_RESTRICTION
+    assert restriction.effects[0].target.subject.traits == ("Lord", "Lady")
+    assert a.trigger == Trigger(EventKind.WOULD_BE_KILLED, Subject(Scope.ATTACHED, CardKind.CHARACTER),
+                                conditions=("or would be discarded",))
+    assert a.costs == (Cost(CostKind.SACRIFICE, me(CardKind.ATTACHMENT)),)
+    assert a.effects == (Effect(EffectKind.SAVE, 1, Target(R.ATTACHED, Subject(Scope.ATTACHED, CardKind.CHARACTER))),)
+
+
+def test_ser_barristan_stand_as_cost(pool) -> None:
+    _, a = abilities(pool, "02107")
+    assert a.trigger.subject == Subject(Scope.YOU_CONTROL, CardKind.CHARACTER, ("Lord", "Lady"))
+    assert a.costs == (Cost(CostKind.STAND, me()),)
+    assert a.effects[0].kind is EffectKind.SAVE and a.effects[0].target.ref is R.TRIGGER
+    assert a.compiled is Compiled.FULL
+
+
+def test_gods_eye_constants(pool) -> None:
+    prohibit, income, reserve = abilities(pool, "04058")
+    assert prohibit.effects == (Effect(EffectKind.PROHIBIT, None, me(CardKind.LOCATION), prohibited=EventKind.DISCARDED),)
+    assert income.effects == (Effect(EffectKind.INCOME_MOD, 1, YOU),)
+    assert reserve.effects == (Effect(EffectKind.RESERVE_MOD, 1, YOU),)
+    assert all(a.type is AT.CONSTANT and not a.optional for a in (prohibit, income, reserve))
+
+
+def test_maester_cressen_choose_and_discard(pool) -> None:
+    (a,) = abilities(pool, "01046")
+    assert a.costs == (Cost(CostKind.KNEEL, me()),)
+    assert a.effects == (Effect(EffectKind.DISCARD, 1, Target(R.CHOSEN, Subject(Scope.ANY, CardKind.ATTACHMENT, ("Condition",)))),)
+    assert a.phase is Phase.MARSHALING
+
+
+def test_defiance_of_duskendale_it_refers_to_trigger(pool) -> None:
+    (a,) = abilities(pool, "23038")
+    assert a.trigger == Trigger(EventKind.KNELT, Subject(Scope.ANY, CardKind.LOCATION), conditions=("by assault",))
+    assert a.effects == (Effect(EffectKind.DISCARD, 1, Target(R.TRIGGER, Subject(Scope.ANY, CardKind.LOCATION))),)
+
+
+def test_boneway_token(pool) -> None:
+    react = abilities(pool, "02056")[0]
+    assert react.trigger == Trigger(EventKind.LOSE_CHALLENGE, Subject(Scope.YOU))
+    assert react.effects == (Effect(EffectKind.PLACE_TOKEN, 1, me(CardKind.LOCATION)),)
+
+
+def test_lady_keyword_after_restriction(pool) -> None:
+    abil = abilities(pool, "02004")
+    assert [a.type for a in abil] == [AT.KEYWORD, AT.CONSTANT, AT.CONSTANT, AT.ACTION]
+    assert abil[0].keyword is Keyword.TERMINAL
+    assert abil[1].effects[0].target.subject.factions == ("stark",)
+    assert abil[2].effects == (Effect(EffectKind.STR_MOD, 2, Target(R.ATTACHED, Subject(Scope.ATTACHED, CardKind.CHARACTER))),)
+    assert abil[3].limit == Limit(1, Period.PHASE)
+    assert abil[3].compiled is Compiled.PARTIAL
+    assert any("attach ~ to a different character" in r for r in abil[3].reasons)
+
+
+def test_keywords_with_values() -> None:
+    abil = compile_text("Ambush (4). Shadow (2). Bestow (3).\nRenown.", "X")
+    assert [(a.keyword, a.keyword_value) for a in abil] == [
+        (Keyword.AMBUSH, 4), (Keyword.SHADOW, 2), (Keyword.BESTOW, 3), (Keyword.RENOWN, None)]
+
+
+def test_after_enters_play_during_challenges_phase() -> None:
+    (a,) = compile_text("<b>Reaction:</b> After a character enters play during the challenges phase, "
+                        "kneel Foo to draw 1 card. (Max 1 per round.)", "Foo", "location")
+    assert a.trigger == Trigger(EventKind.ENTERS_PLAY, Subject(Scope.ANY, CardKind.CHARACTER), Phase.CHALLENGES)
+    assert a.costs == (Cost(CostKind.KNEEL, me(CardKind.LOCATION)),)
+    assert a.limit == Limit(1, Period.ROUND, LimitKind.MAX)
+
+
+def test_after_knelt_and_stand() -> None:
+    (a,) = compile_text("<b>Reaction:</b> After Foo is knelt, stand a [stark] character you control. "
+                        "(Limit twice per round.)", "Foo")
+    assert a.trigger == Trigger(EventKind.KNELT, Subject(Scope.SELF, CardKind.CHARACTER))
+    assert a.effects == (Effect(EffectKind.STAND, 1, Target(R.CHOSEN, Subject(Scope.YOU_CONTROL, CardKind.CHARACTER,
+                                                                                      factions=("stark",)))),)
+    assert a.limit == Limit(2, Period.ROUND)
+
+
+def test_win_challenge_conditions() -> None:
+    (a,) = compile_text("<b>Reaction:</b> After you win an unopposed [intrigue] challenge in which Foo is attacking "
+                        "by 5 or more STR, draw 2 cards.", "Foo")
+    assert a.trigger is not None and a.trigger.event is EventKind.WIN_CHALLENGE
+    assert a.trigger.challenge is ChallengeType.INTRIGUE
+    assert a.trigger.subject == Subject(Scope.SELF, CardKind.CHARACTER)
+    assert "unopposed" in a.trigger.conditions and "self attacking" in a.trigger.conditions
+    assert "by 5 or more str" in a.trigger.conditions
+
+
+def test_forced_is_not_optional() -> None:
+    (a,) = compile_text("<b>Forced Reaction:</b> After Foo stands, kneel Foo.", "Foo")
+    assert not a.optional and a.type is AT.FORCED_REACTION
+    assert a.trigger == Trigger(EventKind.STOOD, Subject(Scope.SELF, CardKind.CHARACTER))
+    assert a.effects == (Effect(EffectKind.KNEEL, 1, me()),)
+
+
+def test_cancel_interrupt() -> None:
+    (a,) = compile_text("<b>Interrupt:</b> When the effects of an opponent's event would initiate, "
+                        "kneel your faction card to cancel those effects.", "Foo", "location")
+    assert a.trigger.event is EventKind.EVENT_WOULD_INITIATE
+    assert a.trigger.subject.scope is Scope.OPPONENT_CONTROLS
+    assert a.costs == (Cost(CostKind.KNEEL, FACTION),)
+    assert a.effects[0].kind is EffectKind.CANCEL
+
+
+def test_you_may_is_optional_effect() -> None:
+    (a,) = compile_text("<b>When Revealed:</b> You may draw 2 cards.", "P", "plot")
+    assert a.type is AT.WHEN_REVEALED and not a.optional
+    assert a.effects == (Effect(EffectKind.DRAW, 2, YOU, optional=True),)
+
+
+# ---------------------------------------------------------------------------
+# text that must not be guessed
+
+
+def test_unknown_trigger_is_reported() -> None:
+    (a,) = compile_text("<b>Reaction:</b> After the moon turns red, gain 1 gold.", "Foo")
+    assert a.trigger is None and a.compiled is Compiled.PARTIAL
+    assert a.reasons[0] == "trigger not understood: 'after the moon turns red'"
+    assert a.effects == (Effect(EffectKind.GAIN_GOLD, 1, YOU),)
+
+
+def test_nothing_understood_is_unsupported() -> None:
+    (a,) = compile_text("<b>Action:</b> Name a card. Look at an opponent's hand.", "Foo")
+    assert a.compiled is Compiled.UNSUPPORTED
+    assert a.effects == () and a.costs == ()
+    assert set(a.reasons) == {"not understood: 'name a card'", "not understood: 'look at an opponent's hand'"}
+
+
+def test_variable_x_definition_not_guessed(pool) -> None:
+    abil = abilities(pool, "08051")  # Asha Greyjoy: search top X cards ...
+    react = [a for a in abil if a.type is AT.REACTION][0]
+    assert react.compiled is not Compiled.FULL
+    assert any(r.startswith("not understood: 'search the top x cards") for r in react.reasons)
+
+
+def test_condition_is_partial() -> None:
+    (a,) = compile_text("While you control a «Lord» character, Foo gets +2 STR.".replace("«Lord»", "<i>Lord</i>"), "Foo")
+    assert a.compiled is Compiled.PARTIAL
+    assert a.reasons == ("condition not understood: 'while you control a «Lord» character'",)
+    assert a.effects == (Effect(EffectKind.STR_MOD, 2, me()),)
+
+
+def test_unparsed_limit_and_play_restriction(pool) -> None:
+    (a,) = abilities(pool, "00354")  # Gulltown Merchant
+    assert a.compiled is Compiled.PARTIAL
+    assert a.reasons == ("play restriction not understood: 'if there is a «City» plot card revealed'",)
+    assert a.costs == (Cost(CostKind.KNEEL, me()),) and a.effects == (Effect(EffectKind.GAIN_GOLD, 1, YOU),)
+    (b,) = compile_text("<b>Action:</b> Draw 1 card. (Limit X times per round, where X is 2.)", "Foo")
+    assert b.limit is None and b.compiled is Compiled.PARTIAL
+    assert b.reasons[0].startswith("limit not understood")
+
+
+def test_normalise_markup() -> None:
+    assert normalise("Kneel <b>Foo</b> to choose a <i>Knight</i> [stark] character.", "Foo") == \
+        "kneel ~ to choose a «Knight» [stark] character."
+
+
+def test_whole_pool_compiles_without_errors(pool) -> None:
+    total = 0
+    for card in pool:
+        for a in compile_card(card.raw):
+            total += 1
+            assert (a.compiled is Compiled.FULL) == (not a.reasons)
+    assert total > 3000

@@ -1,0 +1,122 @@
+"""Override files (precedence, validation with lines) and coverage figures."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from ruleproof.cards.abilities import AbilityType, Compiled, EffectKind, EventKind, Scope
+from ruleproof.cards.cli import cards
+from ruleproof.cards.coverage import coverage, normalise_reason, render_coverage
+from ruleproof.cards.overrides import abilities_for, compile_pool, load_overrides, parse_overrides
+from ruleproof.cards.pool import load_pool
+from ruleproof.errors import InputError
+
+GOOD = """\
+"01087":
+  - type: reaction
+    trigger: {event: knelt, subject: {scope: self, card_type: character}}
+    effects:
+      - {kind: gain_power, amount: 1, target: {ref: self}}
+    limit: {count: 1, period: phase}
+"""
+
+
+@pytest.fixture(scope="module")
+def pool():
+    return load_pool()
+
+
+def test_override_takes_precedence(pool) -> None:
+    ov = parse_overrides(GOOD, "o.yaml")
+    (a,) = abilities_for(pool.get("01087"), ov)
+    assert a.type is AbilityType.REACTION and a.trigger.event is EventKind.KNELT
+    assert a.trigger.subject.scope is Scope.SELF and a.effects[0].kind is EffectKind.GAIN_POWER
+    assert a.compiled is Compiled.FULL and a.limit.count == 1
+    # without the override the compiler's (unsupported) reading is used
+    (b,) = abilities_for(pool.get("01087"), None)
+    assert b.compiled is Compiled.UNSUPPORTED
+    compiled = compile_pool(pool, ov, codes=["01087", "01001"])
+    assert set(compiled) == {"01087", "01001"} and compiled["01087"] == (a,)
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "needle"),
+    [
+        (GOOD.replace("event: knelt", "event: kneeled"), 3, "bad value 'kneeled'"),
+        (GOOD.replace("amount: 1,", "amont: 1,"), 5, "unknown field 'amont'"),
+        (GOOD.replace("count: 1", "count: one"), 6, "expected an integer"),
+        ('"1087":\n  - type: action\n', 1, "not a card code"),
+        ('"01087":\n  - {}\n', 2, "missing field(s) type"),
+        ('"01087": [\n', 2, "invalid YAML"),
+    ],
+)
+def test_override_validation_lines(text: str, line: int, needle: str) -> None:
+    with pytest.raises(InputError) as exc:
+        parse_overrides(text, "o.yaml")
+    assert exc.value.loc.file == "o.yaml" and exc.value.loc.line == line, exc.value.render()
+    assert needle in exc.value.message
+
+
+def test_later_override_file_wins(tmp_path) -> None:
+    a = tmp_path / "a.yaml"
+    b = tmp_path / "b.yaml"
+    a.write_text(GOOD, encoding="utf-8")
+    b.write_text('"01087":\n  - type: constant\n', encoding="utf-8")
+    ov = load_overrides([a, b])
+    assert ov.get("01087")[0].type is AbilityType.CONSTANT
+    assert ov.sources == (str(a), str(b))
+
+
+def test_coverage_consistent_and_stable(pool) -> None:
+    compiled = compile_pool(pool)
+    cov = coverage(compiled, top=10)
+    assert cov.cards == 2240
+    assert cov.total.full + cov.total.partial + cov.total.unsupported == cov.total.total
+    assert cov.total.total == sum(len(v) for v in compiled.values())
+    assert sum(tc.total for _, tc in cov.by_type) == cov.total.total
+    for _, tc in cov.by_type:
+        assert tc.full + tc.partial + tc.unsupported == tc.total
+    assert len(cov.top_unsupported) == 10
+    counts = [n for _, n in cov.top_unsupported]
+    assert counts == sorted(counts, reverse=True)
+    text = render_coverage(cov)
+    assert text == render_coverage(coverage(compile_pool(pool), top=10))
+    assert f"cards: 2240   abilities: {cov.total.total}" in text
+
+
+def test_coverage_counts_small() -> None:
+    from ruleproof.cards.compiler import compile_text
+
+    abil = {"1": compile_text("Renown.\n<b>Action:</b> Name a card.", "A"),
+            "2": compile_text("<b>Action:</b> Kneel B to gain 2 gold. Name a card.", "B")}
+    cov = coverage(abil, top=5)
+    kinds = dict(cov.by_type)
+    assert (kinds[AbilityType.KEYWORD].full, kinds[AbilityType.ACTION].unsupported,
+            kinds[AbilityType.ACTION].partial) == (1, 1, 1)
+    assert cov.top_unsupported == (("not understood: 'name a card'", 2),)
+
+
+def test_normalise_reason() -> None:
+    assert normalise_reason("not understood: 'draw 3 «Knight» [stark] cards'") == \
+        "not understood: 'draw N «Trait» [faction] cards'"
+
+
+def test_cli_json_and_text(tmp_path) -> None:
+    runner = CliRunner()
+    res = runner.invoke(cards, ["coverage", "--json", "--top", "3"])
+    assert res.exit_code == 0
+    obj = json.loads(res.output)
+    assert obj["version"] == 1 and obj["cards"] == 2240 and len(obj["top_unsupported"]) == 3
+    t = obj["total"]
+    assert t["full"] + t["partial"] + t["unsupported"] == t["total"]
+    bad = tmp_path / "bad.yaml"
+    bad.write_text('"01087":\n  - type: nonsense\n', encoding="utf-8")
+    res = runner.invoke(cards, ["coverage", "--overrides", str(bad), "--json"])
+    assert res.exit_code == 2
+    obj = json.loads(res.output)
+    assert obj["version"] == 1 and f"{bad}:2: error:" in obj["error"]
+    res = runner.invoke(cards, ["coverage", "--overrides", str(tmp_path / "none.yaml")])
+    assert res.exit_code == 2
