@@ -24,10 +24,26 @@ CHECKED = ("default", "melee")
 
 CARD_TYPES = ("character", "location", "attachment", "event")
 
+#: Deliberately broken rules, for the tests that show each property catches its rule being broken.
+MUTANTS = (
+    "spend_without_return",  # marshal pays, but the gold does not go back to the treasury
+    "overspend",  # marshal without enough gold
+    "tokens_lost",  # a card leaving play keeps its tokens
+    "marshal_events",  # events can be marshalled
+    "double_pay",  # marshal charges the cost twice
+    "marshal_any_phase",  # marshal outside the marshaling phase / by a non-active player
+    "put_into_play_pays",  # putting into play charges the cost
+    "no_cost_floor",  # a cost reduction can take the cost below zero
+)
 
-def build(players: int = 2, cards: int = 6, max_start_gold: int = 30, total_gold: int = 60) -> Model:
+
+def build(
+    players: int = 2, cards: int = 6, max_start_gold: int = 30, total_gold: int = 60, mutant: str = ""
+) -> Model:
     if players * max_start_gold > total_gold:
         raise ValueError("the players' starting gold cannot exceed the gold in the game")
+    if mutant and mutant not in MUTANTS:
+        raise ValueError(f"unknown mutant {mutant!r}; known: {', '.join(MUTANTS)}")
     m = Model("gold", doc=__doc__ or "")
     m.params["total_gold"] = total_gold
     Player = m.sort("Player", [f"p{i}" for i in range(1, players + 1)], labels=[f"player {i}" for i in range(1, players + 1)])
@@ -57,6 +73,8 @@ def build(players: int = 2, cards: int = 6, max_start_gold: int = 30, total_gold
 
     def effective_cost(p: Term, c: Term) -> Term:
         """Printed cost after the pending cost modifier; never below zero (Negative Quantities)."""
+        if mutant == "no_cost_floor":
+            return cost[c] - reduction[p]
         return Max(cost[c] - reduction[p], 0)
 
     @m.action(Player, describe="{p} collects income", cites=["Income", "Gold", "Treasury"])
@@ -87,12 +105,20 @@ def build(players: int = 2, cards: int = 6, max_start_gold: int = 30, total_gold
 
     @m.action(Player, Card, describe="{p} marshals {c}", cites=["Marshal", "Costs", "Treasury", "Active Player"])
     def marshal(a: Step, p: Term, c: Term) -> None:
-        a.require((owner[c] == p) & (ctype[c] != "event"))
-        a.require((phase == "marshaling") & (active == p) & (zone[c] == "hand"))
+        a.require(owner[c] == p)
+        if mutant != "marshal_events":
+            a.require(ctype[c] != "event")
+        if mutant != "marshal_any_phase":
+            a.require((phase == "marshaling") & (active == p))
+        a.require(zone[c] == "hand")
         due = effective_cost(p, c)
-        a.require(gold[p] >= due)
+        if mutant == "double_pay":
+            due = due + due
+        if mutant != "overspend":
+            a.require(gold[p] >= due)
         a.set(gold[p], gold[p] - due)
-        a.set(treasury, treasury + due)
+        if mutant != "spend_without_return":
+            a.set(treasury, treasury + due)
         a.set(reduction[p], 0)
         a.set(zone[c], "play")
         a.set(entered[c], True)
@@ -108,6 +134,10 @@ def build(players: int = 2, cards: int = 6, max_start_gold: int = 30, total_gold
     @m.action(Player, Card, describe="an ability puts {c} into play for {p}", cites=["Put into Play", "Marshal"])
     def put_into_play(a: Step, p: Term, c: Term) -> None:
         a.require((owner[c] == p) & (ctype[c] != "event") & (zone[c] == "hand"))
+        if mutant == "put_into_play_pays":
+            a.require(gold[p] >= cost[c])
+            a.set(gold[p], gold[p] - cost[c])
+            a.set(treasury, treasury + cost[c])
         a.set(zone[c], "play")
         a.set(entered[c], True)
 
@@ -128,8 +158,9 @@ def build(players: int = 2, cards: int = 6, max_start_gold: int = 30, total_gold
     def leave_play(a: Step, c: Term) -> None:
         a.require(zone[c] == "play")
         a.set(zone[c], "discard")
-        a.set(treasury, treasury + tokens[c])
-        a.set(tokens[c], 0)
+        if mutant != "tokens_lost":
+            a.set(treasury, treasury + tokens[c])
+            a.set(tokens[c], 0)
 
     @m.action(describe="the active player passes; the next player becomes active", cites=["Marshaling Phase"])
     def next_player(a: Step) -> None:

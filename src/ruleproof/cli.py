@@ -129,7 +129,7 @@ def _fail(exc: Exception, as_json: bool, s: _Streams) -> int:
 @click.option("--kmax", type=int, default=8, show_default=True, help="Largest k tried by k-induction.")
 @click.option("--engine", type=click.Choice(ENGINES), default="auto", show_default=True,
               help="auto: proofs first (k-induction, Spacer), then BMC to --depth.")
-@click.option("--timeout", type=float, default=None, help="Seconds per property (default: none).")
+@click.option("--timeout", type=float, default=60.0, show_default=True, help="Seconds per property; past it the result is UNKNOWN.")
 @click.option("--scenario", default=None, help="Check this scenario of each system (default: its checked scenarios).")
 @click.option("--param", "params", multiple=True, help="Override a scenario parameter, NAME=VALUE (repeatable).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (version 1).")
@@ -198,8 +198,6 @@ def run(argv: list[str], out: TextIO | None = None, err: TextIO | None = None) -
     as_json = "--json" in argv
     try:
         rv = main.main(args=argv, prog_name="ruleproof", standalone_mode=False, obj=s)
-    except click.exceptions.NoArgsIsHelp:
-        return 0
     except click.UsageError as e:
         return _fail(InputError(e.format_message()), as_json, s)
     except click.exceptions.Exit as e:

@@ -604,7 +604,13 @@ class Transition:
         return lift(t)
 
     def post(self, t: Operand) -> Term:
-        """``t`` read in the state after the step."""
+        """``t`` read in the state after the step.
+
+        The whole expression is read after the step, indices included:
+        ``t.post(x[i])`` with a state-dependent ``i`` reads ``i`` after the step
+        too.  Quantify over the index sort (``ForAll``) to pin an index to its
+        pre-state value.
+        """
         return Term(_prime(lift(t).expr))
 
     def choice(self, name: str) -> Term:

@@ -6,7 +6,8 @@ name does not start with ``_`` is one *system* module defining
 ``"default"`` first) and ``CHECKED`` (the scenarios ``ruleproof check`` runs).
 Its properties live in ``properties/<model>/<system>.py`` beside ``model/``,
 each defining ``register(m)``; a model file may also declare properties
-itself.  A single ``.py`` file is a model of one system.
+itself.  A single ``.py`` file is a model of one system (its properties, if
+any, in the same ``properties/<model>/`` place as for a directory).
 
 Any mistake while loading is reported as :class:`InputError` with the file
 and line of the user's code that raised it.
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import inspect
 import sys
 import traceback
 from dataclasses import dataclass
@@ -70,6 +72,7 @@ def _import(path: Path) -> ModuleType:
     if spec is None or spec.loader is None:
         raise InputError("cannot load this file as Python", SourceLoc(display_path(str(path))))
     mod = importlib.util.module_from_spec(spec)
+    sys.modules[modname] = mod  # dataclasses and pickling look modules up by name
     with _user_code(path):
         sys.path.insert(0, str(path.parent))
         try:
@@ -119,7 +122,7 @@ def discover(path: str | Path | None) -> list[SystemSpec]:
         if p.suffix != ".py":
             raise InputError(f"a model file must be Python (.py): {path}")
         files = [p]
-        pdir = None
+        pdir = _properties_dir(p.resolve().parent)
     specs = []
     for f in files:
         mod = _import(f)
@@ -145,9 +148,14 @@ def discover(path: str | Path | None) -> list[SystemSpec]:
 def load_system(spec: SystemSpec, scenario: str | None = None, overrides: Mapping[str, Any] | None = None) -> System:
     """Build and ground one system at a scenario (with parameter overrides)."""
     name = scenario or spec.checked[0]
-    params = spec.params(name)
-    params.update(overrides or {})
     mod = _import(spec.file)
+    params = {
+        k: p.default
+        for k, p in inspect.signature(mod.build).parameters.items()
+        if p.default is not inspect.Parameter.empty
+    }
+    params.update(spec.params(name))
+    params.update(overrides or {})
     files = [spec.file] + ([spec.properties_file] if spec.properties_file else [])
     with _user_code(*files):
         m = mod.build(**params)

@@ -98,9 +98,9 @@ def check_system(
     progress: ProgressFn | None = None,
     coverage_depth: int | None = None,
 ) -> list[Result]:
-    """Check the named properties (all when empty) of ``system``, in declaration order."""
+    """Check the named properties (all, built-in ones included, when empty) of ``system``, in order."""
     ev = Evaluator(system)
-    props = [p for p in system.properties if not names or p.name in names or p.builtin]
+    props = [p for p in system.properties if not names or p.name in names]
     cov = coverage(system, min(opts.depth, coverage_depth or opts.depth), opts, engine, ev)
     results: dict[str, Result] = {}
     lemmas: list[Property] = []

@@ -1,0 +1,229 @@
+"""Berserk. Heroes, section 111 (and the kinds-of-abilities table after it):
+features (особенности) vs abilities (способности), effects, and the Очередь.
+
+Sources: seed 003 (111.1-111.4 and the table of static / activated /
+triggered abilities, quoted in Russian) and ``reference/berserk-rules-notes.md``
+section 4.2.
+
+The cards follow the seed's example: the hero Свирепый резак gives Вайл the
+ability Рывок (an effect, not a feature); Берсерк has the printed feature
+Направленный удар; Талос copies a creature's features.  The other sources are
+hypothetical cards, one per kind of ability the rules name:
+
+* Свирепый резак -- activated («Оплата: эффект»): "закрыть героя: Вайл получает
+  Рывок".  The cost is paid on activation; the ability goes into the Очередь;
+  its effect applies when it resolves (table, column 2).
+* Боевой рог (hypothetical) -- mandatory triggered: "В начале хода Вайл получает
+  Рывок" (a second, independent grant of the same ability).
+* Заклинатель (hypothetical, the opponent's) -- activated: "закрыться: Вайл
+  теряет Рывок".  Removing an ability removes every instance (111.3).
+* Талос -- optional triggered («может»): "Когда Талос выходит в игру, может
+  скопировать особенности существа".  Copying copies printed features only
+  (111.1).
+* Знамя (hypothetical) -- static: "Пока Знамя в игре, Вайл имеет Опыт в атаке".
+  Not played and never queued; applies at once and vanishes with its source.
+
+Which entry of the Очередь resolves first is not stated in any stored source:
+``order`` is a rule parameter, ``"lifo"`` (recommended default) or ``"fifo"``.
+``mutant`` deliberately breaks one rule (see ``MUTANTS``).
+"""
+
+from __future__ import annotations
+
+from ruleproof.dsl import Bool, If, Int, Min, Model, Or, Step, Term
+
+__all__ = ["PRINTED", "MUTANTS", "ORDERS", "SCENARIOS", "CHECKED", "build"]
+
+CREATURES = ("vail", "talos", "berserk")
+CREATURE_LABELS = ("Вайл", "Талос", "Берсерк")
+ABILITIES = ("ryvok", "opyt", "napr")
+ABILITY_LABELS = ("Рывок", "Опыт в атаке", "Направленный удар")
+# printed features (особенности) of each creature: only Берсерк prints one of the three
+PRINTED = {("berserk", "napr")}
+
+ITEMS = ("none", "grant_hero", "grant_horn", "remove", "copy_berserk", "copy_vail", "static_opyt")
+ITEM_LABELS = (
+    "пусто",
+    "Свирепый резак: Вайл получает Рывок",
+    "Боевой рог: в начале хода Вайл получает Рывок",
+    "Заклинатель: Вайл теряет Рывок",
+    "Талос копирует особенности Берсерка",
+    "Талос копирует особенности Вайла",
+    "Знамя: Вайл имеет Опыт в атаке",
+)
+SLOTS = ("s0", "s1", "s2")
+ORDERS = ("lifo", "fifo")
+MUTANTS = (
+    "",
+    "first_applied_wins",  # a grant/remove is ignored once another effect on that ability was applied
+    "remove_one_instance",  # a removal effect removes only one instance
+    "copy_abilities",  # Талос copies abilities (including ones granted by effects), not features
+    "apply_on_activation",  # the hero's activated ability applies its effect at once, not on resolution
+    "static_via_queue",  # the static ability goes into the Очередь instead of applying at once
+    "mandatory_declinable",  # the mandatory «В начале хода» trigger may be skipped
+)
+
+SCENARIOS = {
+    "lifo": {"order": "lifo", "turns": 2, "mutant": ""},
+    "fifo": {"order": "fifo", "turns": 2, "mutant": ""},
+}
+CHECKED = ("lifo", "fifo")
+
+
+def build(order: str = "lifo", turns: int = 2, mutant: str = "") -> Model:
+    """Abilities, effects and the Очередь of the section 111 example."""
+    if order not in ORDERS:
+        raise ValueError(f"unknown queue order '{order}' (known: lifo, fifo)")
+    if mutant not in MUTANTS:
+        raise ValueError(f"unknown mutant '{mutant}' (known: {', '.join(x for x in MUTANTS if x)})")
+    if not 0 <= turns <= 3:
+        raise ValueError("turns must be within 0..3")
+    m = Model("abilities111", doc=__doc__ or "")
+    m.params.update(order=order, turns=turns, mutant=mutant)
+
+    Creature = m.sort("Creature", list(CREATURES), labels=list(CREATURE_LABELS))
+    Ability = m.sort("Ability", list(ABILITIES), labels=list(ABILITY_LABELS))
+    Item = m.enum("Item", list(ITEMS), labels=list(ITEM_LABELS))
+    Slot = m.sort("Slot", list(SLOTS), labels=["1-е место", "2-е место", "3-е место"])
+    Last = m.enum("Last", ["none", "grant", "remove"], labels=["нет", "наделение", "удаление"])
+    CopyChoice = m.enum("CopyChoice", ["decline", "berserk", "vail"], labels=["отказаться", "Берсерк", "Вайл"])
+
+    printed = m.static(
+        "printed", Bool, (Creature, Ability), lambda c, ab: (c.name, ab.name) in PRINTED
+    )
+
+    grants = m.var("grants", Int(0, 3), index=(Creature, Ability), init=0)
+    lost = m.var("lost", Bool, index=(Creature, Ability), init=False)
+    last = m.var("last", Last, index=(Creature, Ability), init="none")
+    copied = m.var("copied", Bool, index=Ability, init=False)
+    talos_in_play = m.var("talos_in_play", Bool, init=False)
+    banner = m.var("banner", Bool, init=False)
+    static_opyt = m.var("static_opyt", Bool, init=False)
+    hero_tapped = m.var("hero_tapped", Bool, init=False)
+    caster_tapped = m.var("caster_tapped", Bool, init=False)
+    turn_no = m.var("turn_no", Int(0, 3), init=0)
+    q = m.var("queue", Item, index=Slot, init="none")
+    qlen = m.var("qlen", Int(0, 3), init=0)
+
+    vail, ryvok = Creature.vail, Ability.ryvok
+    slots = list(Slot)
+
+    def has(c: Term, ab: Term) -> Term:
+        """111.2: a card's abilities come from its features, applied effects and the rules."""
+        return ~lost[c, ab] & Or(
+            printed[c, ab],
+            grants[c, ab] >= 1,
+            copied[ab] if c.name == "talos" else False,
+            static_opyt if (c.name, ab.name) == ("vail", "opyt") else False,
+        )
+
+    def push(a: Step, item: str) -> None:
+        a.require(qlen < 3)
+        for i, sl in enumerate(slots):
+            a.set(q[sl], item, when=qlen == i)
+        a.set(qlen, qlen + 1)
+
+    taken = (
+        If(qlen == 1, q[slots[0]], If(qlen == 2, q[slots[1]], q[slots[2]])) if order == "lifo" else q[slots[0]]
+    )
+
+    def grant(a: Step, c: Term, ab: Term, when: Term) -> None:
+        """111.3: an effect gives ``c`` one more instance of ``ab``; the last effect applied wins."""
+        a.set(last[c, ab], "grant", when=when)  # which effect was applied last (history, not state)
+        if mutant == "first_applied_wins":
+            when = when & (last[c, ab] == "none")
+        a.set(grants[c, ab], Min(grants[c, ab] + 1, 3), when=when)
+        a.set(lost[c, ab], False, when=when)
+
+    def remove(a: Step, c: Term, ab: Term, when: Term) -> None:
+        """111.3: an effect removing an ability removes every instance of it."""
+        a.set(last[c, ab], "remove", when=when)
+        if mutant == "first_applied_wins":
+            when = when & (last[c, ab] == "none")
+        if mutant == "remove_one_instance":
+            a.set(grants[c, ab], grants[c, ab] - If(grants[c, ab] >= 1, 1, 0), when=when)
+            a.set(lost[c, ab], grants[c, ab] <= 1, when=when)
+        else:
+            a.set(grants[c, ab], 0, when=when)
+            a.set(lost[c, ab], True, when=when)
+
+    def copy_from(a: Step, src: Term, when: Term) -> None:
+        """111.1: Талос copies the printed features of ``src``, never abilities granted by effects."""
+        for ab in Ability:
+            value = has(src, ab) if mutant == "copy_abilities" else printed[src, ab]
+            a.set(copied[ab], value, when=when)
+
+    @m.action(describe="Свирепый резак: активируемая способность (закрыть героя: Вайл получает Рывок)", cites=["111.2", "111.4"])
+    def activate_hero(a: Step) -> None:
+        a.require(~hero_tapped)
+        a.set(hero_tapped, True)  # the cost is paid on activation
+        if mutant == "apply_on_activation":
+            a.require(qlen < 3)
+            grant(a, vail, ryvok, Or(True))
+        else:
+            push(a, "grant_hero")
+
+    @m.action(describe="Заклинатель противника: активируемая способность (Вайл теряет Рывок)", cites=["111.3", "111.4"])
+    def activate_caster(a: Step) -> None:
+        a.require(~caster_tapped)
+        a.set(caster_tapped, True)
+        push(a, "remove")
+
+    @m.action(describe="начало хода: срабатывает «В начале хода» Боевого рога", cites=["111.2", "111.4"])
+    def start_turn(a: Step) -> None:
+        a.require((qlen == 0) & (turn_no < turns))
+        a.set(turn_no, turn_no + 1)
+        a.set(hero_tapped, False)
+        a.set(caster_tapped, False)
+        if mutant == "mandatory_declinable":
+            skip = a.choose("пропустить", Bool)
+            a.require(qlen < 3)
+            for i, sl in enumerate(slots):
+                a.set(q[sl], "grant_horn", when=~skip & (qlen == i))
+            a.set(qlen, qlen + If(skip, 0, 1))
+        else:
+            push(a, "grant_horn")
+
+    @m.action(describe="Талос выходит в игру: срабатывает «может скопировать особенности»", cites=["111.1", "111.2"])
+    def play_talos(a: Step) -> None:
+        a.require(~talos_in_play & (qlen < 3))
+        pick = a.choose("копировать", CopyChoice)  # «может»: the controller may decline
+        a.set(talos_in_play, True)
+        for i, sl in enumerate(slots):
+            a.set(q[sl], "copy_berserk", when=(pick == "berserk") & (qlen == i))
+            a.set(q[sl], "copy_vail", when=(pick == "vail") & (qlen == i))
+        a.set(qlen, qlen + If(pick == "decline", 0, 1))
+
+    @m.action(describe="Знамя выходит в игру (постоянная способность)", cites=["111.2"])
+    def banner_enters(a: Step) -> None:
+        a.require(~banner)
+        a.set(banner, True)
+        if mutant == "static_via_queue":
+            push(a, "static_opyt")
+        else:
+            a.set(static_opyt, True)  # applies at once, outside the Очередь
+
+    @m.action(describe="Знамя покидает игру", cites=["111.2"])
+    def banner_leaves(a: Step) -> None:
+        a.require(banner)
+        a.set(banner, False)
+        a.set(static_opyt, False)  # its effects vanish with the source
+
+    @m.action(describe=f"разрешается способность из Очереди ({order.upper()})", cites=["111.4", "111.3"])
+    def resolve(a: Step) -> None:
+        a.require(qlen >= 1)
+        grant(a, vail, ryvok, Or(taken == "grant_hero", taken == "grant_horn"))
+        remove(a, vail, ryvok, taken == "remove")
+        copy_from(a, Creature.berserk, taken == "copy_berserk")
+        copy_from(a, vail, taken == "copy_vail")
+        a.set(static_opyt, banner, when=taken == "static_opyt")
+        if order == "lifo":
+            for i, sl in enumerate(slots):
+                a.set(q[sl], "none", when=qlen == i + 1)
+        else:
+            for i, sl in enumerate(slots):
+                nxt = q[slots[i + 1]] if i + 1 < len(slots) else Item.none
+                a.set(q[sl], nxt)
+        a.set(qlen, qlen - 1)
+
+    return m

@@ -1,0 +1,413 @@
+"""Classic Berserk: declaring, performing and paying a game action (игродействие),
+with the resource-modifying features of section 539.
+
+Sources: seed 001 (section 539, quoted in Russian), and the surrounding rules as
+summarised in ``reference/berserk-rules-notes.md`` (506.3-506.5 movement, 526.1
+interrupted actions, the blocking rule of RP 3.1-1, the "acted card" of 510.6).
+
+Lifecycle of one action (one action is in flight at a time; the notes, 2.2):
+
+1. **Заявка (declaration).** The acting card must *have* every resource the
+   action needs: be open (не закрыта) for an attack or a tap ability, have a
+   movement point for движение, have a use left for "X раз за ход"; it must
+   not be подействовавшая unless its feature lets it repeat that very action.
+   The resources are **reserved** even when a feature will waive their payment
+   (539.2).
+2. **Ответы (responses).** The opponent may assign a defender (защитник: a
+   sudden action that reserves the defender's tap), heal one of their
+   creatures by 1, or block a tap ability.
+3. **Выполнение (performance)**, or **прерывание**: an action that is no longer
+   legal leaves the stack unpaid (526.1).  A simple strike: the attacker strikes
+   the defender (or the target), its "при ударе"/"при нападении" trigger may
+   resolve, the victim counter-strikes (ответный удар), the defender's "при
+   ударе" trigger may resolve (539.4.1).  A triggered 539.4 modifier locks in
+   the waiver when it resolves.
+4. **Этап оплаты (payment).** Reserved resources are paid minus the ones a 539
+   feature waives.  A blocked ability is still paid.
+5. **Completion.** After an attack or an ability the card is подействовавшая:
+   it loses all movement and may declare no other action this turn (539.3).
+
+Features (static scenario data per card):
+
+* ``no_tap_attack`` -- «Не закрывается после атаки» (539.1.1).
+* ``taps_after_assault`` -- «Закрывается после нападения» (539.1.2): the card taps
+  only after an нападение it makes; defending (with its counter-strike) does
+  not tap it.  [I] reading of the seed's wording.
+* ``x_per_turn`` -- «Может атаковать X раз за ход» (539.1.3): the tap of the
+  attack is the waived resource [I]; whether the X-th use taps is the rule
+  parameter ``last_use_taps`` [U].
+* ``heal_strike`` -- Келе: «При ударе может излечиться на 2, если после этого у
+  Келе нет ран — не закрывается после этой атаки» (539.4, 539.4.1).
+* ``heal_assault`` -- the same text worded «при нападении»: no effect on a
+  counter-strike (539.4.1).
+
+Rule parameters (unresolved in the notes): ``interrupted_acted`` -- whether a
+card whose action was interrupted counts as подействовавшая (default: no);
+``last_use_taps`` -- whether the X-th attack of "X раз за ход" taps.
+
+``mutant`` deliberately breaks one rule (see ``MUTANTS``); tests use it to show
+that a property catches the break.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ruleproof.dsl import And, Bool, If, Int, Min, Model, Not, OneOf, Or, Step, Term
+
+__all__ = ["CardSpec", "ROSTERS", "MUTANTS", "SCENARIOS", "CHECKED", "FEATURES", "build"]
+
+
+class CardSpec(NamedTuple):
+    """A creature of a scenario: controller, feature and printed numbers (immutable).
+
+    A NamedTuple rather than a dataclass: the loader does not register model
+    modules in ``sys.modules``, which ``dataclasses`` needs.
+    """
+
+    name: str
+    label: str
+    side: str
+    feature: str = "none"
+    lives: int = 4
+    wounds: tuple[int, ...] = (0,)
+    strength: int = 1
+    moves: int = 1
+    limit: int = 0
+    finish: int = 0
+    tapped: tuple[bool, ...] = (False,)
+
+
+FEATURES = ("none", "no_tap_attack", "taps_after_assault", "x_per_turn", "heal_strike", "heal_assault")
+FEATURE_LABELS = (
+    "нет",
+    "не закрывается после атаки",
+    "закрывается после нападения",
+    "может атаковать X раз за ход",
+    "при ударе может излечиться на 2",
+    "при нападении может излечиться на 2",
+)
+
+KELE = "Келе"
+ROSTERS: dict[str, tuple[CardSpec, ...]] = {
+    "kele_attacks": (
+        CardSpec("kele", KELE, "p1", "heal_strike", lives=5, wounds=(0, 2, 3)),
+        CardSpec("foe", "Противник", "p2", lives=4),
+    ),
+    "kele_defends": (
+        CardSpec("foe", "Нападающий", "p1", lives=2),
+        CardSpec("kele", KELE, "p2", "heal_strike", lives=3, wounds=(0, 1)),
+        CardSpec("ward", "Страж (при нападении)", "p2", "heal_assault", lives=3, wounds=(0, 1)),
+        CardSpec("ally", "Союзник", "p2", lives=2),
+    ),
+    "static": (
+        CardSpec("steady", "Стойкий (не закрывается после атаки)", "p1", "no_tap_attack", tapped=(False, True)),
+        CardSpec("sentry", "Часовой (закрывается после нападения)", "p2", "taps_after_assault", lives=3),
+        CardSpec("plain", "Простое существо", "p2", lives=3),
+    ),
+    "twice": (
+        CardSpec("raider", "Налётчик (может атаковать 2 раза за ход)", "p1", "x_per_turn", limit=2),
+        CardSpec("foe", "Противник", "p2", lives=6),
+    ),
+    "finish": (
+        CardSpec("finisher", "Добиватель (добивание на 2)", "p1", finish=2),
+        CardSpec("foe", "Противник", "p2", lives=3, wounds=(1,)),
+    ),
+}
+
+MUTANTS = (
+    "",
+    "ignore_modifier",  # payment taps even when a 539 feature waives the tap
+    "skip_reservation_check",  # a card whose feature waives the tap may declare while tapped
+    "no_reserve_when_waived",  # a waived resource is not reserved at declaration
+    "acted_may_declare",  # an acted card may declare another action
+    "acted_keeps_movement",  # an acted card keeps its movement points
+    "no_limit",  # "X раз за ход" is not counted at declaration
+    "assault_on_counter",  # a «при нападении» trigger also fires on a counter-strike
+    "recheck_at_payment",  # the Келе waiver is re-checked at payment instead of locked in
+    "pay_interrupted",  # an interrupted action is paid
+    "blocked_unpaid",  # a blocked ability is not paid
+)
+
+_DEFAULTS = {"interrupted_acted": False, "last_use_taps": True, "mutant": ""}
+SCENARIOS = {
+    "kele_attacks": {"roster": "kele_attacks", **_DEFAULTS},
+    "kele_defends": {"roster": "kele_defends", **_DEFAULTS},
+    "static": {"roster": "static", **_DEFAULTS},
+    "twice": {"roster": "twice", **_DEFAULTS},
+    "twice_no_last_tap": {"roster": "twice", **{**_DEFAULTS, "last_use_taps": False}},
+    "finish": {"roster": "finish", **_DEFAULTS},
+    "finish_interrupted_acts": {"roster": "finish", **{**_DEFAULTS, "interrupted_acted": True}},
+}
+CHECKED = ("kele_attacks", "kele_defends", "static", "twice", "twice_no_last_tap", "finish")
+
+STAGES = ("idle", "declared", "strike", "trig_a", "counter", "trig_d", "payment")
+STAGE_LABELS = (
+    "нет действия",
+    "заявлено (в стеке)",
+    "удар",
+    "срабатывание нападающего",
+    "ответный удар",
+    "срабатывание защитника",
+    "этап оплаты",
+)
+KINDS = ("attack", "move", "ability")
+KIND_LABELS = ("нападение (простой удар)", "движение", "добивание (способность с закрытием)")
+
+
+def build(
+    roster: str = "kele_attacks",
+    interrupted_acted: bool = False,
+    last_use_taps: bool = True,
+    mutant: str = "",
+) -> Model:
+    """The action lifecycle for the cards of ``roster``."""
+    if roster not in ROSTERS:
+        raise ValueError(f"unknown roster '{roster}' (known: {', '.join(ROSTERS)})")
+    if mutant not in MUTANTS:
+        raise ValueError(f"unknown mutant '{mutant}' (known: {', '.join(m for m in MUTANTS if m)})")
+    specs = {s.name: s for s in ROSTERS[roster]}
+    m = Model("actions", doc=__doc__ or "")
+    m.params.update(roster=roster, interrupted_acted=interrupted_acted, last_use_taps=last_use_taps, mutant=mutant)
+
+    Side = m.sort("Side", ["p1", "p2"], labels=["игрок 1", "игрок 2"])
+    Card = m.sort("Card", list(specs), labels=[s.label for s in specs.values()])
+    Feature = m.enum("Feature", list(FEATURES), labels=list(FEATURE_LABELS))
+    Stage = m.enum("Stage", list(STAGES), labels=list(STAGE_LABELS))
+    Kind = m.enum("Kind", list(KINDS), labels=list(KIND_LABELS))
+
+    max_lives = max(s.lives for s in specs.values())
+    side = m.static("side", Side, Card, {n: s.side for n, s in specs.items()})
+    feat = m.static("feat", Feature, Card, {n: s.feature for n, s in specs.items()})
+    lives = m.static("lives", Int(1, max_lives), Card, {n: s.lives for n, s in specs.items()})
+    strength = m.static("strength", Int(0, 9), Card, {n: s.strength for n, s in specs.items()})
+    moves = m.static("moves", Int(0, 3), Card, {n: s.moves for n, s in specs.items()})
+    limit = m.static("limit", Int(0, 3), Card, {n: s.limit for n, s in specs.items()})
+    finish = m.static("finish", Int(0, 9), Card, {n: s.finish for n, s in specs.items()})
+
+    first = next(iter(specs))
+    first_card = Card[first]
+    active = m.var("active", Side, init="p1")
+    stage = m.var("stage", Stage, init="idle")
+    kind = m.var("kind", Kind, init="attack")
+    actor = m.var("actor", Card, init=first)
+    target = m.var("target", Card, init=first)
+    has_def = m.var("has_def", Bool, init=False)
+    defender = m.var("defender", Card, init=first)
+    blocked = m.var("blocked", Bool, init=False)
+    responded = m.var("responded", Bool, init=False)
+    mod_att = m.var("mod_att", Bool, init=False)
+    mod_def = m.var("mod_def", Bool, init=False)
+
+    tapped = m.var("tapped", Bool, index=Card, init=lambda c: OneOf(*specs[c.name].tapped))
+    move = m.var("move", Int(0, 3), index=Card, init=lambda c: specs[c.name].moves)
+    acted = m.var("acted", Bool, index=Card, init=False)
+    uses = m.var("uses", Int(0, 3), index=Card, init=0)
+    wounds = m.var("wounds", Int(0, max_lives), index=Card, init=lambda c: OneOf(*specs[c.name].wounds))
+    rsv_tap = m.var("rsv_tap", Bool, index=Card, init=False)
+    rsv_move = m.var("rsv_move", Bool, index=Card, init=False)
+    rsv_use = m.var("rsv_use", Bool, index=Card, init=False)
+
+    def alive(c: Term) -> Term:
+        return wounds[c] < lives[c]
+
+    def heals(c: Term) -> Term:
+        return Or(feat[c] == "heal_strike", feat[c] == "heal_assault")
+
+    def may_act(c: Term, repeat_ok: Term | bool) -> Term:
+        """539.3 / 510.6: an acted card declares nothing, unless its feature repeats this action."""
+        if mutant == "acted_may_declare":
+            return Or(True)
+        return Or(~acted[c], repeat_ok)
+
+    victim = If(has_def, defender, target)
+
+    def declare_common(a: Step, c: Term, k: str) -> None:
+        a.require((stage == "idle") & (side[c] == active) & alive(c))
+        a.set(stage, "declared")
+        a.set(kind, k)
+        a.set(actor, c)
+        a.set(has_def, False)
+        a.set(blocked, False)
+        a.set(responded, False)
+        a.set(mod_att, False)
+        a.set(mod_def, False)
+
+    @m.action(Card, Card, describe="{c} заявляет нападение на {t}", cites=["539.2", "539.3", "539.1.3"])
+    def declare_attack(a: Step, c: Term, t: Term) -> None:
+        declare_common(a, c, "attack")
+        a.require((side[t] != side[c]) & alive(t))
+        per_turn = feat[c] == "x_per_turn"
+        waives_tap = feat[c] == "no_tap_attack"
+        open_ok = ~tapped[c] & ~rsv_tap[c]
+        if mutant == "skip_reservation_check":
+            open_ok = open_ok | waives_tap
+        a.require(open_ok)
+        use_left = (uses[c] < limit[c]) if mutant != "no_limit" else Or(True)
+        a.require(~per_turn | use_left)
+        a.require(may_act(c, per_turn & use_left))
+        a.set(target, t)
+        reserve = Or(True) if mutant != "no_reserve_when_waived" else ~waives_tap
+        a.set(rsv_tap[c], reserve)
+        a.set(rsv_use[c], per_turn)
+
+    @m.action(Card, describe="{c} заявляет движение", cites=["539.3", "506.5"])
+    def declare_move(a: Step, c: Term) -> None:
+        declare_common(a, c, "move")
+        a.require(~tapped[c] & (move[c] >= 1) & ~rsv_move[c])
+        a.require(may_act(c, False))
+        a.set(target, c)
+        a.set(rsv_move[c], True)
+
+    @m.action(Card, Card, describe="{c} заявляет добивание на {t}", cites=["539.2", "526.1"])
+    def declare_ability(a: Step, c: Term, t: Term) -> None:
+        declare_common(a, c, "ability")
+        a.require((finish[c] >= 1) & (side[t] != side[c]) & alive(t))
+        a.require(lives[t] - wounds[t] <= finish[c])
+        a.require(~tapped[c] & ~rsv_tap[c])
+        a.require(may_act(c, False))
+        a.set(target, t)
+        a.set(rsv_tap[c], True)
+
+    @m.action(Card, describe="{d} назначается защитником", cites=["539.4.1", "539.2"])
+    def assign_defender(a: Step, d: Term) -> None:
+        a.require((stage == "declared") & (kind == "attack") & ~has_def)
+        a.require((side[d] != active) & (target != d) & alive(d) & ~tapped[d] & ~rsv_tap[d])
+        a.set(has_def, True)
+        a.set(defender, d)
+        a.set(rsv_tap[d], True)
+
+    @m.action(Card, describe="в ответ на добивание быстрый эффект противника излечивает {t} на 1", cites=["526.1"])
+    def respond_heal(a: Step, t: Term) -> None:
+        a.require((stage == "declared") & (kind == "ability") & ~responded & (side[t] != active))
+        a.require((wounds[t] >= 1) & alive(t))
+        a.set(wounds[t], wounds[t] - 1)
+        a.set(responded, True)
+
+    @m.action(describe="способность блокирована", cites=["RP 3.1-1 блокирование"])
+    def respond_block(a: Step) -> None:
+        a.require((stage == "declared") & (kind == "ability") & ~blocked)
+        a.set(blocked, True)
+
+    legal = If(
+        kind == "attack",
+        alive(actor) & alive(target),
+        If(kind == "ability", alive(target) & (lives[target] - wounds[target] <= finish[actor]), True),
+    )
+
+    def release(a: Step) -> None:
+        for c in Card:
+            a.set(rsv_tap[c], False)
+            a.set(rsv_move[c], False)
+            a.set(rsv_use[c], False)
+        a.set(stage, "idle")
+        # canonical values once no action is in flight (keeps the state space small)
+        a.set(kind, "attack")
+        a.set(actor, first_card)
+        a.set(target, first_card)
+        a.set(defender, first_card)
+        a.set(has_def, False)
+        a.set(blocked, False)
+        a.set(responded, False)
+        a.set(mod_att, False)
+        a.set(mod_def, False)
+
+    @m.action(describe="действие прервано и уходит из стека без оплаты", cites=["526.1"])
+    def interrupt(a: Step) -> None:
+        a.require((stage == "declared") & ~legal)
+        if mutant == "pay_interrupted":
+            for c in Card:
+                a.set(tapped[c], tapped[c] | rsv_tap[c])
+        if interrupted_acted:
+            for c in Card:
+                a.set(acted[c], True, when=actor == c)
+                a.set(move[c], 0, when=actor == c)
+        release(a)
+
+    @m.action(describe="оба игрока пасуют: действие выполняется", cites=["539.4", "526.1"])
+    def perform(a: Step) -> None:
+        a.require((stage == "declared") & legal)
+        a.set(stage, If(kind == "attack", Stage.strike, Stage.payment))
+        hit = (kind == "ability") & ~blocked
+        for c in Card:
+            a.set(wounds[c], lives[c], when=hit & (target == c))
+
+    @m.action(describe="удар нападающего", cites=["539.4"])
+    def strike(a: Step) -> None:
+        a.require(stage == "strike")
+        a.set(wounds[victim], Min(wounds[victim] + strength[actor], lives[victim]))
+        a.set(stage, If(heals(actor), Stage.trig_a, Stage.counter))
+
+    @m.action(describe="срабатывание «при ударе/при нападении» нападающего", cites=["539.4", "539.4.1"])
+    def trigger_attacker(a: Step) -> None:
+        a.require(stage == "trig_a")
+        accept = a.choose("излечиться", Bool)  # «может»: the controller may decline
+        healed = Min(wounds[actor], 2)
+        a.set(wounds[actor], wounds[actor] - If(accept, healed, 0))
+        a.set(mod_att, accept & (wounds[actor] - healed == 0))
+        a.set(stage, "counter")
+
+    def defender_trigger_fires() -> Term:
+        ok = feat[defender] == "heal_strike"
+        if mutant == "assault_on_counter":
+            ok = heals(defender)
+        return has_def & alive(defender) & ok
+
+    @m.action(describe="ответный удар", cites=["539.4.1"])
+    def counter(a: Step) -> None:
+        a.require(stage == "counter")
+        back = If(alive(victim), strength[victim], 0)
+        a.set(wounds[actor], Min(wounds[actor] + back, lives[actor]))
+        a.set(stage, If(defender_trigger_fires(), Stage.trig_d, Stage.payment))
+
+    @m.action(describe="срабатывание «при ударе» защитника", cites=["539.4.1"])
+    def trigger_defender(a: Step) -> None:
+        a.require(stage == "trig_d")
+        accept = a.choose("излечиться", Bool)
+        healed = Min(wounds[defender], 2)
+        a.set(wounds[defender], wounds[defender] - If(accept, healed, 0))
+        a.set(mod_def, accept & (wounds[defender] - healed == 0))
+        a.set(stage, "payment")
+
+    def waived(c: Term) -> Term:
+        """Whether a 539 feature waives the tap ``c`` reserved for the action in flight."""
+        if mutant == "ignore_modifier":
+            return Or(False)
+        per_turn_free = Not(And(last_use_taps, uses[c] + 1 >= limit[c]))
+        heal_mod_att = mod_att if mutant != "recheck_at_payment" else (wounds[c] == 0)
+        heal_mod_def = mod_def if mutant != "recheck_at_payment" else (wounds[c] == 0)
+        as_actor = (kind == "attack") & (
+            (feat[c] == "no_tap_attack") | ((feat[c] == "x_per_turn") & per_turn_free) | (heals(c) & heal_mod_att)
+        )
+        def_trigger = heals(c) if mutant == "assault_on_counter" else (feat[c] == "heal_strike")
+        as_defender = (def_trigger & heal_mod_def) | (feat[c] == "taps_after_assault")
+        return If(actor == c, as_actor, as_defender)
+
+    @m.action(describe="этап оплаты", cites=["539.2", "539.3", "RP 3.1-1 блокирование"])
+    def pay(a: Step) -> None:
+        a.require(stage == "payment")
+        for c in Card:
+            is_actor = actor == c
+            due_tap = rsv_tap[c] & ~waived(c)
+            if mutant == "blocked_unpaid":
+                due_tap = due_tap & ~blocked
+            a.set(tapped[c], tapped[c] | due_tap)
+            completes = is_actor & (kind != "move")
+            spent = move[c] - If(rsv_move[c], 1, 0)
+            a.set(move[c], spent if mutant == "acted_keeps_movement" else If(completes, 0, spent))
+            a.set(acted[c], acted[c] | completes)
+            a.set(uses[c], uses[c] + If(rsv_use[c], 1, 0))
+        release(a)
+
+    @m.action(describe="конец хода: ход переходит к другому игроку", cites=["539.3", "506.4"])
+    def end_turn(a: Step) -> None:
+        a.require(stage == "idle")
+        a.set(active, If(active == "p1", Side.p2, Side.p1))
+        for c in Card:
+            a.set(acted[c], False)
+            a.set(uses[c], 0)
+            a.set(move[c], moves[c])
+            a.set(tapped[c], tapped[c] & (side[c] == active))  # the new active player's cards open [I]
+
+    return m
+

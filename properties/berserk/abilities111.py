@@ -1,0 +1,132 @@
+"""Properties of Berserk. Heroes section 111: features, abilities, effects, the Очередь."""
+
+from __future__ import annotations
+
+from ruleproof.dsl import And, Exists, ForAll, Implies, Model, Not, Or, Term, Transition
+
+__all__ = ["register"]
+
+
+def register(m: Model) -> None:
+    """Attach the section 111 properties to an ``abilities111`` model."""
+    v, s = m.v, m.sorts
+    Creature, Ability, Slot = s.Creature, s.Ability, s.Slot
+    order = str(m.params["order"])
+    slots = list(Slot)
+
+    def has(c: Term, ab: Term) -> Term:
+        """111.2: abilities = printed features + applied effects (+ the static Знамя), minus removals."""
+        return And(
+            Not(v.lost[c, ab]),
+            Or(
+                v.printed[c, ab],
+                v.grants[c, ab] >= 1,
+                v.copied[ab] if c.name == "talos" else False,
+                v.static_opyt if (c.name, ab.name) == ("vail", "opyt") else False,
+            ),
+        )
+
+    def post_has(t: Transition, c: Term, ab: Term) -> Term:
+        return t.post(has(c, ab))
+
+    def effects_unchanged(t: Transition) -> Term:
+        return And(
+            *(
+                And(t.post(v.grants[c, ab]) == v.grants[c, ab], t.post(v.lost[c, ab]) == v.lost[c, ab])
+                for c in Creature
+                for ab in Ability
+            ),
+            *(t.post(v.copied[ab]) == v.copied[ab] for ab in Ability),
+        )
+
+    taken = (
+        Or(*(And(v.qlen == i + 1, v.queue[sl] == "remove") for i, sl in enumerate(slots)))
+        if order == "lifo"
+        else v.queue[slots[0]] == "remove"
+    )
+
+    m.action_property(
+        "111.3: после удаления способности не остаётся ни одного её экземпляра",
+        "resolve",
+        lambda t: Implies(
+            taken,
+            And(t.post(v.grants[Creature.vail, Ability.ryvok]) == 0, Not(post_has(t, Creature.vail, Ability.ryvok))),
+        ),
+        cites=["111.3"],
+        doc="Вайл with Рывок from the hero and from a second effect loses both to one removal.",
+    )
+    m.invariant(
+        "111.3: эффекты этого примера дают и удаляют только Рывок Вайла",
+        ForAll(
+            Creature,
+            lambda c: ForAll(
+                Ability,
+                lambda ab: Implies(
+                    Not(And(c == Creature.vail, ab == Ability.ryvok)),
+                    And(v.last[c, ab] == "none", v.grants[c, ab] == 0, Not(v.lost[c, ab])),
+                ),
+            ),
+        ),
+        cites=["111.3"],
+        doc="A scenario fact that makes the 111.3 properties inductive for the symbolic engines.",
+    )
+    m.invariant(
+        "111.3: из эффектов, дающих и удаляющих способность, побеждает наложенный последним",
+        ForAll(
+            Creature,
+            lambda c: ForAll(
+                Ability,
+                lambda ab: And(
+                    Implies(v.last[c, ab] == "grant", has(c, ab)),
+                    Implies(v.last[c, ab] == "remove", And(Not(has(c, ab)), v.grants[c, ab] == 0)),
+                ),
+            ),
+        ),
+        cites=["111.3"],
+    )
+    m.invariant(
+        "111.1: копирование даёт только напечатанные особенности",
+        ForAll(Ability, lambda ab: Implies(v.copied[ab], Exists(Creature, lambda c: v.printed[c, ab]))),
+        cites=["111.1"],
+        doc="Талос gets Берсерк's printed Направленный удар, never the Рывок Вайл got from an effect.",
+    )
+    for fam in ("activate_hero", "activate_caster", "start_turn", "play_talos"):
+        m.action_property(
+            f"111.2: эффект способности ({fam}) применяется только после разрешения в Очереди",
+            fam,
+            effects_unchanged,
+            cites=["111.2", "111.4"],
+            doc="Activated and triggered abilities go into the Очередь; their effects apply on resolution.",
+        )
+    m.invariant(
+        "111.2: постоянная способность действует, пока её источник в игре",
+        v.static_opyt == v.banner,
+        cites=["111.2"],
+        doc="A static ability is not played: it applies as soon as its source appears, and its effect "
+        "vanishes with the source.",
+    )
+    m.action_property(
+        "111.2: обязательная срабатывающая способность всегда попадает в Очередь",
+        "start_turn",
+        lambda t: And(
+            t.post(v.qlen) == v.qlen + 1,
+            Or(*(And(v.qlen == i, t.post(v.queue[sl]) == "grant_horn") for i, sl in enumerate(slots))),
+        ),
+        cites=["111.2", "111.4"],
+    )
+    m.invariant(
+        "111.4: Очередь заполнена без пропусков",
+        And(*(Implies(v.qlen <= i, v.queue[sl] == "none") for i, sl in enumerate(slots)),
+            *(Implies(v.qlen > i, v.queue[sl] != "none") for i, sl in enumerate(slots))),
+        cites=["111.4"],
+    )
+    m.reachable(
+        "sanity: у Вайла два экземпляра Рывка",
+        v.grants[Creature.vail, Ability.ryvok] == 2,
+        cites=["111.3"],
+    )
+    m.reachable(
+        "sanity: Талос скопировал Направленный удар",
+        has(Creature.talos, Ability.napr),
+        cites=["111.1"],
+    )

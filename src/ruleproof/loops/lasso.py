@@ -1,0 +1,254 @@
+"""Lasso classification of one encoded loop candidate.
+
+The model of :mod:`ruleproof.loops.encode` forces the abilities of the cycle
+to fire in order, one per step, so the ``passes`` counter grows by exactly one
+every ``n`` steps.  Hence a target such as ``passes >= k`` is reached, if at
+all, at depth ``k * n``: bounded model checking to that depth *decides* it
+(an answer "not reached within ``k * n`` steps" is a proof that it is
+unreachable, not a bounded result).
+
+The lasso question is the target ``lasso``: after a first pass leaves a state
+``s1``, a second pass ends in ``s2`` that agrees with ``s1`` on every
+non-counting part of the state (zones, standing, pending triggering
+conditions) and is at least as good in every counting resource (gold, cards in
+hand and in the deck, power; fewer uses under a printed limit).  Every guard
+of the model is upward closed in those counters (``gold >= cost``, ``hand >=
+n``, ``used < limit`` the other way round) and every update adds a constant
+to them, so the same steps with the same choices run again from ``s2`` and
+leave ``s3 >= s2``: by induction the pass repeats forever.  That is the
+argument behind ``unbounded`` and ``mandatory``; a lasso found with limits
+ignored but not with them is ``limited`` (the printed limit bounds it), and no
+lasso even without limits is ``not_a_loop``, with the part of the state that
+gets worse (found by dropping one part of the comparison at a time).
+
+Every trace shown is an engine trace replayed on the concrete evaluator.
+"""
+
+from __future__ import annotations
+
+import enum
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from ruleproof.engines import bmc
+from ruleproof.engines.common import Options
+from ruleproof.ir import System
+from ruleproof.loops.encode import (
+    ALL_GROUPS,
+    GROUP_TEXT,
+    Encoding,
+    ModelSpec,
+    Unsupported,
+    _cid,
+    build_model,
+    missing_targets,
+)
+from ruleproof.results import Trace, Verdict
+
+__all__ = ["Category", "LoopResult", "classify", "net_change", "trace_json", "unsupported_result"]
+
+
+class Category(enum.Enum):
+    """What a loop candidate turned out to be."""
+
+    UNBOUNDED = "unbounded"
+    MANDATORY = "mandatory"
+    LIMITED = "limited"
+    NOT_A_LOOP = "not_a_loop"
+    UNSUPPORTED = "unsupported"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class LoopResult:
+    """The classification of one candidate.
+
+    ``passes``: for ``limited`` the most complete passes the limits allow;
+    ``None`` otherwise.  ``net_gain``: change per pass of each resource of the
+    witness (``you``'s gold, cards in hand, deck, power, standing characters),
+    as ``(name, delta)`` pairs.  ``binding``: the ability labels whose limit
+    binds (``limited``).  ``trace``: a replayed engine trace (two passes for
+    ``unbounded``/``mandatory``, ``passes`` passes for ``limited``, the
+    resource-relaxed lasso for ``not_a_loop`` when there is one).
+    """
+
+    cards: tuple[str, ...]
+    abilities: tuple[tuple[str, int], ...]
+    category: Category
+    reason: str
+    passes: int | None = None
+    net_gain: tuple[tuple[str, int], ...] = ()
+    binding: tuple[str, ...] = ()
+    trace: Trace | None = None
+    trace_passes: int = 0
+    phase: str = ""
+    seconds: float = field(default=0.0, compare=False)
+
+
+class _Unknown(Exception):
+    """A solver query gave no answer (timeout or unknown)."""
+
+
+def _reach(system: System, name: str, depth: int, timeout: float | None) -> Trace | None:
+    """A replayed trace reaching target ``name`` at depth ``<= depth``, or ``None`` when it is unreachable.
+
+    Exact for this model (see the module docstring): the targets become true
+    only at a multiple of the cycle length, which ``depth`` is.
+    """
+    prop = system.prop(name)
+    r = bmc.check(system, prop, Options(depth=depth, timeout=timeout))
+    if r.verdict is Verdict.PROVED:
+        assert r.trace is not None
+        return r.trace
+    if r.verdict is Verdict.UNKNOWN and r.reason.startswith("target not reached within"):
+        return None
+    raise _Unknown(r.reason or r.verdict.value)
+
+
+def _value(trace: Trace, idx: int, var: str) -> Any:
+    return trace.states[idx][trace.var_names.index(var)]
+
+
+def net_change(enc: Encoding, trace: Trace, a: int, b: int) -> tuple[tuple[str, int], ...]:
+    """Resource change of player ``you`` (and the opponent, if any) from state ``a`` to state ``b`` of ``trace``."""
+    out: list[tuple[str, int]] = []
+    for p in enc.players:
+        pre = "" if p == "you" else "opponent_"
+
+        def d(var: str) -> int:
+            return int(_value(trace, b, var)) - int(_value(trace, a, var))
+
+        cards = [c for c in enc.cards if c.owner == p]
+        power = d(f"fpower[{p}]") + sum(d(f"power[{_cid(c.code)}]") for c in cards)
+
+        def standing(i: int) -> int:
+            return sum(1 for c in cards if c.type == "character"
+                       and _value(trace, i, f"zone[{_cid(c.code)}]") == "play"
+                       and _value(trace, i, f"standing[{_cid(c.code)}]"))
+
+        out += [(pre + "gold", d(f"gold[{p}]")), (pre + "power", power), (pre + "cards_in_hand", d(f"hand[{p}]")),
+                (pre + "deck", d(f"deck[{p}]")), (pre + "standing_characters", standing(b) - standing(a))]
+    return tuple(out)
+
+
+def _result(enc: Encoding, category: Category, reason: str, t0: float, **kw: Any) -> LoopResult:
+    return LoopResult(cards=enc.candidate.cards, abilities=enc.candidate.abilities, category=category, reason=reason,
+                      phase=enc.phase.value if enc.phase else "", seconds=round(time.monotonic() - t0, 3), **kw)
+
+
+def unsupported_result(u: Unsupported) -> LoopResult:
+    """The result for a candidate the encoder refused."""
+    return LoopResult(cards=u.candidate.cards, abilities=u.candidate.abilities, category=Category.UNSUPPORTED,
+                      reason=u.reason)
+
+
+def classify(enc: Encoding, timeout: float | None = 20.0, max_passes: int = 8) -> LoopResult:
+    """Decide what the cycle of ``enc`` is (see :class:`Category`)."""
+    t0 = time.monotonic()
+    try:
+        return _classify(enc, timeout, max_passes, t0)
+    except _Unknown as exc:
+        return _result(enc, Category.UNKNOWN, f"solver gave no answer: {exc}", t0)
+
+
+def _classify(enc: Encoding, timeout: float | None, max_passes: int, t0: float) -> LoopResult:
+    n = enc.n
+    forced = enc.candidate.forced
+    free = build_model(enc, ModelSpec(lasso_drop=((),) + tuple((g,) for g in ALL_GROUPS if g != "limits"),
+                                      passes=(1, 2), progress=tuple(range(1, n)), max_passes=max_passes))
+    lasso = _reach(free, "lasso", 2 * n, timeout)
+    if lasso is None:
+        return _not_a_loop(enc, free, timeout, t0)
+    loop_cat = Category.MANDATORY if forced else Category.UNBOUNDED
+    what = ("every ability on it is forced: the game could never leave it" if forced
+            else "a player may repeat it as often as they like")
+    limited = enc.limited()
+    if not limited:
+        return _result(enc, loop_cat, f"one pass can run again from the state it leaves; {what}",
+                       t0, net_gain=net_change(enc, lasso, n, 2 * n), trace=lasso, trace_passes=2)
+    every = frozenset(limited)
+    lim = build_model(enc, ModelSpec(limits=every, passes=tuple(range(1, max_passes + 1)), max_passes=max_passes))
+    again = _reach(lim, "lasso", 2 * n, timeout)
+    if again is not None:
+        return _result(enc, loop_cat, f"the printed limits renew (the card re-enters play as a new copy); {what}",
+                       t0, net_gain=net_change(enc, again, n, 2 * n), trace=again, trace_passes=2)
+    best: Trace | None = None
+    count = 0
+    for k in range(1, max_passes + 1):
+        t = _reach(lim, f"passes>={k}", k * n, timeout)
+        if t is None:
+            break
+        best, count = t, k
+    else:
+        return _result(enc, Category.UNKNOWN, f"the limits still allow {max_passes} passes, but no repeating pass "
+                       "was found", t0, trace=best, trace_passes=count)
+    binding: list[str] = []
+    for j in limited:
+        only = build_model(enc, ModelSpec(limits=frozenset({j}), passes=(count + 1,), max_passes=max_passes))
+        if _reach(only, f"passes>={count + 1}", (count + 1) * n, timeout) is None:
+            a = enc.abilities[j]
+            assert a.limit is not None
+            binding.append(f"{enc.label(j)}: {a.limit.kind.value} {a.limit.count} per {a.limit.period.value}")
+    why = (f"without printed limits one pass repeats forever; the limits allow {count} complete pass(es)"
+           + (f", bound by {'; '.join(binding)}" if binding else " (only the limits together bind)"))
+    gain = net_change(enc, best, 0, n) if best is not None else ()
+    return _result(enc, Category.LIMITED, why, t0, passes=count, binding=tuple(binding), net_gain=gain,
+                   trace=best, trace_passes=count)
+
+
+def _not_a_loop(enc: Encoding, free: System, timeout: float | None, t0: float) -> LoopResult:
+    n = enc.n
+    if _reach(free, "passes>=1", n, timeout) is None:
+        stuck = n - 1  # pos>=m: abilities 0..m-1 fired in order; the first m unreachable names ability m-1
+        for m in range(1, n):
+            if _reach(free, f"pos>={m}", m, timeout) is None:
+                stuck = m - 1
+                break
+        hint = missing_targets(enc, stuck)
+        where = "first" if stuck == 0 else f"after {enc.label(stuck - 1)}"
+        return _result(enc, Category.NOT_A_LOOP,
+                       f"{enc.label(stuck)} can never fire {where} with these cards: "
+                       + (hint or "its triggering condition, cost, target or effect test fails (Abilities)"), t0)
+    worse: list[str] = []
+    shown: Trace | None = None
+    for g in ALL_GROUPS:
+        if g == "limits":
+            continue
+        t = _reach(free, f"lasso-{g}", 2 * n, timeout)
+        if t is not None:
+            shown = shown or t
+            delta = dict(net_change(enc, t, n, 2 * n))
+            extra = ""
+            key = {"gold": "gold", "hand": "cards_in_hand", "deck": "deck", "power": "power"}.get(g)
+            if key is not None and key in delta:
+                extra = f" ({delta[key]:+d} per pass in the witness)"
+            worse.append(GROUP_TEXT[g] + extra)
+    if worse:
+        reason = ("one pass runs, but it does not leave a state from which it can run again: each pass spends "
+                  + " / ".join(worse))
+        return _result(enc, Category.NOT_A_LOOP, reason, t0, trace=shown, trace_passes=2 if shown else 0,
+                       net_gain=net_change(enc, shown, n, 2 * n) if shown else ())
+    twice = _reach(free, "passes>=2", 2 * n, timeout)
+    if twice is None:
+        return _result(enc, Category.NOT_A_LOOP, "the cycle cannot run twice in a row: the first pass spends a "
+                       "cost or a triggering condition that nothing in the cycle restores (Abilities, Costs)", t0)
+    return _result(enc, Category.NOT_A_LOOP, "passes can follow each other, but no pass leaves a state at least as "
+                   "good as the one it started from: several resources run down together", t0,
+                   trace=twice, trace_passes=2)
+
+
+def trace_json(trace: Trace | None) -> list[dict[str, Any]] | None:
+    """A trace as JSON-ready data (initial state, then one object per step)."""
+    if trace is None:
+        return None
+    out: list[dict[str, Any]] = [{"initial": {k: v for k, v in trace.initial}}]
+    for s in trace.steps:
+        out.append({
+            "action": s.action,
+            "description": s.description,
+            "choices": {k: v for k, v in s.choices},
+            "changes": [{"var": c.var, "old": c.old, "new": c.new} for c in s.changes
+                        if not c.var.startswith("snap_")],
+        })
+    return out

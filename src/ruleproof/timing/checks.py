@@ -1,0 +1,309 @@
+"""Checks over the timing graph, each exhaustive over the finite graph.
+
+A sequence graph with ``levels`` nesting levels is finite; each check visits
+all of it (paths are explored as configurations ``(node, stack of call
+sites)``, so a ``return`` edge is taken only back to the sequence that is
+waiting for it).  Deeper nesting levels are copies of the ones checked.
+
+Every check returns a frozen :class:`CheckResult`; a failure carries a
+witness path (node ids from the sequence's entry) and the reason.
+
+Examples
+--------
+>>> from ruleproof.timing.agot import AGOT_SEQUENCE
+>>> all(r.ok for r in run_checks(AGOT_SEQUENCE))
+True
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from typing import Callable, Iterator
+
+import networkx as nx
+
+from .declaration import Declaration, QueueOrder, StepKind
+from .graph import node_id, round_graph, timing_graph
+
+__all__ = ["CHECKS", "CheckResult", "run_checks", "run_round_checks"]
+
+TC = "Triggering Condition"
+NESTED = "Nested Ability Sequences"
+FORCED = "Forced Interrupts / Forced Reactions"
+
+Config = tuple[str, tuple[str, ...]]
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """The outcome of one graph check: ``witness`` is a path of node ids when ``ok`` is false."""
+
+    name: str
+    cites: tuple[str, ...]
+    ok: bool
+    witness: tuple[str, ...] = ()
+    reason: str = ""
+    nodes: int = 0
+
+    def show(self, g: nx.DiGraph | None = None) -> str:
+        """The witness path as text (node labels when ``g`` is given)."""
+        if not self.witness:
+            return ""
+        if g is None:
+            return " -> ".join(self.witness)
+        return " -> ".join(f"{n} ({g.nodes[n]['label']})" if n in g else n for n in self.witness)
+
+
+def _kind(g: nx.DiGraph, n: str) -> str:
+    return str(g.nodes[n]["kind"])
+
+
+def _closed(g: nx.DiGraph, n: str) -> bool:
+    return _kind(g, n) == StepKind.CLOSED.value
+
+
+def _lifo(g: nx.DiGraph) -> bool:
+    return g.graph.get("queue_order", "LIFO") == QueueOrder.LIFO.value
+
+
+def _moves(g: nx.DiGraph, c: Config) -> Iterator[tuple[str, Config]]:
+    """Control moves from configuration ``c`` (edge kind, next configuration)."""
+    n, stack = c
+    for _, v, d in g.out_edges(n, data=True):
+        k = d["kind"]
+        if k == "nest":
+            if d.get("deferred") == "true":
+                continue  # FIFO: the new condition waits in the queue; control stays here
+            yield k, (v, stack + (n,))
+        elif k == "return":
+            if not _lifo(g):
+                yield k, (v, stack)
+            elif stack and stack[-1] in d.get("sites", "").split(","):
+                yield k, (v, stack[:-1])
+        else:
+            yield k, (v, stack)
+
+
+def _explore(g: nx.DiGraph, start: Config) -> tuple[dict[Config, Config | None], nx.DiGraph]:
+    parents: dict[Config, Config | None] = {start: None}
+    cg = nx.DiGraph()
+    cg.add_node(start)
+    todo = deque([start])
+    while todo:
+        c = todo.popleft()
+        for _k, nc in _moves(g, c):
+            cg.add_edge(c, nc)
+            if nc not in parents:
+                parents[nc] = c
+                todo.append(nc)
+    return parents, cg
+
+
+def _path(parents: dict[Config, Config | None], c: Config) -> tuple[str, ...]:
+    out: list[str] = []
+    cur: Config | None = c
+    while cur is not None:
+        out.append(cur[0])
+        cur = parents[cur]
+    return tuple(reversed(out))
+
+
+def _start(g: nx.DiGraph) -> Config:
+    return (str(g.graph["entry"]), ())
+
+
+def _level_graph(g: nx.DiGraph, level: int) -> nx.DiGraph:
+    """The moves of one sequence (no nest/return edges)."""
+    nodes = [n for n, d in g.nodes(data=True) if d["level"] == str(level)]
+    h = nx.DiGraph()
+    h.add_nodes_from(nodes)
+    h.add_edges_from((u, v) for u, v, d in g.subgraph(nodes).edges(data=True) if d["kind"] not in ("nest", "return"))
+    return h
+
+
+# ---------------------------------------------------------------------------- the checks
+
+
+def check_ends_closed(g: nx.DiGraph) -> CheckResult:
+    """Every path from the imminent condition ends at a closed step (completed or cancelled)."""
+    name, cites = "every path from imminent ends at closed", (TC, NESTED, "Pass")
+    start = _start(g)
+    parents, cg = _explore(g, start)
+    done = {c for c in cg if _closed(g, c[0]) and not c[1]}
+    if not done:
+        return CheckResult(name, cites, False, (start[0],), "no path from the imminent condition reaches a closed step", len(cg))
+    for c in sorted(cg, key=lambda c: (len(_path(parents, c)), c)):
+        if cg.out_degree(c) == 0 and c not in done:
+            return CheckResult(name, cites, False, _path(parents, c), f"the sequence gets stuck at {c[0]}: no move leaves it", len(cg))
+    can_end = set(done)
+    for d in done:
+        can_end |= nx.ancestors(cg, d)
+    for c in sorted(cg, key=lambda c: (len(_path(parents, c)), c)):
+        if c not in can_end:
+            return CheckResult(name, cites, False, _path(parents, c), f"from {c[0]} no closed step can be reached (the sequence never ends)", len(cg))
+    return CheckResult(name, cites, True, nodes=len(cg))
+
+
+def check_cancel_final(g: nx.DiGraph) -> CheckResult:
+    """A cancelled condition reaches no later step of its own sequence."""
+    name, cites = "a cancelled condition reaches no later step of its own sequence", ("Cancel", TC)
+    parents, _cg = _explore(g, _start(g))
+    reached = {c[0]: c for c in parents}
+    for u, v, d in sorted(g.edges(data=True)):
+        if d["kind"] != "cancel":
+            continue
+        lead = _path(parents, reached[u]) if u in reached else (u,)
+        if not (_closed(g, v) and g.nodes[v]["outcome"] == "cancelled"):
+            return CheckResult(name, cites, False, lead + (v,), f"cancelling at {u} leads to {v}, which is not a cancelled end", g.number_of_nodes())
+        level = _level_graph(g, int(g.nodes[v]["level"]))
+        for w in sorted(nx.descendants(level, v)):
+            if not _closed(g, w):
+                tail = tuple(nx.shortest_path(level, v, w))
+                return CheckResult(name, cites, False, lead + tail, f"after the cancel the sequence still reaches {w}", g.number_of_nodes())
+    return CheckResult(name, cites, True, nodes=g.number_of_nodes())
+
+
+def _dominated(g: nx.DiGraph, target_kinds: set[str], via_kinds: set[str], what: str, name: str, cites: tuple[str, ...]) -> CheckResult:
+    """Every path within a sequence from its entry to a ``target_kinds`` step passes a ``via_kinds`` step."""
+    levels = int(g.graph.get("levels", "1"))
+    entry_step = g.nodes[g.graph["entry"]]["step"]
+    for lv in range(levels):
+        h = _level_graph(g, lv)
+        entry = node_id(lv, entry_step)
+        targets = [n for n in sorted(h) if _kind(g, n) in target_kinds]
+        if lv == 0 and not targets:
+            continue
+        cut = h.copy()
+        cut.remove_nodes_from([n for n in h if _kind(g, n) in via_kinds])
+        if entry not in cut:
+            continue
+        for t in targets:
+            if t in cut and nx.has_path(cut, entry, t):
+                path = tuple(nx.shortest_path(cut, entry, t))
+                return CheckResult(name, cites, False, path, f"{t} is reached without passing {what}", g.number_of_nodes())
+    return CheckResult(name, cites, True, nodes=g.number_of_nodes())
+
+
+def check_forced_first(g: nx.DiGraph) -> CheckResult:
+    """Forced interrupts come before the interrupt window, forced reactions before the reaction window."""
+    name, cites = "forced interrupts before the interrupt window, forced reactions before the reaction window", (FORCED, TC)
+    missing = [k for k in (StepKind.FORCED_INTERRUPTS, StepKind.FORCED_REACTIONS) if not any(_kind(g, n) == k.value for n in g)]
+    if missing:
+        return CheckResult(name, cites, False, (str(g.graph["entry"]),), f"the sequence has no {missing[0].value} step: forced abilities never resolve", g.number_of_nodes())
+    r = _dominated(g, {StepKind.INTERRUPT_WINDOW.value}, {StepKind.FORCED_INTERRUPTS.value}, "the forced interrupts", name, cites)
+    if not r.ok:
+        return r
+    return _dominated(g, {StepKind.REACTION_WINDOW.value}, {StepKind.FORCED_REACTIONS.value}, "the forced reactions", name, cites)
+
+
+_INTERRUPTS = {StepKind.CANCEL_INTERRUPTS.value, StepKind.FORCED_INTERRUPTS.value, StepKind.INTERRUPT_WINDOW.value}
+_REACTIONS = {StepKind.FORCED_REACTIONS.value, StepKind.REACTION_WINDOW.value}
+
+
+def check_reactions_after(g: nx.DiGraph) -> CheckResult:
+    """No reaction to a condition before it occurs, and no interrupt to it after."""
+    name, cites = "no reaction before the condition occurs, no interrupt after", ("Reactions", "Interrupts", TC)
+    r = _dominated(g, _REACTIONS, {StepKind.OCCURS.value}, "the occurrence", name, cites)
+    if not r.ok:
+        return r
+    levels = int(g.graph.get("levels", "1"))
+    for lv in range(levels):
+        h = _level_graph(g, lv)
+        # after the occurrence, only a change back to imminent could start a new condition's interrupts
+        no_change = h.copy()
+        no_change.remove_edges_from([(u, v) for u, v in h.edges if g.edges[u, v]["kind"] == "change"])
+        for o in sorted(n for n in h if _kind(g, n) == StepKind.OCCURS.value):
+            for w in sorted(nx.descendants(no_change, o)):
+                if _kind(g, w) in _INTERRUPTS:
+                    path = tuple(nx.shortest_path(no_change, o, w))
+                    return CheckResult(name, cites, False, path, f"an interrupt step ({w}) follows the occurrence", g.number_of_nodes())
+    return CheckResult(name, cites, True, nodes=g.number_of_nodes())
+
+
+def check_windows(g: nx.DiGraph) -> CheckResult:
+    """Every window gives the first player the first opportunity and closes after all players pass."""
+    name, cites = "every window: first player first, closes after all players pass consecutively", ("Interrupts", "Reactions", "First Player", "Pass", NESTED)
+    parents, _cg = _explore(g, _start(g))
+    reached = {c[0]: c for c in parents}
+    for n, d in sorted(g.nodes(data=True)):
+        if d["kind"] not in (StepKind.CANCEL_INTERRUPTS.value, StepKind.INTERRUPT_WINDOW.value, StepKind.REACTION_WINDOW.value, StepKind.ACTION_WINDOW.value):
+            continue
+        rules = d["window"]
+        lead = _path(parents, reached[n]) if n in reached else (n,)
+        if not rules.startswith("first player first"):
+            return CheckResult(name, cites, False, lead, f"{n}: {rules}", g.number_of_nodes())
+        if "all players pass consecutively" not in rules:
+            return CheckResult(name, cites, False, lead, f"{n}: {rules}", g.number_of_nodes())
+        if not any(dd["kind"] == "pass" for _, _, dd in g.out_edges(n, data=True)):
+            return CheckResult(name, cites, False, lead, f"{n} has no pass move: it never closes", g.number_of_nodes())
+    return CheckResult(name, cites, True, nodes=g.number_of_nodes())
+
+
+def check_stack(g: nx.DiGraph) -> CheckResult:
+    """Nested sequences are last-in-first-out: a nested sequence completes, then returns to its spawner."""
+    name, cites = "nested sequences resolve last in, first out", (NESTED,)
+    start = _start(g)
+    parents, _cg = _explore(g, start)
+    for u, v, d in sorted(g.edges(data=True)):
+        if d["kind"] == "nest":
+            if d.get("deferred") == "true":
+                reached = [c for c in parents if c[0] == u]
+                lead = _path(parents, reached[0]) if reached else (u,)
+                onward = [w for _, w, dd in g.out_edges(u, data=True) if dd["kind"] not in ("nest", "return")]
+                return CheckResult(
+                    name, cites, False, lead + tuple(onward[:1]),
+                    f"the condition raised at {u} waits in a queue while the sequence that raised it goes on (queue order {g.graph.get('queue_order')})",
+                    g.number_of_nodes(),
+                )
+            if int(g.nodes[v]["level"]) != int(g.nodes[u]["level"]) + 1 or g.nodes[v]["step"] != g.nodes[str(g.graph["entry"])]["step"]:
+                return CheckResult(name, cites, False, (u, v), f"the nested sequence raised at {u} does not start at the entry of a new level", g.number_of_nodes())
+    for p in sorted(parents, key=lambda c: (len(_path(parents, c)), c)):
+        for k, nc in _moves(g, p):
+            if k != "return":
+                continue
+            src = p[0]
+            popped = p[1][-1] if p[1] else ""
+            witness = _path(parents, p) + (nc[0],)
+            if not _closed(g, src):
+                return CheckResult(name, cites, False, witness, f"the nested sequence returns from {src} before it is complete", g.number_of_nodes())
+            if _lifo(g) and nc[0] != popped:
+                return CheckResult(name, cites, False, witness, f"the nested sequence spawned at {popped} returns to {nc[0]} instead", g.number_of_nodes())
+    return CheckResult(name, cites, True, nodes=len(parents))
+
+
+CHECKS: tuple[Callable[[nx.DiGraph], CheckResult], ...] = (
+    check_ends_closed,
+    check_cancel_final,
+    check_forced_first,
+    check_reactions_after,
+    check_windows,
+    check_stack,
+)
+"""The sequence checks, in report order."""
+
+
+def run_checks(decl: Declaration, levels: int = 3) -> list[CheckResult]:
+    """Run every sequence check on the graph of ``decl`` with ``levels`` nesting levels."""
+    g = timing_graph(decl, levels)
+    return [c(g) for c in CHECKS]
+
+
+def run_round_checks(decl: Declaration) -> list[CheckResult]:
+    """Round framework checks: every step lies on the round's cycle; action windows close on all passes."""
+    g = round_graph(decl)
+    entry = str(g.graph["entry"])
+    out: list[CheckResult] = []
+    name, cites = "every framework step is reached and leads back to the next round", ("Appendix I: Timing and Gameplay",)
+    ok = CheckResult(name, cites, True, nodes=g.number_of_nodes())
+    for n in sorted(g):
+        if n != entry and not nx.has_path(g, entry, n):
+            ok = CheckResult(name, cites, False, (entry, n), f"{n} is never reached from {entry}", g.number_of_nodes())
+            break
+        if not nx.has_path(g, n, entry):
+            ok = CheckResult(name, cites, False, tuple(nx.shortest_path(g, entry, n)), f"from {n} the round never returns to {entry}", g.number_of_nodes())
+            break
+    out.append(ok)
+    w = check_windows(g)
+    out.append(CheckResult("action windows: first player first, close after all players pass", ("Action Windows", "First Player"), w.ok, w.witness, w.reason, w.nodes))
+    return out
