@@ -1,0 +1,135 @@
+"""BMC, k-induction and explicit search agree: same verdicts, same shortest counterexample length."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ruleproof.dsl import Int, Model, Step
+from ruleproof.encoder import RawTrace
+from ruleproof.engines import bmc, chc, explicit, kind
+from ruleproof.engines.common import Options, replay
+from ruleproof.engines.runner import check_system, coverage
+from ruleproof.errors import InternalError
+from ruleproof.evaluator import Evaluator
+from ruleproof.loader import discover, load_system
+from ruleproof.results import Verdict
+
+ROOT = Path(__file__).resolve().parents[2]
+FIX = Path(__file__).resolve().parents[1] / "fixtures"
+OPTS = Options(depth=5, kmax=5, timeout=30)
+
+
+def _violated(v: Verdict) -> bool:
+    return v is Verdict.VIOLATED
+
+
+@pytest.mark.parametrize("mutant", ["", "spend_without_return", "overspend", "tokens_lost", "marshal_any_phase"])
+def test_engines_agree_on_small_gold(mutant: str) -> None:
+    s = load_system(discover(ROOT / "model" / "agot" / "gold.py")[0], "small", {"mutant": mutant})
+    for p in s.properties:
+        if p.kind.value == "reachable" or p.builtin:
+            continue
+        rb = bmc.check(s, p, OPTS)
+        re = explicit.check(s, p, OPTS)
+        rk = kind.check(s, p, OPTS)
+        assert _violated(rb.verdict) == _violated(re.verdict), (mutant, p.name, rb, re)
+        if rk.verdict is not Verdict.UNKNOWN and rk.depth <= OPTS.depth:
+            assert _violated(rk.verdict) == _violated(rb.verdict) or rk.verdict is Verdict.HOLDS_TO_DEPTH, p.name
+        if _violated(rb.verdict):
+            assert rb.trace is not None and re.trace is not None
+            assert len(rb.trace.steps) == len(re.trace.steps) == rb.depth, (p.name, rb.depth, re.depth)
+            if _violated(rk.verdict):
+                assert len(rk.trace.steps) == rb.depth  # type: ignore[union-attr]
+
+
+def _random_model(actions: list[tuple[int, int, int]], bound: int, limit: int) -> Model:
+    """Two counters; action i: guard x >= g, x += dx, y += dy (clamped by guards to stay in 0..6)."""
+    m = Model("random")
+    x = m.var("x", Int(0, 6), init=0)
+    y = m.var("y", Int(0, 6), init=0)
+
+    def make(g: int, dx: int, dy: int):  # type: ignore[no-untyped-def]
+        def body(a: Step) -> None:
+            a.require((x >= g) & (x + dx >= 0) & (x + dx <= 6) & (y + dy >= 0) & (y + dy <= 6))
+            a.set(x, x + dx)
+            a.set(y, y + dy)
+
+        return body
+
+    for i, (g, dx, dy) in enumerate(actions):
+        m.action(name=f"act{i}")(make(g, dx, dy))
+    m.invariant("bounded sum", x + y <= bound, cites=["random"])
+    m.invariant("y below limit", y < limit, cites=["random"])
+    return m
+
+
+@settings(max_examples=200)
+@given(
+    actions=st.lists(st.tuples(st.integers(0, 3), st.integers(-2, 2), st.integers(-1, 2)), min_size=1, max_size=3),
+    bound=st.integers(0, 12),
+    limit=st.integers(1, 7),
+)
+def test_random_models_engines_never_disagree(actions: list[tuple[int, int, int]], bound: int, limit: int) -> None:
+    s = _random_model(actions, bound, limit).finish()
+    opts = Options(depth=6, kmax=6, timeout=30)
+    for p in s.properties:
+        rb = bmc.check(s, p, opts)
+        re = explicit.check(s, p, opts)
+        rk = kind.check(s, p, opts)
+        assert Verdict.UNKNOWN not in (rb.verdict, rk.verdict)
+        assert _violated(rb.verdict) == _violated(re.verdict) or (re.verdict is Verdict.VIOLATED and re.depth > 6)
+        if _violated(rb.verdict):
+            assert rb.depth == re.depth == len(rb.trace.steps)  # type: ignore[union-attr]
+        # a proof never contradicts a counterexample
+        if rk.verdict is Verdict.PROVED or re.verdict is Verdict.PROVED:
+            assert not _violated(rb.verdict)
+        if _violated(rk.verdict):
+            assert rk.depth == rb.depth
+
+
+def test_chc_proves_conservation_and_shows_the_invariant() -> None:
+    s = load_system(discover(ROOT / "model" / "agot" / "gold.py")[0], "small")
+    r = chc.check(s, s.prop("gold is conserved"), OPTS)
+    assert r.verdict is Verdict.PROVED and r.engine == "chc"
+    assert "treasury" in r.invariant and "gold[player 1]" in r.invariant
+
+
+def test_lemmas_make_the_range_property_provable() -> None:
+    s = load_system(discover(ROOT / "model" / "agot" / "gold.py")[0], "small")
+    ranges = s.prop("state stays within declared ranges")
+    alone = kind.check(s, ranges, Options(depth=3, kmax=2, timeout=20))
+    assert alone.verdict is not Verdict.PROVED
+    lemmas = [s.prop("gold is conserved"), s.prop("no gold pool, treasury or token count goes below zero")]
+    with_lemmas = kind.check(s, ranges, Options(kmax=2, timeout=20), lemmas)
+    assert with_lemmas.verdict is Verdict.PROVED
+
+
+def test_same_input_same_result() -> None:
+    s = load_system(discover(ROOT / "model" / "agot" / "gold.py")[0], "default", {"mutant": "spend_without_return"})
+    a = check_system(s, "bmc", Options(depth=4, timeout=30), ["gold is conserved"])
+    b = check_system(s, "bmc", Options(depth=4, timeout=30), ["gold is conserved"])
+    assert a[0].trace == b[0].trace and a[0].verdict is Verdict.VIOLATED
+
+
+def test_a_trace_that_does_not_replay_is_an_internal_error() -> None:
+    s = load_system(discover(ROOT / "model" / "agot" / "gold.py")[0], "small", {"mutant": "overspend"})
+    p = s.prop("no gold pool, treasury or token count goes below zero")
+    r = bmc.check(s, p, OPTS)
+    assert r.verdict is Verdict.VIOLATED and r.trace is not None
+    ev = Evaluator(s)
+    states = list(r.trace.states)
+    steps = tuple((i, ()) for i in [0] * (len(states) - 1))
+    tampered = RawTrace(tuple(states), steps)  # wrong actions for these states
+    with pytest.raises(InternalError):
+        replay(s, ev, tampered, p)
+
+
+def test_coverage_flags_an_action_that_never_fires() -> None:
+    s = load_system(discover(FIX / "counter_model.py")[0])
+    cov = coverage(s, 6, OPTS, "auto")
+    assert cov.never == ("never",) and set(cov.fired) == {"move", "add"}
+    assert coverage(s, 6, OPTS, "explicit").never == ("never",)
