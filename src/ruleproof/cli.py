@@ -214,7 +214,7 @@ def _register_optional() -> None:
     """Commands from other packages of ruleproof (cards, graph, loops, mutants)."""
     import importlib
 
-    for mod, attr in (("ruleproof.cards.cli", "cards"), ("ruleproof.timing.cli", "graph"),
+    for mod, attr in (("ruleproof.cards.cli", "cards"), ("ruleproof.timing.cli", "graph_command"),
                       ("ruleproof.loops.cli", "loops"), ("ruleproof.mutants", "mutants")):
         try:
             m = importlib.import_module(mod)
@@ -233,3 +233,7 @@ _register_optional()
 def entry() -> None:
     """Console-script entry point."""
     sys.exit(run(sys.argv[1:]))
+
+
+if __name__ == "__main__":
+    entry()

@@ -65,7 +65,7 @@ class Evaluator:
         self._updates = [
             tuple((self.index[u.var], self.compile(u.expr)) for u in a.updates) for a in system.actions
         ]
-        self._choice_space = [self._choices(a.choices) for a in system.actions]
+        self._choice_cache: dict[int, list[dict[str, Value]]] = {}
 
     # ------------------------------------------------------------------ compile
     def compile(self, e: Expr) -> Fn:
@@ -142,6 +142,14 @@ class Evaluator:
             return lambda s, t, c: max(int(f(s, t, c)) for f in fs)
         raise ValueError(op)  # pragma: no cover
 
+    def _choice_space(self, ai: int) -> list[dict[str, Value]]:
+        """Every choice vector of action ``ai`` (built on first use: it can be large)."""
+        hit = self._choice_cache.get(ai)
+        if hit is None:
+            hit = self._choices(self.system.actions[ai].choices)
+            self._choice_cache[ai] = hit
+        return hit
+
     @staticmethod
     def _choices(cs: tuple[ChoiceVar, ...]) -> list[dict[str, Value]]:
         names = [c.name for c in cs]
@@ -179,7 +187,7 @@ class Evaluator:
         for ai in range(len(self.system.actions)):
             g = self._guards[ai]
             ups = self._updates[ai]
-            for ch in self._choice_space[ai]:
+            for ch in self._choice_space(ai):
                 if g(s, None, ch):
                     nxt = list(s)
                     for i, f in ups:
@@ -188,7 +196,7 @@ class Evaluator:
 
     def enabled(self, ai: int, s: State) -> bool:
         g = self._guards[ai]
-        return any(g(s, None, ch) for ch in self._choice_space[ai])
+        return any(g(s, None, ch) for ch in self._choice_space(ai))
 
     # ------------------------------------------------------------------ properties
     def holds(self, prop: Property, s: State) -> bool:

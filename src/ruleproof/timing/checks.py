@@ -141,7 +141,14 @@ def check_ends_closed(g: nx.DiGraph) -> CheckResult:
         can_end |= nx.ancestors(cg, d)
     for c in sorted(cg, key=lambda c: (len(_path(parents, c)), c)):
         if c not in can_end:
-            return CheckResult(name, cites, False, _path(parents, c), f"from {c[0]} no closed step can be reached (the sequence never ends)", len(cg))
+            # lead the witness on into the part of the graph it can never leave
+            trap = cg.subgraph(nx.descendants(cg, c) | {c})
+            cond = nx.condensation(trap)
+            sinks = [n for n in cond if cond.out_degree(n) == 0]
+            members = sorted(cond.nodes[sinks[0]]["members"]) if sinks else [c]
+            tail = nx.shortest_path(trap, c, members[0])
+            witness = _path(parents, c) + tuple(x[0] for x in tail[1:])
+            return CheckResult(name, cites, False, witness, f"from {c[0]} no closed step can be reached: the sequence is trapped at {members[0][0]}", len(cg))
     return CheckResult(name, cites, True, nodes=len(cg))
 
 
@@ -216,7 +223,9 @@ def check_reactions_after(g: nx.DiGraph) -> CheckResult:
         for o in sorted(n for n in h if _kind(g, n) == StepKind.OCCURS.value):
             for w in sorted(nx.descendants(no_change, o)):
                 if _kind(g, w) in _INTERRUPTS:
-                    path = tuple(nx.shortest_path(no_change, o, w))
+                    entry = node_id(lv, g.nodes[g.graph["entry"]]["step"])
+                    lead = tuple(nx.shortest_path(h, entry, o)) if nx.has_path(h, entry, o) else (o,)
+                    path = lead + tuple(nx.shortest_path(no_change, o, w))[1:]
                     return CheckResult(name, cites, False, path, f"an interrupt step ({w}) follows the occurrence", g.number_of_nodes())
     return CheckResult(name, cites, True, nodes=g.number_of_nodes())
 

@@ -444,6 +444,7 @@ def write_atomic(path: str | Path, data: bytes | str) -> None:
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(raw)
+        os.chmod(tmp, p.stat().st_mode & 0o777 if p.exists() else 0o644)
         os.replace(tmp, p)
     except BaseException:
         try:

@@ -223,7 +223,7 @@ def build_system(decl: Declaration, scen: Scenario, name: str = "timing", doc: s
         w = decl.step(s).window
         conds = [has[k, a.condition]]
         if w is None or w.once_per_condition:
-            conds.append(used[k, a.name] == 0)
+            conds.append(used[k, a.name] < 1)  # "< 1", not "== 0": robust in induction steps that ignore ranges
         if a.limit is not None and total is not None:
             conds.append(total[a.name] < a.limit)
         return And(*conds)
@@ -418,6 +418,9 @@ def build_system(decl: Declaration, scen: Scenario, name: str = "timing", doc: s
                     a.set(resolving[caller], NONE)
                     enter(a, caller, move.target)
             else:
+                if i == slots:
+                    a.require(False)  # no slot after the last one: nothing can wait there
+                    return
                 a.require(top > i)
                 a.set(cur, i + 1)
 

@@ -1,0 +1,179 @@
+"""AGoT 2.0 modifiers: one quantity (a character's STR) and its active modifiers.
+
+Rules Reference sections: Modifiers, Base Value, Negative Quantities, Set.
+
+The quantity has a symbolic base value and bounded slots of each modifier
+kind: additive/subtractive slots with symbolic amounts, doubling and halving
+slots, and set slots with symbolic values.  Set slots carry an application
+rank (1 = applied first; the highest active rank is the most recent), kept
+dense when a set modifier is removed.  The model keeps running totals
+(``add_total``, ``doublings``, ``halvings``) and recomputes ``value`` from the
+base value and those totals on every change; the properties compare it with
+the rule recomputed from the individual slots.
+
+Mutants (``mutant=``):
+
+* ``halve_first``: doubling/halving is applied to the base before the additive modifiers.
+* ``round_each``: each halving is rounded up at once, not after all modifiers.
+* ``no_floor``: a value below zero is not treated as zero.
+* ``first_set_wins``: the first applied set modifier wins over later ones.
+* ``set_ignores_later``: a non-set modifier added while a set modifier is active applies on top of it.
+* ``stale_remove``: an expiring +/- modifier leaves the value as it was.
+* ``incremental``: a new modifier is applied to the current value instead of recomputing from the base.
+"""
+
+from __future__ import annotations
+
+from ruleproof.dsl import Bool, Count, If, Int, Max, Model, Range, Step, Term, lift
+
+__all__ = ["SCENARIOS", "CHECKED", "MUTANTS", "build", "scaled"]
+
+SCENARIOS = {
+    "default": {"adds": 3, "mults": 2, "sets": 3, "max_base": 8, "max_amount": 3},
+    "small": {"adds": 2, "mults": 1, "sets": 2, "max_base": 4, "max_amount": 2},
+}
+CHECKED = ("default",)
+MUTANTS = ("halve_first", "round_each", "no_floor", "first_set_wins", "set_ignores_later", "incremental", "stale_remove")
+
+
+def scaled(x: Term, doublings: Term, halvings: Term, mults: int) -> Term:
+    """``ceil(x * 2**doublings / 2**halvings)`` for ``0 <= doublings, halvings <= mults``."""
+    out: Term = x
+    for d in range(mults + 1):
+        for h in range(mults + 1):
+            num = x * (2**d)
+            val = -((-num) // (2**h)) if h else num
+            out = If((doublings == d) & (halvings == h), val, out)
+    return out
+
+
+def build(adds: int = 3, mults: int = 2, sets: int = 3, max_base: int = 8, max_amount: int = 3, mutant: str = "") -> Model:
+    """One quantity with ``adds`` +/- slots, ``mults`` doubling and halving slots and ``sets`` set slots."""
+    if mutant and mutant not in MUTANTS:
+        raise ValueError(f"unknown mutant '{mutant}' (known: {', '.join(MUTANTS)})")
+    m = Model("modifiers", doc=__doc__ or "")
+    m.params.update(mults=mults, sets=sets, mutant=mutant)
+    hi = (max_base + adds * max_amount) * 2**mults
+    Add = m.sort("Add", [f"a{i}" for i in range(1, adds + 1)], labels=[f"+/- modifier {i}" for i in range(1, adds + 1)])
+    Mult = m.sort("Mult", [f"x{i}" for i in range(1, mults + 1)], labels=[f"doubling/halving slot {i}" for i in range(1, mults + 1)])
+    SetS = m.sort("SetSlot", [f"s{i}" for i in range(1, sets + 1)], labels=[f"set modifier {i}" for i in range(1, sets + 1)])
+
+    base = m.var("base", Int(0, max_base), init=Range(0, max_base))
+    add_on = m.var("add_on", Bool, index=Add, init=False)
+    amount = m.var("amount", Int(-max_amount, max_amount), index=Add, init=0)
+    double_on = m.var("double_on", Bool, index=Mult, init=False)
+    halve_on = m.var("halve_on", Bool, index=Mult, init=False)
+    set_rank = m.var("set_rank", Int(0, sets), index=SetS, init=0)
+    set_value = m.var("set_value", Int(0, max_base), index=SetS, init=0)
+    add_total = m.var("add_total", Int(-adds * max_amount, adds * max_amount), init=0)
+    doublings = m.var("doublings", Int(0, mults), init=0)
+    halvings = m.var("halvings", Int(0, mults), init=0)
+    value = m.var("value", Int(-hi, hi), init=Range(0, max_base))
+    m.init_constraint(value == base)
+
+    n_sets = Count(SetS, lambda s: set_rank[s] > 0)
+
+    def compute(a: Step, b: Term, tot: Term, dbl: Term, hlv: Term, rank: dict[str, Term], n: Term) -> None:
+        """Set ``value`` from the base value and the active modifiers (post-state values given)."""
+        if mutant == "halve_first":
+            raw = scaled(b, dbl, hlv, mults) + tot
+        elif mutant == "round_each":
+            x: Term = b + tot
+            for h in range(1, mults + 1):
+                x = If(hlv >= h, -((-x) // 2), x)
+            raw = If(dbl == 2, x * 4, If(dbl == 1, x * 2, x)) if mults >= 2 else If(dbl == 1, x * 2, x)
+        else:
+            raw = scaled(b + tot, dbl, hlv, mults)
+        v = raw if mutant == "no_floor" else Max(raw, 0)
+        want = n if mutant != "first_set_wins" else 1
+        for s in SetS:
+            v = If((n >= 1) & (rank[s.name] == want), set_value[s], v)
+        a.set(value, v)
+
+    ranks = {s.name: set_rank[s] for s in SetS}
+
+    @m.action(Add, describe="a +/- modifier is applied ({s})", cites=["Modifiers"])
+    def apply_add(a: Step, s: Term) -> None:
+        k = a.choose("amount", Int(-max_amount, max_amount))
+        a.require(~add_on[s] & (k != 0))
+        a.set(add_on[s], True)
+        a.set(amount[s], k)
+        a.set(add_total, add_total + k)
+        if mutant == "incremental":
+            a.set(value, If(n_sets >= 1, value, Max(value + k, 0)))
+        elif mutant == "set_ignores_later":
+            a.set(value, Max(value + k, 0))
+        else:
+            compute(a, base, add_total + k, doublings, halvings, ranks, n_sets)
+
+    @m.action(Add, describe="a +/- modifier expires ({s})", cites=["Modifiers"])
+    def remove_add(a: Step, s: Term) -> None:
+        a.require(add_on[s])
+        a.set(add_on[s], False)
+        a.set(amount[s], 0)
+        a.set(add_total, add_total - amount[s])
+        if mutant != "stale_remove":
+            compute(a, base, add_total - amount[s], doublings, halvings, ranks, n_sets)
+
+    @m.action(Mult, describe="a doubling modifier is applied ({x})", cites=["Modifiers"])
+    def apply_double(a: Step, x: Term) -> None:
+        a.require(~double_on[x])
+        a.set(double_on[x], True)
+        a.set(doublings, doublings + 1)
+        if mutant == "incremental":
+            a.set(value, If(n_sets >= 1, value, value * 2))
+        else:
+            compute(a, base, add_total, doublings + 1, halvings, ranks, n_sets)
+
+    @m.action(Mult, describe="a halving modifier is applied ({x})", cites=["Modifiers"])
+    def apply_halve(a: Step, x: Term) -> None:
+        a.require(~halve_on[x])
+        a.set(halve_on[x], True)
+        a.set(halvings, halvings + 1)
+        compute(a, base, add_total, doublings, halvings + 1, ranks, n_sets)
+
+    @m.action(Mult, describe="a doubling or halving modifier expires ({x})", cites=["Modifiers"])
+    def remove_mult(a: Step, x: Term) -> None:
+        which = a.choose("halving", Bool)
+        a.require(If(which, halve_on[x], double_on[x]))
+        a.set(halve_on[x], False, when=which)
+        a.set(double_on[x], False, when=~which)
+        d = If(which, doublings, doublings - 1)
+        h = If(which, halvings - 1, halvings)
+        a.set(doublings, d)
+        a.set(halvings, h)
+        compute(a, base, add_total, d, h, ranks, n_sets)
+
+    @m.action(SetS, describe="a set modifier is applied ({s})", cites=["Modifiers", "Set"])
+    def apply_set(a: Step, s: Term) -> None:
+        k = a.choose("to", Int(0, max_base))
+        a.require(set_rank[s] == 0)
+        a.set(set_rank[s], n_sets + 1)
+        a.set(set_value[s], k)
+        if mutant == "first_set_wins":
+            new = dict(ranks)
+            new[s.name] = n_sets + 1
+            compute(a, base, add_total, doublings, halvings, new, n_sets + 1)
+            a.set(value, If(n_sets == 0, k, value))
+        else:
+            a.set(value, k)  # the most recent set modifier takes precedence
+
+    @m.action(SetS, describe="a set modifier expires ({s})", cites=["Modifiers", "Set"])
+    def remove_set(a: Step, s: Term) -> None:
+        a.require(set_rank[s] > 0)
+        new: dict[str, Term] = {}
+        for t in SetS:
+            nr = If(set_rank[t] > set_rank[s], set_rank[t] - 1, set_rank[t]) if t.name != s.name else lift(0)
+            new[t.name] = nr
+            a.set(set_rank[t], nr)
+        a.set(set_value[s], 0)
+        compute(a, base, add_total, doublings, halvings, new, n_sets - 1)
+
+    @m.action(describe="the base value changes (e.g. a different printed value)", cites=["Base Value"])
+    def change_base(a: Step) -> None:
+        b = a.choose("to", Int(0, max_base))
+        a.require(b != base)
+        a.set(base, b)
+        compute(a, b, add_total, doublings, halvings, ranks, n_sets)
+
+    return m

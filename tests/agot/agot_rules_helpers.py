@@ -1,0 +1,78 @@
+"""Shared helpers for the AGoT rules-model tests (tests/agot/test_rules_*.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Mapping
+
+from ruleproof.engines.common import Options
+from ruleproof.engines.runner import check_property, check_system
+from ruleproof.evaluator import Evaluator, State
+from ruleproof.ir import System
+from ruleproof.loader import discover, load_system
+from ruleproof.results import Result, Verdict
+
+__all__ = ["MODEL", "load", "full_check", "check", "assert_caught", "Concrete"]
+
+MODEL = Path(__file__).resolve().parents[2] / "model" / "agot"
+
+
+def load(name: str, scenario: str = "default", **overrides: Any) -> System:
+    """Load system ``name`` of the bundled AGoT model at ``scenario``."""
+    spec = next(s for s in discover(MODEL) if s.name == name)
+    return load_system(spec, scenario, overrides)
+
+
+def full_check(name: str, scenario: str = "default", coverage_depth: int = 4) -> list[Result]:
+    """Every property of a system with the auto engine at depth 10.
+
+    Coverage is computed to ``coverage_depth`` (<= 10): an action that fires
+    within it fires within the checked depth too.
+    """
+    return check_system(load(name, scenario), "auto", Options(depth=10, timeout=60), coverage_depth=coverage_depth)
+
+
+def check(system: System, prop: str, engine: str = "bmc", depth: int = 8) -> Result:
+    """Check one property of ``system``."""
+    return check_property(system, system.prop(prop), engine, Options(depth=depth, timeout=60))
+
+
+def assert_caught(name: str, mutant: str, prop: str, scenario: str = "small", depth: int = 8) -> Result:
+    """The mutant violates ``prop`` with a replayed trace; the correct model does not (to ``depth``)."""
+    bad = check(load(name, scenario, mutant=mutant), prop, depth=depth)
+    assert bad.verdict is Verdict.VIOLATED, (mutant, prop, bad.verdict, bad.reason)
+    assert bad.trace is not None and bad.trace.steps
+    good = check(load(name, scenario), prop, depth=min(depth, len(bad.trace.steps)))
+    assert good.verdict is not Verdict.VIOLATED, (prop, good.trace)
+    return bad
+
+
+class Concrete:
+    """Concrete states and steps of a system, for scenario (FAQ) tests."""
+
+    def __init__(self, system: System) -> None:
+        self.system = system
+        self.ev = Evaluator(system)
+
+    def state(self, values: Mapping[str, Any]) -> State:
+        """A state: each variable at its first initial value unless given in ``values``."""
+        base = {iv.var: iv.values[0] for iv in self.system.init_vars}
+        unknown = set(values) - set(base)
+        assert not unknown, unknown
+        base.update(values)
+        return self.ev.from_dict(base)
+
+    def step(self, label: str, s: State, choices: Mapping[str, Any] | None = None) -> State | None:
+        """The successor of ``s`` under the ground action ``label`` (None: not enabled)."""
+        ai = next(i for i, a in enumerate(self.system.actions) if a.label == label)
+        return self.ev.apply(ai, s, dict(choices or {}))
+
+    def enabled(self, label: str, s: State) -> bool:
+        ai = [i for i, a in enumerate(self.system.actions) if a.label == label]
+        return bool(ai) and self.ev.enabled(ai[0], s)
+
+    def get(self, s: State, var: str) -> Any:
+        return self.ev.as_dict(s)[var]
+
+    def holds(self, prop: str, s: State) -> bool:
+        return self.ev.holds(self.system.prop(prop), s)
