@@ -35,6 +35,21 @@ Mutants (``mutant=``), each a deliberately broken version of one rule:
 * ``dups_stay``: a killed character keeps its duplicates in the dead pile.
 * ``dead_to_controller``: a killed character keeps its controller (it goes to
   the controller's dead pile rather than its owner's).
+* ``exact_claim``: the defender must choose exactly ``claim`` characters, even
+  when fewer can be chosen (the game is stuck: a deadlock).
+* ``valar_kills_immune``: "kill each character" also kills characters that
+  cannot be killed.
+* ``no_cannot_rule``: the model does not say whether "cannot be killed" or a
+  forced "kill each character" wins (the must-vs-cannot check finds the
+  state where both apply).
+* ``unreachable_save``: the save needs more duplicates than a card can have
+  (the rule is never reached: rule coverage names it).
+
+"Kill each character in play" (the when revealed ability of the plot Valar
+Morghulis) is a forced obligation; "cannot be killed" is absolute (Cannot,
+and FAQ (2.1)), so the model declares that "cannot" wins and the
+must-vs-cannot check verifies that no step kills a character that cannot be
+killed while the obligation is carried out.
 """
 
 from __future__ import annotations
@@ -63,6 +78,10 @@ MUTANTS = (
     "power_copied",
     "choose_extra",
     "dups_stay",
+    "exact_claim",
+    "valar_kills_immune",
+    "no_cannot_rule",
+    "unreachable_save",
 )
 
 
@@ -103,6 +122,9 @@ def build(
     due = m.var("due", Int(0, max_claim), init=0)
     chosen = m.var("chosen", Bool, index=Char, init=False)
     saved = m.var("saved", Bool, index=Char, init=False)
+    # a forced "kill each character in play" being resolved
+    valar = m.var("valar", Bool, init=False)
+    busy = pending | valar
 
     def eligible(c: Term) -> Term:
         """``c`` may be chosen for the pending military claim."""
@@ -115,12 +137,14 @@ def build(
 
     chosen_n = Count(Char, lambda c: chosen[c])
     choosing_done = (chosen_n >= due) | (Count(Char, eligible) == 0)
+    if mutant == "exact_claim":
+        choosing_done = chosen_n >= due
     if mutant == "fewer_ok":
         choosing_done = chosen_n <= due
 
     @m.action(Player, Player, describe="{att} wins a military challenge against {dfn}: claim is applied", cites=["Military Claim", "Claim or Claim Value"])
     def win_military(a: Step, att: Term, dfn: Term) -> None:
-        a.require(~pending)
+        a.require(~busy)
         if att.name == dfn.name:
             a.require(False)
         a.set(pending, True)
@@ -135,7 +159,7 @@ def build(
 
     @m.action(Char, describe="interrupt: a duplicate on {c} is discarded to save it", cites=["Save", "Duplicates"])
     def save_with_duplicate(a: Step, c: Term) -> None:
-        a.require(pending & choosing_done & chosen[c] & ~saved[c] & (dups[c] >= 1))
+        a.require(pending & choosing_done & chosen[c] & ~saved[c] & (dups[c] >= (3 if mutant == "unreachable_save" else 1)))
         if mutant != "save_no_discard":
             a.set(dups[c], dups[c] - 1)
         a.set(saved[c], True)
@@ -163,7 +187,7 @@ def build(
 
     @m.action(Player, Player, describe="{att} wins an intrigue challenge against {dfn}: claim is applied", cites=["Intrigue Claim", "Claim or Claim Value"])
     def intrigue_claim(a: Step, att: Term, dfn: Term) -> None:
-        a.require(~pending)
+        a.require(~busy)
         if att.name == dfn.name:
             a.require(False)
         n = Min(claim[att], hand[dfn])
@@ -173,7 +197,7 @@ def build(
 
     @m.action(Player, Player, describe="{att} wins a power challenge against {dfn}: claim is applied", cites=["Power Claim", "Moving Power"])
     def power_claim(a: Step, att: Term, dfn: Term) -> None:
-        a.require(~pending)
+        a.require(~busy)
         if att.name == dfn.name:
             a.require(False)
         n = Min(claim[att], power[dfn])
@@ -188,29 +212,53 @@ def build(
 
     @m.action(Player, describe="{p} gains 1 power for their faction", cites=["Gains", "Power"])
     def gain_power(a: Step, p: Term) -> None:
-        a.require(~pending & (Sum(power[q] for q in Player) < max_power))
+        a.require(~busy & (Sum(power[q] for q in Player) < max_power))
         a.set(power[p], power[p] + 1)
         a.set(gained[p], gained[p] + 1)
 
     @m.action(Player, describe="{p} draws a card", cites=["Drawing Cards"])
     def draw(a: Step, p: Term) -> None:
-        a.require(~pending & (hand[p] < max_hand))
+        a.require(~busy & (hand[p] < max_hand))
         a.set(hand[p], hand[p] + 1)
 
     @m.action(Char, describe="{c} enters play under its owner's control", cites=["Enters Play", "Ownership and Control"])
     def enter_play(a: Step, c: Term) -> None:
-        a.require(~pending & (zone[c] == "hand"))
+        a.require(~busy & (zone[c] == "hand"))
         a.set(zone[c], "play")
         a.set(controller[c], owner[c])
 
     @m.action(Char, describe="a duplicate is placed on {c}", cites=["Duplicates"])
     def add_duplicate(a: Step, c: Term) -> None:
-        a.require(~pending & (zone[c] == "play") & (dups[c] < 2))
+        a.require(~busy & (zone[c] == "play") & (dups[c] < 2))
         a.set(dups[c], dups[c] + 1)
 
     @m.action(Player, Char, describe="{p} takes control of {c}", cites=["Ownership and Control"])
     def take_control(a: Step, p: Term, c: Term) -> None:
-        a.require(~pending & (zone[c] == "play") & (controller[c] != p))
+        a.require(~busy & (zone[c] == "play") & (controller[c] != p))
         a.set(controller[c], p)
 
+    @m.action(describe="a plot's when revealed ability: kill each character in play", cites=["Kill, Killed", "Plot Card"])
+    def reveal_kill_each(a: Step) -> None:
+        a.require(~busy)
+        a.set(valar, True)
+
+    @m.action(describe="each character in play is killed (those that cannot be killed stay)", cites=["Kill, Killed", "Dead Pile", "Cannot"])
+    def kill_each(a: Step) -> None:
+        a.require(valar)
+        for c in Char:
+            dies = zone[c] == "play"
+            if mutant != "valar_kills_immune":
+                dies = dies & ~cannot_be_killed[c]
+            a.set(zone[c], "dead", when=dies)
+            a.set(dups[c], 0, when=dies)
+            a.set(controller[c], owner[c], when=dies)
+        a.set(valar, False)
+
+    m.must("killed", Char, lambda c: valar & (zone[c] == "play"), cites=["Kill, Killed"],
+           doc="A forced 'kill each character in play' obliges killing every character in play.")
+    m.cannot("killed", Char, lambda c: cannot_be_killed[c] & (zone[c] == "play"), cites=["Cannot"],
+             doc="'Cannot be killed' is absolute.")
+    if mutant != "no_cannot_rule":
+        m.resolve("killed", Char, wins="cannot", happened=lambda c: zone[c] == "dead", cites=["Cannot"],
+                  doc="The word 'cannot' is absolute and cannot be countermanded by other abilities or effects.")
     return m

@@ -20,6 +20,14 @@ Mutants (``mutant=``):
 * ``set_ignores_later``: a non-set modifier added while a set modifier is active applies on top of it.
 * ``stale_remove``: an expiring +/- modifier leaves the value as it was.
 * ``incremental``: a new modifier is applied to the current value instead of recomputing from the base.
+* ``simultaneous_no_order``: two set modifiers applied at the same moment are
+  both written with no one ordering them (the outcome is decided by the
+  model's source order: the determinism check reports it).
+
+Two set modifiers that start at the same moment cannot both be "the most
+recent": the first player chooses the order in which they are applied
+(Priority of Simultaneous Resolution; FAQ: Varys's Riddle and Summer
+Harvest), and the one applied last takes precedence.
 """
 
 from __future__ import annotations
@@ -33,7 +41,8 @@ SCENARIOS = {
     "small": {"adds": 2, "mults": 1, "sets": 2, "max_base": 4, "max_amount": 2},
 }
 CHECKED = ("default",)
-MUTANTS = ("halve_first", "round_each", "no_floor", "first_set_wins", "set_ignores_later", "incremental", "stale_remove")
+MUTANTS = ("halve_first", "round_each", "no_floor", "first_set_wins", "set_ignores_later", "incremental", "stale_remove",
+           "simultaneous_no_order")
 
 
 def scaled(x: Term, doublings: Term, halvings: Term, mults: int) -> Term:
@@ -157,6 +166,27 @@ def build(adds: int = 3, mults: int = 2, sets: int = 3, max_base: int = 8, max_a
             a.set(value, If(n_sets == 0, k, value))
         else:
             a.set(value, k)  # the most recent set modifier takes precedence
+
+    @m.action(SetS, SetS, describe="two set modifiers start at the same moment ({s}, {t}); the first player orders them",
+              cites=["Modifiers", "Set", "Priority of Simultaneous Resolution"])
+    def apply_two_sets(a: Step, s: Term, t: Term) -> None:
+        if s.name >= t.name:
+            a.require(False)  # one action per unordered pair of slots
+        k1 = a.choose("to_1", Int(0, max_base))
+        k2 = a.choose("to_2", Int(0, max_base))
+        a.require((set_rank[s] == 0) & (set_rank[t] == 0))
+        a.set(set_value[s], k1)
+        a.set(set_value[t], k2)
+        if mutant == "simultaneous_no_order":
+            a.set(set_rank[s], n_sets + 1)
+            a.set(set_rank[t], n_sets + 2)
+            a.set(value, k1)
+            a.set(value, k2)
+        else:
+            t_last = a.choose("first player applies the second last", Bool)
+            a.set(set_rank[s], If(t_last, n_sets + 1, n_sets + 2))
+            a.set(set_rank[t], If(t_last, n_sets + 2, n_sets + 1))
+            a.set(value, If(t_last, k2, k1))
 
     @m.action(SetS, describe="a set modifier expires ({s})", cites=["Modifiers", "Set"])
     def remove_set(a: Step, s: Term) -> None:

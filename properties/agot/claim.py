@@ -34,6 +34,13 @@ def register(m: Model) -> None:
         cites=["Negative Quantities", "Claim or Claim Value"],
     )
 
+    m.invariant(
+        "a forced kill and a claim are never resolved at the same time (strengthening)",
+        ~(v.valar & v.pending),
+        cites=["Kill, Killed", "Military Claim"],
+        doc="Each resolves completely before anything else happens.",
+    )
+
     # ---------------------------------------------------------------- military claim
     m.invariant(
         "military claim only chooses characters the losing defender controls",

@@ -517,7 +517,9 @@ class Step:
         self.guard: list[Expr] = []
         self.choices: dict[str, ir.ChoiceVar] = {}
         self.updates: dict[str, Expr] = {}
+        self.writes: list[ir.Write] = []
         self._order: list[str] = []
+        self._site = 0
 
     def require(self, cond: Operand) -> None:
         """The action is enabled only when ``cond`` holds (choices included)."""
@@ -544,8 +546,14 @@ class Step:
             out[el] = Term(ir.Choice(cname, tt))
         return _ChoiceArray(name, index, out)
 
-    def set(self, target: Any, value: Operand, when: Operand | None = None) -> None:
-        """``target' = value`` (read in the pre-state); later ``set``s of a cell win."""
+    def set(self, target: Any, value: Operand, when: Operand | None = None, precedence: str = "") -> None:
+        """``target' = value`` (read in the pre-state); later ``set``s of a cell win.
+
+        Two ``set``s of one cell that can both apply with different values
+        are an ambiguity the determinism check reports, unless the later one
+        states in ``precedence`` the rule that makes it win (a documented
+        tie-break, e.g. "the most recently applied set modifier wins").
+        """
         if isinstance(target, StaticArray) or (isinstance(target, Term) and not isinstance(target, Cell)):
             what = target.name if isinstance(target, StaticArray) else str(target)
             raise _err(f"cannot assign to '{what}': only state variables can change (static data is fixed)")
@@ -570,11 +578,14 @@ class Step:
             _need_bool(w, "when=")
             cond = w.expr
         idx = target.indices
+        self._site += 1
+        loc = user_loc()
         for key, var in arr.cells.items():
             match = ir.and_(*(ir.eq(t.expr, ir.Const(k, s.type)) for t, k, s in zip(idx, key, arr.index)))
             c = ir.and_(cond, match)
             if c == ir.FALSE:
                 continue
+            self.writes.append(ir.Write(var.name, c, v.expr, self._site, precedence, loc))
             prev = self.updates.get(var.name, var)
             self.updates[var.name] = ir.ite(c, v.expr, prev)
             if var.name not in self._order:
@@ -675,6 +686,12 @@ class Model:
         self._actions: list[ir.Action] = []
         self._families: dict[str, SourceLoc | None] = {}
         self._props: list[ir.Property] = []
+        self._ends: list[tuple[Expr, tuple[str, ...]]] = []
+        self._declared: list[Any] = []
+        self._resolutions: list[Any] = []
+        self._skipped: list[tuple[str, str]] = []
+        self._covers: list[tuple[str, Expr]] = []
+        self.consistency_checks = True
         self._names: dict[str, Any] = {}
         self.v = _Names("variable or static data", self._names)
         self.sorts = _Names("sort", self._sorts)
@@ -828,6 +845,7 @@ class Model:
                         cites=tuple(cites),
                         param_labels=tuple(c.label for c in combo),
                         loc=loc,
+                        writes=tuple(step.writes),
                     )
                 )
             return fn
@@ -877,6 +895,67 @@ class Model:
             ir.Property(name, PropKind.ACTION, ir.TRUE, tuple(cites), doc, family=family, conds=tuple(conds), loc=user_loc())
         )
 
+    # consistency declarations -----------------------------------------------
+    def game_end(self, cond: Operand, cites: Sequence[str] = (), doc: str = "") -> None:
+        """States where the game (or the bounded scenario) is over: no action needs to be enabled there."""
+        t = lift(cond)
+        _need_bool(t, "game_end")
+        self._ends.append((t.expr, tuple(cites)))
+
+    def _per_element(self, what: str, over: Sort | None, fn: Callable[..., Operand]) -> tuple[tuple[str, Expr], ...]:
+        out: list[tuple[str, Expr]] = []
+        elems = [("", ())] if over is None else [(x.name, (x,)) for x in over]
+        for key, args in elems:
+            t = lift(fn(*args))
+            _need_bool(t, what)
+            out.append((key, t.expr))
+        return tuple(out)
+
+    def must(self, outcome: str, over: Sort | None, obliged: Callable[..., Operand], cites: Sequence[str] = (),
+             doc: str = "") -> None:
+        """A rule obliges ``outcome`` (for each element of ``over``) in states where ``obliged`` holds."""
+        from .consistency import Declared
+
+        self._declared.append(Declared(outcome, "must", self._per_element(f"must '{outcome}'", over, obliged),
+                                       tuple(cites), doc, user_loc()))
+
+    def cannot(self, outcome: str, over: Sort | None, forbidden: Callable[..., Operand], cites: Sequence[str] = (),
+               doc: str = "") -> None:
+        """An absolute prohibition of ``outcome`` (for each element of ``over``) where ``forbidden`` holds."""
+        from .consistency import Declared
+
+        self._declared.append(Declared(outcome, "cannot", self._per_element(f"cannot '{outcome}'", over, forbidden),
+                                       tuple(cites), doc, user_loc()))
+
+    def resolve(self, outcome: str, over: Sort | None, wins: str, happened: Callable[..., Operand],
+                cites: Sequence[str] = (), doc: str = "") -> None:
+        """Which of "must" and "cannot" wins for ``outcome``; ``happened`` says the outcome has come about."""
+        from .consistency import Resolution
+
+        if wins not in ("must", "cannot"):
+            raise _err(f"resolve('{outcome}') takes wins='must' or wins='cannot', got {wins!r}")
+        hap = self._per_element(f"resolve '{outcome}'", over, happened)
+        self._resolutions.append(Resolution(outcome, wins, tuple((k, e, _prime(e)) for k, e in hap), tuple(cites), doc,
+                                            user_loc()))
+
+    def cover(self, name: str, cond: Operand) -> None:
+        """A coverage point: ``ruleproof check --coverage`` reports whether some state within the bound has ``cond``."""
+        t = lift(cond)
+        _need_bool(t, f"cover '{name}'")
+        if any(n == name for n, _ in self._covers):
+            raise _err(f"coverage point '{name}' is declared twice")
+        self._covers.append((name, t.expr))
+
+    def skip_check(self, check: str, reason: str) -> None:
+        """Switch a consistency check off for this model, saying why (shown in the module's docs)."""
+        from .consistency import CHECKS
+
+        if check not in CHECKS:
+            raise _err(f"unknown consistency check '{check}'{_suggest(check, CHECKS)}")
+        if not reason.strip():
+            raise _err(f"skip_check('{check}') needs a reason")
+        self._skipped.append((check, reason))
+
     def _param_type(self, a: ir.Action, pname: str) -> EnumT:
         for s in self._sorts.values():
             val = dict(a.params)[pname]
@@ -912,6 +991,11 @@ class Model:
                     builtin=True,
                 )
             )
+        if self.consistency_checks:
+            from .consistency import Consistency, consistency_properties
+
+            decl = Consistency(tuple(self._ends), tuple(self._declared), tuple(self._resolutions), tuple(self._skipped))
+            props.extend(consistency_properties(self._actions, decl))
         return ir.System(
             name=self.name,
             vars=tuple(svars),
@@ -923,6 +1007,7 @@ class Model:
             scenario=self.scenario,
             file=self.file,
             family_names=tuple(self._families),
+            covers=tuple(self._covers),
         )
 
 

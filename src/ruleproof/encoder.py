@@ -217,7 +217,7 @@ def _step_formula(
 
 def _bad_step(prop: Property, system: System, ai: int, pre: Mapping[str, z3.ExprRef], post: Mapping[str, z3.ExprRef], ch: Mapping[str, z3.ExprRef]) -> z3.BoolRef | None:
     a = system.actions[ai]
-    if a.family != prop.family:
+    if not prop.applies_to(a):
         return None
     cond = dict(prop.conds).get(a.label)
     if cond is None:
@@ -340,6 +340,19 @@ class Unrolling:
         idx = [i for i, a in enumerate(self.system.actions) if a.family == family]
         parts = [act == i for act in self.acts for i in idx]
         return Cond(z3.Or(*parts) if parts else z3.BoolVal(False))
+
+    def fired_where(self, conds: Mapping[int, Expr]) -> Cond:
+        """Some step of the path is ground action ``ai`` with ``conds[ai]`` true (pre-state and choices)."""
+        parts = []
+        for j, act in enumerate(self.acts):
+            for ai, e in conds.items():
+                tr = _Translator(self.states[j], self.states[j + 1], self.choices[j][ai])
+                parts.append(z3.And(act == ai, tr(e)))
+        return Cond(z3.Or(*parts) if parts else z3.BoolVal(False))
+
+    def reached(self, e: Expr) -> Cond:
+        """Some state of the path satisfies ``e``."""
+        return Cond(z3.Or(*(_Translator(st, None, {})(e) for st in self.states)))
 
     def distinct(self, i: int, j: int) -> Cond:
         """States ``i`` and ``j`` differ (simple-path constraint)."""

@@ -205,7 +205,7 @@ class Evaluator:
 
     def step_ok(self, prop: Property, action: Action, s: State, t: State, choices: Mapping[str, Value]) -> bool:
         """Action property on the step ``s -> t`` of ``action`` (True if another family)."""
-        if prop.kind is not PropKind.ACTION or action.family != prop.family:
+        if not prop.applies_to(action):
             return True
         cond = dict(prop.conds).get(action.label)
         if cond is None:

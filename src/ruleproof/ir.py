@@ -36,6 +36,7 @@ __all__ = [
     "StateVar",
     "ChoiceVar",
     "Update",
+    "Write",
     "Action",
     "InitVar",
     "PropKind",
@@ -64,6 +65,7 @@ __all__ = [
     "type_name",
     "walk",
     "free_vars",
+    "substitute",
 ]
 
 
@@ -474,6 +476,26 @@ class Update:
 
 
 @dataclass(frozen=True)
+class Write:
+    """One ``set`` of a cell by an action, as the model wrote it.
+
+    ``updates`` merge every write to a cell (a later write wins where its
+    condition holds); ``writes`` keeps them apart so that the determinism
+    check can find two rules that set one value differently at once.
+    ``site`` numbers the ``set`` calls of the action body; ``precedence``
+    is the model's stated reason why this write overrides earlier ones
+    (a documented tie-break), empty when it states none.
+    """
+
+    var: str
+    when: Expr
+    value: Expr
+    site: int
+    precedence: str = ""
+    loc: SourceLoc | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
 class Action:
     """A ground action: one parameter tuple of a declared action family."""
 
@@ -487,6 +509,7 @@ class Action:
     cites: tuple[str, ...] = ()
     param_labels: tuple[str, ...] = ()
     loc: SourceLoc | None = field(default=None, compare=False)
+    writes: tuple[Write, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -511,6 +534,12 @@ class Property:
 
     For ``ACTION`` properties ``conds`` maps each ground action label of
     ``family`` to its pre/post condition; ``expr`` is unused (``TRUE``).
+    An empty ``family`` means the labels in ``conds`` may be of any family.
+    For a ``must-cannot`` invariant, ``conds`` lists each element with the
+    condition that it is both obliged and prohibited (for explanations).
+    ``check`` names the consistency check that generated the property
+    (``deadlock``, ``determinism``, ``must-cannot``); empty for properties a
+    model states itself.
     """
 
     name: str
@@ -522,6 +551,11 @@ class Property:
     conds: tuple[tuple[str, Expr], ...] = ()
     builtin: bool = False
     loc: SourceLoc | None = field(default=None, compare=False)
+    check: str = ""
+
+    def applies_to(self, action: "Action") -> bool:
+        """An action property constrains steps of ``action``."""
+        return self.kind is PropKind.ACTION and (not self.family or self.family == action.family)
 
 
 @dataclass(frozen=True)
@@ -538,6 +572,7 @@ class System:
     scenario: str = "default"
     file: str = ""
     family_names: tuple[str, ...] = ()
+    covers: tuple[tuple[str, Expr], ...] = ()
 
     def var(self, name: str) -> StateVar:
         for v in self.vars:
@@ -557,3 +592,15 @@ class System:
             if p.name == name:
                 return p
         raise KeyError(name)
+
+
+def substitute(e: Expr, values: dict[str, Expr]) -> Expr:
+    """``e`` with each choice named in ``values`` replaced (and folded again)."""
+    if isinstance(e, Choice):
+        return values.get(e.name, e)
+    if isinstance(e, App):
+        args = tuple(substitute(a, values) for a in e.args)
+        if args == e.args:
+            return e
+        return mk(e.op, *args)
+    return e

@@ -121,7 +121,10 @@ def trace_itf(t: Trace, model: str, prop: str) -> dict[str, Any]:
 def _coverage_json(c: Coverage | None) -> Any:
     if c is None:
         return None
-    return {"depth": c.depth, "fired": list(c.fired), "never": list(c.never), "unknown": list(c.unknown)}
+    out: dict[str, Any] = {"depth": c.depth, "fired": list(c.fired), "never": list(c.never), "unknown": list(c.unknown)}
+    if c.rules:
+        out["rules"] = [{"kind": x.kind, "rule": x.name, "where": x.where, "status": x.status} for x in c.rules]
+    return out
 
 
 def result_json(r: Result, model: str, trace_format: str = "text") -> dict[str, Any]:
@@ -225,6 +228,17 @@ def render_results(model: str, results: Sequence[Result], show_invariants: bool 
             continue
         seen.add(key)
         c = r.coverage
+        if c.rules:
+            n_reached = sum(1 for x in c.rules if x.status == "reached")
+            out += ["", f"rule coverage: {r.system}[{r.scenario}] within {c.depth} steps: "
+                        f"{n_reached} of {len(c.rules)} rules reached"]
+            for x in c.rules:
+                where = f" ({x.where})" if x.where else ""
+                out.append(f"  {x.status.upper() if x.status != 'reached' else x.status:<9}  {x.kind:<6}  {x.name}{where}")
+            missed = [f"{x.kind} {x.name}" for x in c.rules if x.status == "unreached" and x.kind != "action"]
+            if missed:
+                out.append(f"warning: {r.system}[{r.scenario}]: rules never reached within {c.depth} steps "
+                           f"(properties over them hold vacuously): {'; '.join(missed)}")
         if c.never:
             out.append(
                 f"warning: {r.system}[{r.scenario}]: actions never enabled within {c.depth} steps "

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from .ir import Value
 
-__all__ = ["Verdict", "Change", "TraceStep", "Trace", "Coverage", "Result"]
+__all__ = ["Verdict", "Change", "TraceStep", "Trace", "RuleCoverage", "Coverage", "Result"]
 
 
 class Verdict(enum.Enum):
@@ -62,13 +62,34 @@ class Trace:
 
 
 @dataclass(frozen=True)
+class RuleCoverage:
+    """Whether one rule was reached within the coverage depth.
+
+    ``kind`` is ``action`` (an action family fired), ``branch`` (a conditional
+    effect of an action took effect) or ``cover`` (a coverage point the model
+    declares, e.g. a timing step, was reached); ``status`` is ``reached``,
+    ``unreached`` or ``unknown``.
+    """
+
+    kind: str
+    name: str
+    where: str
+    status: str
+
+
+@dataclass(frozen=True)
 class Coverage:
-    """Which action families fired on some path within ``depth`` steps."""
+    """Which action families fired on some path within ``depth`` steps.
+
+    ``rules`` is filled by ``ruleproof check --coverage``: every action,
+    conditional effect and declared coverage point, reached or not.
+    """
 
     depth: int
     fired: tuple[str, ...]
     never: tuple[str, ...]
     unknown: tuple[str, ...] = ()
+    rules: tuple[RuleCoverage, ...] = ()
 
     @property
     def vacuous_risk(self) -> bool:

@@ -156,3 +156,30 @@ def test_coverage_flags_an_action_that_never_fires() -> None:
     cov = coverage(s, 6, OPTS, "auto")
     assert cov.never == ("never",) and set(cov.fired) == {"move", "add"}
     assert coverage(s, 6, OPTS, "explicit").never == ("never",)
+
+
+def test_k_induction_does_not_prove_an_action_property_violated_by_a_step_that_changes_nothing():
+    """Regression: the simple-path constraint must not exclude a violating step back to an earlier state."""
+    from ruleproof.dsl import If, Int, Model, Step
+    from ruleproof.engines.common import Options
+    from ruleproof.engines.runner import check_property
+    from ruleproof.results import Verdict
+
+    m = Model("idle")
+    x = m.var("x", Int(0, 2), init=0)
+
+    @m.action(describe="nothing happens")
+    def idle(a: Step) -> None:
+        a.set(x, x)
+
+    @m.action(describe="x goes up, then back to 0")
+    def cycle(a: Step) -> None:
+        a.set(x, If(x < 2, x + 1, 0))
+
+    m.action_property("idle changes x", "idle", lambda t: t.post(x) != x)
+    m.action_property("cycle never returns to 0", "cycle", lambda t: t.post(x) != 0)
+    s = m.finish()
+    for name in ("idle changes x", "cycle never returns to 0"):
+        for engine in ("kind", "bmc", "explicit"):
+            r = check_property(s, s.prop(name), engine, Options(depth=4, timeout=60))
+            assert r.verdict is Verdict.VIOLATED, (name, engine, r.verdict, r.reason)

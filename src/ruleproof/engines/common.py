@@ -22,6 +22,8 @@ class Options:
     ``depth``: BMC / explicit-search bound (steps).  ``kmax``: largest k tried
     by k-induction.  ``timeout``: seconds per property (None: no limit).
     ``max_states``: explicit-search state cap.  ``seed``: solver seed.
+    ``skip_checks``: consistency checks left out (:data:`ruleproof.consistency.CHECKS`).
+    ``rule_coverage``: report every rule's coverage, not only actions'.
     """
 
     depth: int = 20
@@ -29,6 +31,8 @@ class Options:
     timeout: float | None = None
     max_states: int = 2_000_000
     seed: int = 0
+    skip_checks: tuple[str, ...] = ()
+    rule_coverage: bool = False
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,10 @@
 
 Base case: BMC from the initial states.  Step case: on a path from any state
 on which the property holds for k consecutive states (steps) and the states
-are pairwise distinct, it holds on the next.  Proved lemmas are assumed at
+are pairwise distinct, it holds on the next.  For an action property the
+state after the violating step is left out of the distinctness constraint
+(a shortest counterexample may end with a step back to an earlier state, or
+a step that changes nothing).  Proved lemmas are assumed at
 every state of both.
 """
 
@@ -44,11 +47,14 @@ def check(
             return result(system, prop, Verdict.VIOLATED, k, "kind", clock, trace=replay(system, ev, base.trace(), prop))
         if r is SatResult.UNKNOWN:
             return result(system, prop, Verdict.UNKNOWN, max(k - 1, 0), "kind", clock, reason=f"base case: {base.reason}")
-        # step: P on s0..sk (steps 1..k), states distinct, P fails at s(k+1)
+        # step: P on s0..sk (steps 1..k), states distinct, P fails at s(k+1).
+        # For an action property the violating step may return to an earlier
+        # state (even change nothing): only s0..sk are required distinct.
         step.assert_(step.holds(prop, step.k))
         step.extend()
-        for i in range(step.k):
-            step.assert_(step.distinct(i, step.k))
+        last = step.k if prop.kind is not PropKind.ACTION else step.k - 1
+        for i in range(last):
+            step.assert_(step.distinct(i, last))
         r = step.check(step.violated(prop, step.k))
         if r is SatResult.UNSAT:
             return result(

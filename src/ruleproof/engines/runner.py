@@ -12,10 +12,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Callable, Sequence
 
-from ..encoder import SatResult, Unrolling
+from ..consistency import explain
+from ..encoder import Cond, SatResult, Unrolling
 from ..evaluator import Evaluator
-from ..ir import Property, PropKind, System
-from ..results import Coverage, Result, Verdict
+from ..ir import TRUE, Expr, Property, PropKind, System, or_
+from ..results import Coverage, Result, RuleCoverage, Verdict
 from . import bmc, chc, explicit, kind
 from .common import Clock, Options, Progress, ProgressFn
 
@@ -71,23 +72,110 @@ def _auto(r: Result, clock: Clock) -> Result:
     return replace(r, engine=f"auto/{r.engine}", seconds=round(clock.elapsed(), 3))
 
 
-def coverage(system: System, depth: int, opts: Options, engine: str, evaluator: Evaluator | None = None) -> Coverage:
-    """Which action families can fire within ``depth`` steps."""
+def _branches(system: System) -> list[tuple[str, str, dict[int, Expr]]]:
+    """Conditional effects: per (family, ``set`` site), the ground actions and conditions under which it applies."""
+    from ..report import show_expr
+
+    groups: dict[tuple[str, str], tuple[str, dict[int, list[Expr]]]] = {}
+    for ai, a in enumerate(system.actions):
+        for w in a.writes:
+            key = (a.family, str(w.loc) if w.loc else f"#{w.site}")
+            if key not in groups:
+                arr = system.var(w.var).array
+                where = f"at {w.loc}" if w.loc else f"when {_short(show_expr(w.when))}"
+                groups[key] = (f"{a.family}: the conditional effect on {arr} {where}", {})
+            groups[key][1].setdefault(ai, []).append(w.when)
+    out: list[tuple[str, str, dict[int, Expr]]] = []
+    for (fam, _site), (label, per) in groups.items():
+        conds = {ai: or_(*ws) for ai, ws in per.items()}
+        if all(c == TRUE for c in conds.values()):
+            continue  # unconditional: reached exactly when the action fires
+        out.append((label, fam, conds))
+    return out
+
+
+def _short(text: str, n: int = 60) -> str:
+    return text if len(text) <= n else text[: n - 3] + "..."
+
+
+def coverage(system: System, depth: int, opts: Options, engine: str, evaluator: Evaluator | None = None,
+             rules: bool = False) -> Coverage:
+    """Which action families can fire within ``depth`` steps.
+
+    With ``rules``, also every conditional effect and declared coverage point
+    (:meth:`ruleproof.dsl.Model.cover`), by BMC to ``depth``.
+    """
     fams = system.families()
+    if rules:
+        return _rule_coverage(system, depth, opts)
     if engine == "explicit":
         fired, _n, _done = explicit.explore(system, depth, opts.max_states, evaluator)
         return Coverage(depth, tuple(f for f in fams if f in fired), tuple(f for f in fams if f not in fired))
+    status = _reach(system, depth, opts, [(f, lambda u, f=f: u.fired(f)) for f in fams])
+    return Coverage(
+        depth,
+        tuple(f for f in fams if status[f] == "reached"),
+        tuple(f for f in fams if status[f] == "unreached"),
+        tuple(f for f in fams if status[f] == "unknown"),
+    )
+
+
+def _reach(system: System, depth: int, opts: Options,
+           targets: Sequence[tuple[str, Callable[[Unrolling], Cond]]]) -> dict[str, str]:
+    """``reached`` / ``unreached`` / ``unknown`` for each target within ``depth`` steps.
+
+    The path grows one step at a time and each target not yet reached is
+    asked at every length, so that a target is found on a path that ends
+    early (a declared end of the game) as well as on a long one.
+    """
     clock = Clock(opts.timeout)
     u = Unrolling(system, initial=True, seed=opts.seed, deadline=clock.deadline)
+    out: dict[str, str] = {}
+    open_: dict[str, Callable[[Unrolling], Cond]] = dict(targets)
+    unknown: set[str] = set()
     for _ in range(depth):
         u.extend()
-    fired_l: list[str] = []
-    never: list[str] = []
-    unknown: list[str] = []
+        if not open_:
+            break
+        feasible = u.check()
+        if feasible is SatResult.UNSAT:
+            break  # no path is this long: nothing more can be reached
+        for name, fn in list(open_.items()):
+            r = u.check(fn(u))
+            if r is SatResult.SAT:
+                out[name] = "reached"
+                del open_[name]
+                unknown.discard(name)
+            elif r is SatResult.UNKNOWN:
+                unknown.add(name)
+    for name in open_:
+        out[name] = "unknown" if name in unknown else "unreached"
+    return out
+
+
+def _rule_coverage(system: System, depth: int, opts: Options) -> Coverage:
+    fams = system.families()
+    targets: list[tuple[str, Callable[[Unrolling], Cond]]] = [(f"action:{f}", lambda u, f=f: u.fired(f)) for f in fams]
+    branches = _branches(system)
+    targets += [(f"branch:{label}", lambda u, c=conds: u.fired_where(c)) for label, _fam, conds in branches]
+    targets += [(f"cover:{name}", lambda u, e=e: u.reached(e)) for name, e in system.covers]
+    status = _reach(system, depth, opts, targets)
+    rules: list[RuleCoverage] = []
     for f in fams:
-        r = u.check(u.fired(f))
-        (fired_l if r is SatResult.SAT else never if r is SatResult.UNSAT else unknown).append(f)
-    return Coverage(depth, tuple(fired_l), tuple(never), tuple(unknown))
+        loc = next((a.loc for a in system.actions if a.family == f and a.loc), None)
+        rules.append(RuleCoverage("action", f, str(loc) if loc else "", status[f"action:{f}"]))
+    for label, _fam, _conds in branches:
+        rules.append(RuleCoverage("branch", label, "", status[f"branch:{label}"]))
+    for name, _e in system.covers:
+        rules.append(RuleCoverage("cover", name, "", status[f"cover:{name}"]))
+    fs = {f: status[f"action:{f}"] for f in fams}
+    return Coverage(
+        depth,
+        tuple(f for f in fams if fs[f] == "reached"),
+        tuple(f for f in fams if fs[f] == "unreached"),
+        tuple(f for f in fams if fs[f] == "unknown"),
+        tuple(rules),
+    )
 
 
 def check_system(
@@ -98,10 +186,15 @@ def check_system(
     progress: ProgressFn | None = None,
     coverage_depth: int | None = None,
 ) -> list[Result]:
-    """Check the named properties (all, built-in ones included, when empty) of ``system``, in order."""
+    """Check the named properties (all, built-in ones included, when empty) of ``system``, in order.
+
+    Consistency checks named in ``opts.skip_checks`` are left out; with
+    ``opts.rule_coverage`` the coverage lists every rule (actions,
+    conditional effects, coverage points).
+    """
     ev = Evaluator(system)
-    props = [p for p in system.properties if not names or p.name in names]
-    cov = coverage(system, min(opts.depth, coverage_depth or opts.depth), opts, engine, ev)
+    props = [p for p in system.properties if (not names or p.name in names) and p.check not in opts.skip_checks]
+    cov = coverage(system, min(opts.depth, coverage_depth or opts.depth), opts, engine, ev, rules=opts.rule_coverage)
     results: dict[str, Result] = {}
     lemmas: list[Property] = []
     pending = list(props)
@@ -110,6 +203,9 @@ def check_system(
         still: list[Property] = []
         for p in pending:
             r = check_property(system, p, engine, opts, lemmas, progress, ev)
+            if p.check and r.verdict is Verdict.VIOLATED and r.trace is not None:
+                why, cites = explain(system, p, r.trace.states, r.trace.steps[-1].action if r.trace.steps else None, ev)
+                r = replace(r, reason="; ".join(x for x in (why, r.reason) if x), cites=cites or r.cites)
             results[p.name] = replace(r, coverage=cov)
             if r.verdict is Verdict.PROVED and p.kind is not PropKind.REACH:
                 lemmas.append(p)

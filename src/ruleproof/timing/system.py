@@ -424,6 +424,15 @@ def build_system(decl: Declaration, scen: Scenario, name: str = "timing", doc: s
                 a.require(top > i)
                 a.set(cur, i + 1)
 
+    closed = [x.name for x in decl.steps if x.kind is StepKind.CLOSED]
+    settled = And(*(Or(step[k] == IDLE, *(step[k] == c for c in closed)) for k in Level))
+    m.game_end(
+        And(settled, top == 1) if lifo else And(settled, cur == top),
+        cites=["Triggering Condition"],
+        doc="Every triggering condition raised has been closed, and no sequence is waiting: the scenario is over.",
+    )
+    for x in decl.steps:
+        m.cover(f"timing step: {x.label}", Or(*(step[k] == x.name for k in Level)))
     _lemmas(m, decl, scen, groups, slots)
     return m
 

@@ -1,0 +1,63 @@
+"""Berserk. Heroes: the Очередь (queue) as a system generated from its timing declaration.
+
+The declaration is :mod:`ruleproof.timing.berserk` (111.4, the section 112
+table, 118.1); ``ruleproof graph model/berserk --what timing`` draws it.  The
+scenario follows the cards of ``abilities111.py``: the hero Свирепый резак
+activates "Вайл получает Рывок" (the first entry); the opponent's Заклинатель
+may respond with "Вайл теряет Рывок" (a new entry); when Вайл gains Рывок,
+the mandatory triggered ability of Боевой рог enters the Очередь, and Талос's
+optional triggered ability («может») may.  The order in which entries resolve
+is not stated in any stored source, so it is the scenario parameter
+``order``: both ``lifo`` and ``fifo`` are checked.
+
+Mutants (``mutant=``): ``order_ignored`` declares the other order than the
+scenario's properties expect (a FIFO system judged by the LIFO rule and vice
+versa: the order property catches it).
+"""
+
+from __future__ import annotations
+
+from ruleproof.dsl import Model
+from ruleproof.timing.berserk import BERSERK_TIMING, berserk_sequence
+from ruleproof.timing.declaration import QueueOrder, StepKind
+from ruleproof.timing.system import Ability, Effect, Scenario, build_system
+
+__all__ = ["TIMING", "SCENARIOS", "CHECKED", "MUTANTS", "build", "scenario"]
+
+TIMING = BERSERK_TIMING
+
+SCENARIOS = {
+    "lifo": {"order": "lifo", "players": 2, "max_depth": 2},
+    "fifo": {"order": "fifo", "players": 2, "max_depth": 3},  # FIFO frees no slot until the end: one per entry
+}
+CHECKED = ("lifo", "fifo")
+MUTANTS = ("order_ignored",)
+
+K = StepKind
+
+
+def scenario(players: int = 2, max_depth: int = 2) -> Scenario:
+    """Свирепый резак's grant, the opponent's response, a mandatory and an optional triggered ability."""
+    return Scenario(
+        players=players,
+        conditions=("grant", "remove", "horn", "copy"),
+        start=("grant",),
+        abilities=(
+            Ability("zaklinatel", players, K.INTERRUPT_WINDOW, "grant", Effect.RAISE, into="remove"),
+            Ability("boevoy_rog", 1, K.FORCED_REACTIONS, "grant", Effect.RAISE, into="horn"),
+            Ability("talos", 1, K.REACTION_WINDOW, "grant", Effect.RAISE, into="copy"),
+        ),
+        max_depth=max_depth,
+    )
+
+
+def build(order: str = "lifo", players: int = 2, max_depth: int = 2, mutant: str = "") -> Model:
+    if order not in ("lifo", "fifo"):
+        raise ValueError(f"unknown Очередь order '{order}' (known: lifo, fifo)")
+    if mutant and mutant not in MUTANTS:
+        raise ValueError(f"unknown mutant '{mutant}' (known: {', '.join(MUTANTS)})")
+    declared = order if mutant != "order_ignored" else ("fifo" if order == "lifo" else "lifo")
+    m = build_system(berserk_sequence(QueueOrder.LIFO if declared == "lifo" else QueueOrder.FIFO), scenario(players, max_depth),
+                     name="ochered", doc=__doc__ or "")
+    m.params.update(order=order, max_depth=max_depth)
+    return m

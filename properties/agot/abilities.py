@@ -1,0 +1,309 @@
+"""Properties of triggered-ability initiation: limits, maxima, costs, cancels, May and Forced.
+
+Each property restates a rule from the Rules Reference over the state and
+the observation variables (``g_period``: initiations of a card's current
+object this period; ``g_title``: initiations of a title by a player this
+round; ``g_occ``: initiations of a card's current object against the open
+occurrence); "the rules allow it" is spelled out here from the sections, not
+taken from the model's guards.  Properties marked *strengthening* relate the
+game's bookkeeping to those observations; they are rules in their own right
+("the count the game keeps for a copy is the number of times that object's
+ability was used this period") and make the others provable by induction.
+"""
+
+from __future__ import annotations
+
+from ruleproof.dsl import And, ForAll, If, Implies, Model, Not, Or, Term, Transition
+
+__all__ = ["register"]
+
+LIMITS = "Limits and Maxima"
+INIT = "Initiating Abilities / Marshaling Cards"
+
+
+def register(m: Model) -> None:
+    """Add the ability-initiation properties to ``m``."""
+    v, s = m.v, m.sorts
+    Card, Player, Title = s.Card, s.Player, s.Title
+    chars = [c for c in Card if not v.is_event.value(c.name)]
+    events = [c for c in Card if v.is_event.value(c.name)]
+    event_titles = sorted({str(v.title.value(e.name)) for e in events})
+
+    def event(c: Term) -> bool:
+        return bool(v.is_event.value(c.name))
+
+    def optional(c: Term) -> bool:
+        return not event(c) and not bool(v.forced.value(c.name))
+
+    def started(t: Transition, c: Term) -> Term:
+        """The step initiated ``c``'s ability: its effect is now attempting to initiate."""
+        return And(t.post(v.busy), t.post(v.src) == c)
+
+    # ------------------------------------------------------------- strengthening
+    m.invariant(
+        "printed limits and maxima are positive and counts are never negative (strengthening)",
+        And(
+            ForAll(Title, lambda t: And(v.printed[t] >= 1, v.printed[t] <= m.params["max_n"])),
+            ForAll(Card, lambda c: And(v.uses[c] >= 0, v.g_period[c] >= 0, v.g_occ[c] >= 0)),
+            ForAll(Player, lambda p: And(v.gold[p] >= 0, v.deck[p] >= 0, ForAll(Title, lambda t: v.g_title[p, t] >= 0))),
+        ),
+        cites=[LIMITS, "Negative Quantities"],
+    )
+    m.invariant(
+        "an initiation in progress belongs to the open window and its card's area (strengthening)",
+        And(
+            Implies(v.busy, v.open),
+            ForAll(
+                Card,
+                lambda c: And(
+                    Implies(
+                        And(v.busy, v.src == c),
+                        And(v.zone[c] == ("playing" if event(c) else "play"), v.deck[v.owner[c]] >= 1),
+                    ),
+                    Implies(v.zone[c] == "playing", And(v.busy, v.src == c)),
+                    Implies(v.is_event[c], v.zone[c] != "play"),
+                    Implies(~v.is_event[c], v.zone[c] != "playing"),
+                ),
+            ),
+        ),
+        cites=[INIT, "Event Cards"],
+        doc="FAQ (1.5): an event being played is in no out-of-play area until it is placed in the discard pile.",
+    )
+    m.invariant(
+        "the count of a copy's limit is the uses of its current object this period (strengthening)",
+        ForAll(Card, lambda c: v.uses[c] == If(And(~v.is_event[c], v.zone[c] == "play"), v.g_period[c], 0)),
+        cites=[LIMITS, "Leaves Play"],
+    )
+    m.invariant(
+        "the count of a title's maximum is its uses by the player this round (strengthening)",
+        ForAll(Player, lambda p: ForAll(Title, lambda t: v.max_used[p, t] == v.g_title[p, t])),
+        cites=[LIMITS],
+    )
+    m.invariant(
+        "a copy is marked used for the open occurrence exactly when it reacted to it (strengthening)",
+        ForAll(
+            Card,
+            lambda c: If(
+                And(v.open, v.zone[c] == "play"),
+                v.g_occ[c] == If(v.answered[c], 1, 0),
+                And(Not(v.answered[c]), v.g_occ[c] <= 1),
+            ),
+        ),
+        cites=["Reactions"],
+    )
+    # ------------------------------------------------------------- limits and maxima
+    m.invariant(
+        "each copy of an ability is used at most its limit per period",
+        ForAll(Card, lambda c: Implies(~v.is_event[c], v.g_period[c] <= v.printed[v.title[c]])),
+        cites=[LIMITS, "Cancel"],
+        doc="Limit X per period: each copy may be used X times during the period; cancelled uses count.",
+    )
+    m.invariant(
+        "each player initiates a title's ability at most its maximum per round",
+        And(*(v.g_title[p, t] <= v.printed[t] for p in Player for t in Title if t.name in event_titles)),
+        cites=[LIMITS, "Max X (copies) (per period)", "Copy (of a card)", "Cancel"],
+        doc="Max X per round counts initiations from all copies (by title), per player; cancelled ones count.",
+    )
+
+    def char_may_initiate(t: Transition, c: Term) -> Term:
+        rules_allow = And(
+            v.zone[c] == "play",
+            v.g_occ[c] == 0,
+            v.g_period[c] < v.printed[v.title[c]],
+            v.deck[v.owner[c]] >= 1,
+            True if v.forced.value(c.name) else ~v.knelt[c],
+        )
+        return Implies(rules_allow, started(t, c))
+
+    m.action_property(
+        "a copy of an ability under its limit can be initiated",
+        "initiate",
+        char_may_initiate,
+        cites=[LIMITS, "Reactions", INIT, "Copy (of a card)"],
+        doc="Each copy may be used X times per period, whatever other copies of the title did; a card that "
+        "left and re-entered play brings a new copy with a fresh limit.",
+    )
+
+    def event_may_be_played(t: Transition, e: Term) -> Term:
+        p, ti = v.owner[e], v.title[e]
+        rules_allow = And(v.zone[e] == "hand", v.g_title[p, ti] < v.printed[ti], v.deck[p] >= 1, v.gold[p] >= v.cost[e])
+        return Implies(rules_allow, started(t, e))
+
+    m.action_property(
+        "an event under its player's maximum can be played",
+        "play_event",
+        event_may_be_played,
+        cites=[LIMITS, "Max X (copies) (per period)", INIT, "Event Cards"],
+        doc="All limits and maxima are player specific: another player's plays of the title do not count.",
+    )
+    m.action_property(
+        "a card entering play brings a new copy of its ability",
+        "enter_play",
+        lambda t, c: And(t.post(v.uses[c]) == 0, Not(t.post(v.answered[c]))),
+        cites=[LIMITS, "In Play and Out of Play"],
+        doc="If a card leaves play and re-enters play during the same period, it brings a new copy of the "
+        "ability: nothing of the old object's uses counts against it.",
+    )
+
+    # ------------------------------------------------------------- once per occurrence
+    m.invariant(
+        "each copy is initiated at most once per occurrence of its triggering condition",
+        ForAll(Card, lambda c: v.g_occ[c] <= 1),
+        cites=["Reactions", "Interrupts", "Triggering Condition"],
+    )
+
+    # ------------------------------------------------------------- initiation: restrictions and costs
+    def where_from(t: Transition, c: Term) -> Term:
+        return Implies(started(t, c), v.zone[c] == ("hand" if event(c) else "play"))
+
+    m.action_property(
+        "a character's ability is initiated only from play",
+        "initiate",
+        where_from,
+        cites=["Abilities", "In Play and Out of Play"],
+    )
+    m.action_property(
+        "an event is played only from its owner's hand",
+        "play_event",
+        where_from,
+        cites=["Event Cards", INIT],
+    )
+
+    def effect_changes_state(t: Transition, c: Term) -> Term:
+        return Implies(started(t, c), v.deck[v.owner[c]] >= 1)
+
+    for fam in ("initiate", "play_event"):
+        m.action_property(
+            f"an ability is initiated only if its effect would change the game state ({fam})",
+            fam,
+            effect_changes_state,
+            cites=["Abilities", "Costs"],
+            doc="A 'draw 1 card' effect with an empty deck does not change the game state.",
+        )
+
+    def cost_payable(t: Transition, c: Term) -> Term:
+        if event(c):
+            return Implies(started(t, c), v.gold[v.owner[c]] >= v.cost[c])
+        return Implies(started(t, c), True if v.forced.value(c.name) else ~v.knelt[c])
+
+    def cost_paid(t: Transition, c: Term) -> Term:
+        if event(c):
+            p = v.owner[c]
+            return Implies(started(t, c), t.post(v.gold[p]) == v.gold[p] - v.cost[c])
+        return Implies(started(t, c), t.post(v.knelt[c]) if optional(c) else True)
+
+    for fam in ("initiate", "play_event"):
+        m.action_property(
+            f"an ability is initiated only if its cost can be paid ({fam})",
+            fam,
+            cost_payable,
+            cites=["Abilities", "Costs", INIT],
+        )
+        m.action_property(
+            f"initiating an ability pays its cost ({fam})",
+            fam,
+            cost_paid,
+            cites=["Costs", INIT],
+        )
+
+    # ------------------------------------------------------------- cancel
+    def costs_stay(t: Transition) -> Term:
+        return And(
+            *(t.post(v.knelt[d]) == v.knelt[d] for d in chars),
+            *(t.post(v.gold[p]) == v.gold[p] for p in Player),
+        )
+
+    m.action_property(
+        "a cancelled ability's costs stay paid",
+        "cancel",
+        costs_stay,
+        cites=["Cancel", "Costs"],
+    )
+    m.action_property(
+        "a cancelled ability still counts against its limit or maximum",
+        "cancel",
+        lambda t: And(
+            *(t.post(v.uses[d]) == v.uses[d] for d in chars),
+            *(t.post(v.max_used[p, ti]) == v.max_used[p, ti] for p in Player for ti in Title),
+        ),
+        cites=["Cancel", LIMITS],
+        doc="When the effects of an ability are canceled, the ability is still considered to have been used.",
+    )
+    m.action_property(
+        "a cancelled effect does not resolve",
+        "cancel",
+        lambda t: ForAll(Player, lambda p: t.post(v.deck[p]) == v.deck[p]),
+        cites=["Cancel"],
+    )
+
+    def played_to_discard(t: Transition) -> Term:
+        return And(*(Implies(v.src == e, t.post(v.zone[e]) == "discard") for e in events))
+
+    m.action_property(
+        "a cancelled event is still played and placed in the discard pile",
+        "cancel",
+        played_to_discard,
+        cites=["Cancel", "Event Cards"],
+        doc="FAQ (1.5): playing an event ends with it in its owner's discard pile, whether its effects "
+        "resolve or are canceled.",
+    )
+    m.action_property(
+        "a resolved effect draws exactly one card for its controller",
+        "resolve",
+        lambda t: And(
+            *(t.post(v.deck[p]) == If(v.owner[v.src] == p, v.deck[p] - 1, v.deck[p]) for p in Player),
+            played_to_discard(t),
+        ),
+        cites=["Effects", "Event Cards"],
+    )
+
+    # ------------------------------------------------------------- forced and may
+    def forced_still_due(c: Term) -> Term:
+        return And(
+            v.zone[c] == "play",
+            v.g_occ[c] == 0,
+            v.g_period[c] < v.printed[v.title[c]],
+            v.deck[v.owner[c]] >= 1,
+        )
+
+    forced = [c for c in chars if v.forced.value(c.name)]
+    m.action_property(
+        "a reaction window closes only after every eligible forced reaction has resolved",
+        "close_window",
+        lambda t: And(*(Not(forced_still_due(c)) for c in forced)),
+        cites=["Forced Interrupts / Forced Reactions", "Abilities", "Triggering Condition"],
+        doc="Forced abilities are mandatory: each one eligible for the occurrence is initiated.",
+    )
+    m.reachable(
+        "sanity: a player may decline an optional reaction",
+        v.declined,
+        cites=["May", "Abilities"],
+        doc="The window closed while an optional reaction could still have been initiated.",
+    )
+    # (coverage counts refused declarations too: these targets show that initiations succeed)
+    m.reachable(
+        "sanity: a player may use an optional reaction",
+        And(v.busy, Or(*(v.src == c for c in chars if optional(c)))),
+        cites=["May", "Abilities"],
+    )
+    m.reachable(
+        "sanity: a forced reaction is initiated",
+        And(v.busy, Or(*(v.src == c for c in forced))),
+        cites=["Forced Interrupts / Forced Reactions"],
+    )
+    m.reachable(
+        "sanity: an event is played",
+        And(v.busy, Or(*(v.src == e for e in events))),
+        cites=["Event Cards"],
+    )
+    pairs = [
+        (c, d)
+        for i, c in enumerate(chars)
+        for d in chars[i + 1 :]
+        if v.title.value(c.name) == v.title.value(d.name) and v.owner.value(c.name) == v.owner.value(d.name)
+    ]
+    m.reachable(
+        "sanity: two copies of a title react to the same occurrence",
+        And(v.open, Or(*(And(v.g_occ[c] == 1, v.g_occ[d] == 1) for c, d in pairs))),
+        cites=["Reactions", "Copy (of a card)"],
+    )

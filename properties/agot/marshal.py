@@ -1,0 +1,217 @@
+"""Properties of marshaling, the active player, costs, events and put into play (model/agot/marshal.py).
+
+Each property restates a rule from the Rules Reference (Marshal, Active
+Player, Costs, Event Cards, Put into Play, Player Order) or Appendix I
+"3. Marshaling phase".  The player order is spelled out here from the list of
+players (clockwise: player 1, player 2, ..., back to player 1), independently
+of the model's own turn-passing code.  Properties marked *strengthening* are
+rules in their own right that make the others provable by induction.
+"""
+
+from __future__ import annotations
+
+from ruleproof.dsl import And, Exists, ForAll, If, Implies, Model, Not, Or, Sum, Term
+
+__all__ = ["register"]
+
+
+def register(m: Model) -> None:
+    """Add the marshaling properties to ``m``."""
+    v, s = m.v, m.sorts
+    Player, Card = s.Player, s.Card
+    total = m.params["total_gold"]
+    seats = list(Player)
+    n = len(seats)
+
+    def seat(i: int) -> Term:
+        return seats[i % n]
+
+    # ------------------------------------------------------------------ gold
+    m.invariant(
+        "gold is conserved (strengthening)",
+        v.treasury + Sum(v.gold[p] for p in Player) == total,
+        cites=["Treasury", "Gold"],
+    )
+    m.invariant(
+        "no gold pool or treasury goes below zero",
+        And(v.treasury >= 0, ForAll(Player, lambda p: v.gold[p] >= 0)),
+        cites=["Gold", "Costs", "Negative Quantities"],
+    )
+
+    # ------------------------------------------------------------------ the active player and player order
+    def turn_order_state() -> Term:
+        """From the first player, the first k players in player order have been active and the k-th is active."""
+        options = []
+        for i in range(n):
+            for k in range(1, n + 1):
+                options.append(
+                    And(
+                        v.first == seat(i),
+                        v.active == seat(i + k - 1),
+                        *(v.been_active[seat(i + j)] for j in range(k)),
+                        *(Not(v.been_active[seat(i + j)]) for j in range(k, n)),
+                    )
+                )
+        return Or(*options)
+
+    m.invariant(
+        "in the marshaling phase players become active one at a time in player order from the first player",
+        Implies(v.phase == "marshaling", turn_order_state()),
+        cites=["3.2 Active player collects income", "3.3 Next player becomes active player", "Player Order"],
+        doc="3.2: the first player is first to be the active player; 3.3: the next player (in player order) becomes "
+        "the active player, until all players have been the active player this phase.",
+    )
+    m.invariant(
+        "only a player who has been active this phase has collected income (strengthening)",
+        Implies(v.phase == "marshaling", ForAll(Player, lambda p: Implies(v.collected[p], v.been_active[p]))),
+        cites=["3.2 Active player collects income", "Income"],
+    )
+    m.action_property(
+        "the marshaling phase begins once per round, after the plot phase",
+        "begin_marshaling",
+        lambda t, f: v.phase == "plot",
+        cites=["3.1 Marshaling phase begins", "Marshaling Phase"],
+        doc="Appendix I: the round's phases follow one another (plot, draw, marshaling, ...); 3.1 begins the phase.",
+    )
+    m.action_property(
+        "the first player is the first active player of the marshaling phase",
+        "begin_marshaling",
+        lambda t, f: And(t.post(v.first) == f, t.post(v.active) == f, t.post(v.phase) == "marshaling"),
+        cites=["3.2 Active player collects income", "First Player, First Player Token"],
+    )
+    m.action_property(
+        "the turn passes to the next player in player order",
+        "next_active",
+        lambda t: And(*(Implies(v.active == seat(i), t.post(v.active) == seat(i + 1)) for i in range(n))),
+        cites=["3.3 Next player becomes active player", "Player Order"],
+    )
+    m.action_property(
+        "the marshaling phase ends only after every player has been the active player",
+        "end_marshaling",
+        lambda t: ForAll(Player, lambda p: v.been_active[p]),
+        cites=["3.3 Next player becomes active player", "3.4 Marshaling phase ends"],
+    )
+    m.action_property(
+        "the active player collects income once, from the treasury, on becoming active",
+        "collect_income",
+        lambda t, p: And(
+            v.phase == "marshaling",
+            v.active == p,
+            Not(v.collected[p]),
+            t.post(v.gold[p]) == v.gold[p] + If(v.income[p] <= v.treasury, v.income[p], v.treasury),
+        ),
+        cites=["3.2 Active player collects income", "Income", "Active Player"],
+    )
+    m.action_property(
+        "the turn passes only after the active player has collected income",
+        "next_active",
+        lambda t: ForAll(Player, lambda p: Implies(v.active == p, v.collected[p])),
+        cites=["3.2 Active player collects income", "3.3 Next player becomes active player"],
+    )
+
+    # ------------------------------------------------------------------ marshal
+    m.action_property(
+        "marshalling happens only in the marshaling phase",
+        "marshal",
+        lambda t, p, c: v.phase == "marshaling",
+        cites=["Marshal", "Marshaling Phase"],
+    )
+    m.action_property(
+        "only the active player marshals, after collecting income",
+        "marshal",
+        lambda t, p, c: And(v.active == p, v.collected[p]),
+        cites=["Marshal", "Active Player", "3.2 Active player collects income"],
+    )
+    m.action_property(
+        "a card is marshalled only when its cost can be paid",
+        "marshal",
+        lambda t, p, c: v.gold[p] >= v.cost[c],
+        cites=["Costs", "Marshal"],
+        doc="Costs: if any part of a cost payment is prevented, the card remains unplayed in its owner's hand.",
+    )
+    m.action_property(
+        "marshalling returns the card's cost from the gold pool to the treasury",
+        "marshal",
+        lambda t, p, c: And(
+            t.post(v.gold[p]) == v.gold[p] - v.cost[c],
+            t.post(v.treasury) == v.treasury + v.cost[c],
+            t.post(v.zone[c]) == "play",
+            v.owner[c] == p,
+        ),
+        cites=["Marshal", "Costs", "Treasury"],
+    )
+    m.action_property(
+        "event cards are not marshalled",
+        "marshal",
+        lambda t, p, c: v.ctype[c] != "event",
+        cites=["Marshal", "Event Cards"],
+    )
+    m.invariant(
+        "event cards never enter play",
+        ForAll(Card, lambda c: Implies(v.ctype[c] == "event", v.zone[c] != "play")),
+        cites=["Event Cards"],
+    )
+    m.invariant(
+        "a card counted as marshalled is a non-event card in play (strengthening)",
+        ForAll(Card, lambda c: Implies(v.marshalled[c], And(v.zone[c] == "play", v.ctype[c] != "event"))),
+        cites=["Marshal", "Enters Play"],
+    )
+
+    # ------------------------------------------------------------------ put into play
+    m.action_property(
+        "putting a card into play by an ability pays nothing",
+        "put_into_play",
+        lambda t, p, c: And(t.post(v.treasury) == v.treasury, *(t.post(v.gold[q]) == v.gold[q] for q in Player)),
+        cites=["Put into Play"],
+    )
+    m.action_property(
+        "a card put into play is not marshalled",
+        "put_into_play",
+        lambda t, p, c: And(t.post(v.zone[c]) == "play", Not(t.post(v.marshalled[c]))),
+        cites=["Put into Play", "Marshal"],
+    )
+
+    # ------------------------------------------------------------------ events
+    m.action_property(
+        "a played event is paid for and placed in its owner's discard pile, even when canceled",
+        "play_event",
+        lambda t, p, c: And(
+            v.zone[c] == "hand",
+            v.gold[p] >= v.cost[c],
+            t.post(v.gold[p]) == v.gold[p] - v.cost[c],
+            t.post(v.treasury) == v.treasury + v.cost[c],
+            t.post(v.zone[c]) == "discard",
+        ),
+        cites=["Event Cards", "Costs"],
+        doc="Event Cards: costs are paid and the card is placed in its owner's discard pile; if its effects are "
+        "canceled it is still played and its costs remain paid. FAQ (1.5) Playing Events.",
+    )
+
+    # ------------------------------------------------------------------ sanity
+    last = seat(n - 1)
+    m.reachable(
+        "sanity: the last player in player order becomes active after the first player",
+        And(v.phase == "marshaling", v.first == seat(0), v.active == last, v.collected[last]),
+        cites=["Player Order"],
+    )
+    m.reachable(
+        "sanity: a marshalled card and a card put into play are in play together",
+        And(
+            Exists(Card, lambda c: v.marshalled[c]),
+            Exists(Card, lambda c: And(v.zone[c] == "play", Not(v.marshalled[c]))),
+        ),
+        cites=["Marshal", "Put into Play"],
+    )
+    m.reachable(
+        "sanity: the marshaling phase ends after the last player in player order marshalled a card",
+        And(
+            v.phase == "challenges",
+            Exists(Card, lambda c: And(v.owner[c] == last, v.marshalled[c])),
+        ),
+        cites=["Marshaling Phase"],
+    )
+    m.reachable(
+        "sanity: a canceled event is in the discard pile",
+        Exists(Card, lambda c: And(v.ctype[c] == "event", v.zone[c] == "discard", Not(v.resolved[c]))),
+        cites=["Event Cards"],
+    )

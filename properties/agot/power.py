@@ -1,0 +1,151 @@
+"""Properties of gaining and moving power and of moving attachments.
+
+Each property restates a rule from the Rules Reference (Move, Moving Power,
+Gains, Power, Attachment Cards, Leaves Play) over the model's state, spelled
+out here from the static card data (kind, owner) rather than taken from the
+model's own helper terms.  Properties marked *strengthening* are rules in
+their own right that make the others provable by induction.
+"""
+
+from __future__ import annotations
+
+from ruleproof.dsl import And, Count, Exists, ForAll, Implies, Model, Not, Or, Sum, Term, Transition
+
+__all__ = ["register"]
+
+
+def register(m: Model) -> None:
+    """Add the power and move properties to ``m``."""
+    v, s = m.v, m.sorts
+    Player, Card, Att = s.Player, s.Card, s.Att
+    supply = m.params["supply"]
+
+    def character(c: Term) -> Term:
+        return v.kind[c] == "character"
+
+    def elsewhere(c: Term, here: Term) -> Term:
+        """Card ``c`` is another card than ``here``."""
+        return Not(c == here)
+
+    m.invariant(
+        "at most one move resolves at a time, with the power it moves on its source (strengthening)",
+        And(
+            Count(Att, lambda x: v.moving_att[x]) + Count(Card, lambda c: v.moving_pow[c]) <= 1,
+            ForAll(Card, lambda c: Implies(v.moving_pow[c], And(v.move_n >= 1, v.move_n <= v.power[c], v.in_play[c]))),
+        ),
+        cites=["Move", "Moving Power"],
+    )
+
+    # ---------------------------------------------------------------- tokens
+    m.invariant(
+        "power is conserved: the supply is split between the treasury and the cards",
+        v.treasury + Sum(v.power[c] for c in Card) == supply,
+        cites=["Gains", "Power", "Leaves Play", "Moving Power"],
+        doc="Gained power comes from the treasury, power on a card leaving play returns to it, and a move "
+        "takes power off one card to put it on another: no power is created or lost.",
+    )
+    m.invariant(
+        "only cards in play carry power",
+        ForAll(Card, lambda c: Implies(~v.in_play[c], v.power[c] == 0)),
+        cites=["Leaves Play", "In Play and Out of Play", "Moving Power"],
+        doc="FAQ 'A Cask of Ale': power can be moved to a revealed plot card (in play) but not to an agenda, "
+        "which is not in play; a card leaving play returns its tokens to the treasury.",
+    )
+    m.invariant(
+        "a player's power total is the power on the cards they control",
+        ForAll(Player, lambda p: v.total[p] == Sum(v.power[c] for c in Card if v.owner.value(c.name) == p.name)),
+        cites=["Power", "Moving Power"],
+        doc="Power moved to a card under another player's control counts toward that player's victory "
+        "condition (Moving Power; FAQ 1.4 Control of Tokens).",
+    )
+
+    # ---------------------------------------------------------------- gains
+    m.action_property(
+        "a gain takes power from the treasury and opens 'when you gain power'",
+        "gain_power",
+        lambda t, c: And(
+            t.post(v.treasury) == v.treasury - 1,
+            t.post(v.power[c]) == v.power[c] + 1,
+            ForAll(Player, lambda p: Implies(v.owner[c] == p, t.post(v.reaction[p]))),
+        ),
+        cites=["Gains", "Reactions"],
+    )
+
+    # ---------------------------------------------------------------- moving power
+    def power_move(t: Transition, src: Term) -> Term:
+        dst = t.choice("to")
+        return And(
+            Not(dst == src),
+            t.post(v.power[src]) < v.power[src],
+            ForAll(Card, lambda c: Implies(dst == c, t.post(v.power[c]) > v.power[c])),
+        )
+
+    m.action_property(
+        "a power move never goes to the current placement",
+        "resolve_power_move",
+        power_move,
+        cites=["Move", "Moving Power"],
+        doc="Moved power leaves the card it was on and arrives on a different card.",
+    )
+    m.action_property(
+        "power is conserved by a move",
+        "resolve_power_move",
+        lambda t, src: And(
+            t.post(v.treasury) == v.treasury,
+            Sum(t.post(v.power[c]) for c in Card) == Sum(v.power[c] for c in Card),
+            ForAll(Card, lambda c: Or(c == src, t.choice("to") == c, t.post(v.power[c]) == v.power[c])),
+        ),
+        cites=["Moving Power"],
+        doc="Power is moved from one card to another: what leaves the source is what reaches the destination.",
+    )
+    m.action_property(
+        "moving power never gains power",
+        "resolve_power_move",
+        lambda t, src: ForAll(Player, lambda p: Implies(~v.reaction[p], ~t.post(v.reaction[p]))),
+        cites=["Moving Power", "Gains"],
+        doc="Power that is moved is not considered 'gained': a 'when you gain power' reaction does not open.",
+    )
+
+    # ---------------------------------------------------------------- moving attachments
+    m.action_property(
+        "an attachment move never goes to its current placement",
+        "resolve_attachment_move",
+        lambda t, x: And(Not(v.attached_to[x] == t.choice("to")), t.post(v.attached_to[x]) == t.choice("to")),
+        cites=["Move", "Attachment Cards"],
+    )
+    m.invariant(
+        "an attachment in play is attached to a character in play",
+        ForAll(Att, lambda x: Implies(v.att_in_play[x], Exists(Card, lambda c: And(v.attached_to[x] == c, character(c), v.in_play[c])))),
+        cites=["Attachment Cards", "Leaves Play"],
+        doc="An attachment attaches only to a character; if that character leaves play the attachment "
+        "returns to its owner's hand.",
+    )
+
+    # ---------------------------------------------------------------- no valid destination
+    def attachment_has_destination(x: Term) -> Term:
+        return Exists(Card, lambda c: And(character(c), v.in_play[c], Not(v.attached_to[x] == c)))
+
+    def power_has_destination(src: Term) -> Term:
+        return Exists(
+            Card, lambda d: And(elsewhere(d, src), v.in_play[d], Implies(v.to_char, character(d)))
+        )
+
+    m.invariant(
+        "a move with no valid destination is never attempted",
+        And(
+            ForAll(Att, lambda x: Implies(v.moving_att[x], And(v.att_in_play[x], attachment_has_destination(x)))),
+            ForAll(Card, lambda c: Implies(v.moving_pow[c], power_has_destination(c))),
+        ),
+        cites=["Move"],
+        doc="If there is no valid destination for a move, the move attempt cannot be made: an ability whose "
+        "only effect is the move cannot be initiated.",
+    )
+    # ---------------------------------------------------------------- sanity
+    m.reachable(
+        "sanity: power and an attachment on another player's character",
+        And(
+            Exists(Att, lambda x: And(v.att_in_play[x], Exists(Card, lambda c: And(v.attached_to[x] == c, Not(v.owner[c] == v.att_owner[x]))))),
+            Exists(Card, lambda c: And(character(c), v.power[c] >= 2)),
+        ),
+        cites=["Moving Power", "Attachment Cards"],
+    )

@@ -1,0 +1,171 @@
+"""Properties of challenge resolution: STR counted, the challenge winner and the unopposed bonus.
+
+Each property restates a rule (Unopposed, Unopposed Challenge; Winning a
+Challenge; Strength, Strength Modifiers; Modifiers; Appendix I 4.2.2 and
+4.2.3) from the characters' base STR, modifiers and sides, spelled out here
+rather than taken from the model.  Properties marked *strengthening* are
+rules in their own right that make the others provable by induction.
+"""
+
+from __future__ import annotations
+
+from ruleproof.dsl import And, Count, ForAll, If, Implies, Model, Not, Or, Sum, Term, Transition
+
+__all__ = ["register"]
+
+
+def register(m: Model) -> None:
+    """Add the challenge-resolution properties to ``m``."""
+    v, s = m.v, m.sorts
+    Player, Char = s.Player, s.Char
+    challenges = 3  # one military, one intrigue and one power challenge per player (step 4.2)
+    max_power = m.params["max_power"]
+
+    def strength(c: Term) -> Term:
+        """A character's STR: base value plus modifiers, treated as zero below zero."""
+        raw = v.base[c] + v.mod[c]
+        return If(raw < 0, 0, raw)
+
+    def total(side: str) -> Term:
+        return Sum(If(v.side[c] == side, strength(c), 0) for c in Char)
+
+    def participants(side: str) -> Term:
+        return Count(Char, lambda c: And(v.participating[c], v.side[c] == side))
+
+    in_challenge = Or(v.stage == "attackers", v.stage == "defenders", v.stage == "decided")
+
+    # ---------------------------------------------------------------- strengthening
+    m.invariant(
+        "a participating character is on its controller's side of the challenge (strengthening)",
+        ForAll(
+            Char,
+            lambda c: And(
+                Implies(v.participating[c], v.side[c] != "none"),
+                Implies(And(v.participating[c], v.side[c] == "attacking"), v.owner[c] == v.att_player),
+                Implies(And(v.participating[c], v.side[c] == "defending"), v.owner[c] == v.def_player),
+                Implies(v.stage == "idle", And(v.side[c] == "none", v.mod[c] == 0)),
+            ),
+        ),
+        cites=["Participating", "Attacker, Attacking Character, Attacking Player", "Defender, Defending Character, Defending Player"],
+    )
+    m.invariant(
+        "each player gains at most one unopposed bonus per challenge initiated (strengthening)",
+        ForAll(
+            Player,
+            lambda p: And(
+                v.power[p] >= 0,
+                v.initiated[p] >= 0,
+                v.power[p] + (challenges - v.initiated[p]) + If(And(in_challenge, v.att_player == p), 1, 0) <= max_power,
+            ),
+        ),
+        cites=["4.2 Active player may initiate a challenge", "4.2.3 Gain challenge bonuses"],
+        doc="Each player initiates at most one challenge of each type; each challenge gives at most 1 power "
+        "as its unopposed bonus.",
+    )
+    m.invariant(
+        "STR never counts below zero",
+        And(v.att_str >= 0, v.def_str >= 0),
+        cites=["Modifiers", "Negative Quantities", "Strength, Strength Modifiers"],
+    )
+
+    # ---------------------------------------------------------------- counting STR (step 4.2.2)
+    m.action_property(
+        "a side's STR is the sum of its characters' STR, each counted at zero or more",
+        "determine",
+        lambda t: And(t.post(v.att_str) == total("attacking"), t.post(v.def_str) == total("defending")),
+        cites=["Winning a Challenge", "Strength, Strength Modifiers", "Modifiers"],
+        doc="Negative modifiers in excess of a character's STR can be applied, but its STR is then treated "
+        "as zero; FAQ (2.10): a character contributing its STR counts once, for one side.",
+    )
+    m.action_property(
+        "a character's negative STR never lowers its side's total",
+        "determine",
+        lambda t: ForAll(
+            Char,
+            lambda c: And(
+                Implies(v.side[c] == "attacking", t.post(v.att_str) >= v.base[c] + v.mod[c]),
+                Implies(v.side[c] == "defending", t.post(v.def_str) >= v.base[c] + v.mod[c]),
+            ),
+        ),
+        cites=["Modifiers", "Negative Quantities"],
+        doc="A side counts at least the STR of each of its characters: a character at negative STR counts zero.",
+    )
+
+    # ---------------------------------------------------------------- winning
+    def expected_winner(t: Transition) -> Term:
+        a, d = total("attacking"), total("defending")
+        att_can = And(a >= 1, participants("attacking") >= 1)
+        dfn_can = And(d >= 1, participants("defending") >= 1)
+        return And(
+            Implies(And(a >= d, att_can), t.post(v.winner) == "attacker"),
+            Implies(And(a >= d, Not(att_can)), t.post(v.winner) == "nobody"),
+            Implies(And(d > a, dfn_can), t.post(v.winner) == "defender"),
+            Implies(And(d > a, Not(dfn_can)), t.post(v.winner) == "nobody"),
+        )
+
+    m.action_property(
+        "the challenge is won by the higher STR, ties to the attacker, with 1 STR and a participant",
+        "determine",
+        expected_winner,
+        cites=["Winning a Challenge", "4.2.2 Compare STR to determine challenge winner"],
+        doc="The side with the higher total STR wins (ties: the attacker); if that side counts less than 1 STR "
+        "or has no participating character, neither player wins.",
+    )
+    m.action_property(
+        "the attacker wins ties at 1 STR or more",
+        "determine",
+        lambda t: Implies(
+            And(total("attacking") == total("defending"), total("attacking") >= 1, participants("attacking") >= 1),
+            t.post(v.winner) == "attacker",
+        ),
+        cites=["Winning a Challenge", "4.2.2 Compare STR to determine challenge winner"],
+    )
+    m.action_property(
+        "the attacker needs STR 1 or more to win",
+        "determine",
+        lambda t: Implies(t.post(v.winner) == "attacker", total("attacking") >= 1),
+        cites=["Winning a Challenge", "Strength, Strength Modifiers"],
+        doc="A player is not able to win a challenge with a total STR of zero.",
+    )
+    m.action_property(
+        "a player needs a participating character to win",
+        "determine",
+        lambda t: And(
+            Implies(t.post(v.winner) == "attacker", participants("attacking") >= 1),
+            Implies(t.post(v.winner) == "defender", participants("defending") >= 1),
+        ),
+        cites=["Winning a Challenge", "Participating"],
+    )
+
+    # ---------------------------------------------------------------- unopposed
+    m.action_property(
+        "a challenge is unopposed exactly when the defending STR is 0",
+        "determine",
+        lambda t: t.post(v.unopposed) == (total("defending") == 0),
+        cites=["Unopposed, Unopposed Challenge", "4.2.2 Compare STR to determine challenge winner"],
+        doc="Whether no defenders were declared (or all were removed) or the defenders' total STR is 0.",
+    )
+    m.action_property(
+        "an unopposed challenge won by the attacker gains 1 power for the attacker",
+        "gain_bonuses",
+        lambda t: ForAll(
+            Player,
+            lambda p: t.post(v.power[p])
+            == v.power[p] + If(And(v.att_player == p, v.unopposed, v.winner == "attacker"), 1, 0),
+        ),
+        cites=["Unopposed, Unopposed Challenge", "4.2.3 Gain challenge bonuses"],
+        doc="Only the attacker, only for winning, only when unopposed, and exactly 1 power.",
+    )
+
+    # ---------------------------------------------------------------- sanity
+    m.reachable(
+        "sanity: an attacker wins unopposed against declared defenders with 0 STR",
+        And(v.stage == "decided", v.unopposed, v.winner == "attacker", participants("defending") >= 1),
+        cites=["Unopposed, Unopposed Challenge"],
+    )
+    m.reachable(
+        "sanity: the defender wins a challenge",
+        And(v.stage == "decided", v.winner == "defender"),
+        cites=["Winning a Challenge"],
+    )
+

@@ -1,0 +1,174 @@
+"""Marshaling, the active player, costs, events and put into play: model/agot/marshal.py."""
+
+from __future__ import annotations
+
+import pytest
+
+from agot_rules_helpers import Concrete, assert_caught, full_check, load
+from ruleproof.engines.common import Options
+from ruleproof.engines.runner import check_system
+from ruleproof.results import Verdict
+
+ORDER = "in the marshaling phase players become active one at a time in player order from the first player"
+NEXT = "the turn passes to the next player in player order"
+ACTIVE = "only the active player marshals, after collecting income"
+EVENT = "a played event is paid for and placed in its owner's discard pile, even when canceled"
+
+
+@pytest.fixture(scope="module")
+def default_results():
+    return full_check("marshal", "default")
+
+
+def test_every_marshal_property_is_proved_at_two_players_six_characters(default_results):
+    bad = [(r.property, r.verdict.value, r.reason) for r in default_results if r.verdict is not Verdict.PROVED]
+    assert bad == []
+    assert {ORDER, NEXT, ACTIVE, EVENT, "putting a card into play by an ability pays nothing"} <= {
+        r.property for r in default_results
+    }
+    assert all(r.engine == "auto/kind" for r in default_results if r.kind != "reachable")
+
+
+def test_every_marshal_action_fires_within_the_checked_depth(default_results):
+    cov = default_results[0].coverage
+    assert cov is not None and cov.never == () and cov.unknown == ()
+    assert {"marshal", "end_marshaling", "put_into_play", "play_event"} <= set(cov.fired)
+
+
+def test_melee_marshal_properties_are_proved():
+    """Three players: the rotation goes round all of them (coverage depth 6 reaches the end of the phase)."""
+    rs = check_system(load("marshal", "melee"), "auto", Options(depth=8, timeout=60), coverage_depth=6)
+    bad = [(r.property, r.verdict.value, r.reason) for r in rs if r.verdict is not Verdict.PROVED]
+    assert bad == []
+    assert rs[0].coverage is not None and rs[0].coverage.never == () and rs[0].coverage.unknown == ()
+
+
+@pytest.mark.parametrize(
+    ("mutant", "prop", "scenario"),
+    [
+        ("marshal_any_phase", "marshalling happens only in the marshaling phase", "small"),
+        ("marshal_not_active", ACTIVE, "small"),
+        ("marshal_before_income", ACTIVE, "small"),
+        ("marshal_free", "marshalling returns the card's cost from the gold pool to the treasury", "small"),
+        ("overspend", "a card is marshalled only when its cost can be paid", "small"),
+        ("put_into_play_pays", "putting a card into play by an ability pays nothing", "small"),
+        ("put_counts_as_marshal", "a card put into play is not marshalled", "small"),
+        ("marshal_events", "event cards are not marshalled", "small"),
+        ("marshal_events", "event cards never enter play", "small"),
+        ("event_into_play", "event cards never enter play", "small"),
+        ("event_into_play", EVENT, "small"),
+        ("cancel_refunds", EVENT, "small"),
+        ("start_not_first", "the first player is the first active player of the marshaling phase", "small"),
+        ("start_not_first", ORDER, "small"),
+        ("skip_player", NEXT, "small_melee"),
+        ("skip_player", ORDER, "small_melee"),
+        ("counter_clockwise", NEXT, "small_melee"),
+        ("counter_clockwise", ORDER, "small_melee"),
+        ("end_early", "the marshaling phase ends only after every player has been the active player", "small"),
+        ("collect_twice", "the active player collects income once, from the treasury, on becoming active", "small"),
+        ("restart_marshaling", "the marshaling phase begins once per round, after the plot phase", "small"),
+    ],
+)
+def test_mutant_is_caught_with_a_replayed_trace(mutant, prop, scenario):
+    assert_caught("marshal", mutant, prop, scenario=scenario)
+
+
+# ------------------------------------------------------------------ rulings as scenarios
+# default scenario: player 1 owns characters c1..c6 (costs 1, 2, 3, 0, 1, 2), location c7 (cost 3), attachment c8
+# (cost 0) and event c9 (cost 1); player 2 owns c10..c18 in the same pattern. Income: player 1 2 gold, player 2 3.
+
+
+def _plot(scenario: str = "default", **values):
+    c = Concrete(load("marshal", scenario))
+    return c, c.state({"phase": "plot", **values})
+
+
+def test_two_player_marshaling_phase_rotates_from_the_first_player():
+    """Appendix I 3.2 ("The first player is first to be the active player in the marshaling phase"; "The active
+    player collects income") and 3.3 ("the next player (in player order) becomes the active player"), 3.4; Active
+    Player: only the active player marshals. Player 2 is the first player."""
+    c, s = _plot(**{"treasury": 20})
+    s = c.step("begin_marshaling(p2)", s)
+    assert c.get(s, "active") == "p2"
+    assert c.step("marshal(p2, c10)", s) is None  # income first
+    assert c.step("collect_income(p1)", s) is None  # not player 1's turn
+    s = c.step("collect_income(p2)", s)
+    assert c.get(s, "gold[p2]") == 3
+    assert c.step("collect_income(p2)", s) is None  # once
+    assert c.step("marshal(p1, c4)", s) is None  # player 1 is not active, even for a 0-cost card
+    s = c.step("marshal(p2, c11)", s)  # cost 2
+    assert (c.get(s, "gold[p2]"), c.get(s, "treasury"), c.get(s, "zone[c11]")) == (1, 19, "play")
+    assert c.step("end_marshaling", s) is None  # player 1 has not been active yet
+    s = c.step("next_active", s)
+    assert c.get(s, "active") == "p1"
+    assert c.step("marshal(p2, c10)", s) is None  # no longer active
+    assert c.step("end_marshaling", s) is None  # player 1 collects income first
+    s = c.step("end_marshaling", c.step("collect_income(p1)", s))
+    assert c.get(s, "phase") == "challenges"
+    assert c.step("marshal(p1, c4)", s) is None  # outside the marshaling phase
+
+
+def test_melee_marshaling_phase_goes_clockwise_round_every_player():
+    """Appendix I 3.3 and Player Order ("followed by the other players in clockwise order"): three players, player 2
+    first: player 2, player 3, player 1, then the phase ends."""
+    c, s = _plot("melee", **{"treasury": 15})
+    s = c.step("begin_marshaling(p2)", s)
+    seen = [c.get(s, "active")]
+    for _ in range(2):
+        s = c.step("collect_income(" + seen[-1] + ")", s)
+        assert c.step("end_marshaling", s) is None
+        s = c.step("next_active", s)
+        seen.append(c.get(s, "active"))
+    assert seen == ["p2", "p3", "p1"]
+    s = c.step("collect_income(p1)", s)
+    assert c.step("next_active", s) is None  # everyone has been active
+    assert c.get(c.step("end_marshaling", s), "phase") == "challenges"
+
+
+def test_a_card_whose_cost_cannot_be_paid_is_not_marshalled():
+    """Costs: "If any part of a cost payment is prevented ... The card remains unplayed in its owner's hand." Player 1
+    has 2 gold after income: c3 (cost 3) cannot be marshalled, c2 (cost 2) can, and then gold is 0, never below."""
+    c, s = _plot(**{"treasury": 2})
+    s = c.step("collect_income(p1)", c.step("begin_marshaling(p1)", s))
+    assert c.get(s, "gold[p1]") == 2
+    assert c.step("marshal(p1, c3)", s) is None
+    s = c.step("marshal(p1, c2)", s)
+    assert c.get(s, "gold[p1]") == 0
+    assert c.step("marshal(p1, c1)", s) is None
+    assert c.step("marshal(p1, c4)", s) is not None  # a 0-cost card needs no gold
+
+
+def test_put_into_play_pays_nothing_and_is_not_marshalling():
+    """Put into Play: "The gold cost of the card being 'put into play' is not paid." "A card that has been put into
+    play is not considered to have been 'marshaled'." It works outside the marshaling phase and with no gold."""
+    c = Concrete(load("marshal", "default"))
+    s = c.state({"phase": "challenges", "treasury": 20})
+    s = c.step("put_into_play(p2, c12)", s)  # cost 3, player 2 has no gold
+    assert (c.get(s, "zone[c12]"), c.get(s, "marshalled[c12]"), c.get(s, "gold[p2]")) == ("play", False, 0)
+
+
+def test_an_event_is_played_never_marshalled_and_goes_to_the_discard_pile():
+    """Marshal: "Event cards are not marshaled, they are played." Event Cards: costs are paid and the card is placed
+    in its owner's discard pile; "If the effects of an event card are canceled, the card is still considered to have
+    been played, and its costs remain paid." FAQ (1.5) Playing Events; The Hand's Judgment: a copy being played is no
+    longer in hand and cannot be played again."""
+    c, s = _plot(**{"treasury": 20})
+    s = c.step("collect_income(p1)", c.step("begin_marshaling(p1)", s))
+    assert not c.enabled("marshal(p1, c9)", s)
+    played = c.step("play_event(p1, c9)", s, {"canceled": False})
+    assert (c.get(played, "zone[c9]"), c.get(played, "gold[p1]"), c.get(played, "resolved[c9]")) == ("discard", 1, True)
+    assert c.step("play_event(p1, c9)", played, {"canceled": False}) is None
+    canceled = c.step("play_event(p1, c9)", s, {"canceled": True})
+    assert (c.get(canceled, "zone[c9]"), c.get(canceled, "gold[p1]"), c.get(canceled, "resolved[c9]")) == (
+        "discard",
+        1,
+        False,
+    )
+
+
+def test_unspent_gold_returns_to_the_treasury_at_the_end_of_the_round():
+    """Appendix I 7.2 Return unspent gold (Taxation Phase): the next marshaling phase starts from the treasury."""
+    c = Concrete(load("marshal", "default"))
+    s = c.state({"phase": "challenges", "gold[p1]": 3, "gold[p2]": 4, "treasury": 13})
+    s = c.step("end_round", s)
+    assert (c.get(s, "gold[p1]"), c.get(s, "gold[p2]"), c.get(s, "treasury"), c.get(s, "phase")) == (0, 0, 20, "plot")

@@ -1,0 +1,133 @@
+"""Gaining and moving power, moving attachments: model/agot/power.py."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from agot_rules_helpers import Concrete, assert_caught, full_check, load
+from ruleproof.results import Verdict
+
+REFERENCE = Path("/work/shared/reference/agot-rules-reference.txt")
+
+NOT_SAME = "a power move never goes to the current placement"
+ATT_NOT_SAME = "an attachment move never goes to its current placement"
+NO_DEST = "a move with no valid destination is never attempted"
+NOT_GAINED = "moving power never gains power"
+CONSERVED = "power is conserved: the supply is split between the treasury and the cards"
+MOVE_CONSERVES = "power is conserved by a move"
+IN_PLAY = "only cards in play carry power"
+TOTAL = "a player's power total is the power on the cards they control"
+ATTACHED = "an attachment in play is attached to a character in play"
+
+
+@pytest.fixture(scope="module")
+def default_results():
+    return full_check("power", "default", coverage_depth=3)
+
+
+def test_every_power_property_is_proved_at_two_players_six_characters(default_results):
+    bad = [(r.property, r.verdict.value, r.reason) for r in default_results if r.verdict is not Verdict.PROVED]
+    assert bad == []
+    assert {r.property for r in default_results} >= {NOT_SAME, ATT_NOT_SAME, NO_DEST, NOT_GAINED, CONSERVED, MOVE_CONSERVES}
+
+
+def test_every_power_action_fires_within_the_checked_depth(default_results):
+    cov = default_results[0].coverage
+    assert cov is not None and cov.never == () and cov.unknown == ()
+    assert {"resolve_power_move", "resolve_attachment_move", "leave_play"} <= set(cov.fired)
+
+
+def test_every_cited_section_is_a_rules_reference_section():
+    sections = set(re.findall(r"^## (.+?)\s*$", REFERENCE.read_text(), flags=re.M))
+    s = load("power", "small")
+    cited = {c for p in s.properties for c in p.cites} | {c for a in s.actions for c in a.cites}
+    assert cited and cited <= sections, cited - sections
+
+
+@pytest.mark.parametrize(
+    ("mutant", "prop"),
+    [
+        ("same_placement", NOT_SAME),
+        ("same_placement", ATT_NOT_SAME),
+        ("no_destination", NO_DEST),
+        ("move_gains", NOT_GAINED),
+        ("copy_power", MOVE_CONSERVES),
+        ("out_of_play_destination", IN_PLAY),
+        ("total_stays", TOTAL),
+        ("attachments_stay", ATTACHED),
+        ("tokens_stay", IN_PLAY),
+    ],
+)
+def test_mutant_is_caught_with_a_replayed_trace(mutant, prop):
+    assert_caught("power", mutant, prop, depth=5)
+
+
+# ------------------------------------------------------------------ rulings as scenarios
+# default scenario: f1/pl1/ag1 and c1..c6 belong to player 1, f2/pl2/ag2 and c7..c12 to player 2.
+
+
+def _board(c: Concrete, in_play: list[str], **extra):
+    values = {f"in_play[c{i}]": False for i in range(1, 13)}
+    values.update({f"in_play[{x}]": True for x in in_play})
+    values.update(extra)
+    s = c.state(values)
+    assert all(c.holds(p, s) for p in (CONSERVED, TOTAL, IN_PLAY)), "the scenario must start in a consistent state"
+    return s
+
+
+def test_power_can_be_moved_to_a_revealed_plot_but_not_to_an_agenda():
+    """FAQ "A Cask of Ale": power can be moved to a player's revealed plot card (in play, under that
+    player's control) but not to an agenda, which is not in play."""
+    c = Concrete(load("power", "default"))
+    s = _board(c, ["c1"], **{"power[c1]": 2, "treasury": 4, "total[p1]": 2})
+    s = c.step("initiate_power_move(c1)", s, {"amount": 1, "to_character": False})
+    assert s is not None
+    assert c.step("resolve_power_move(c1)", s, {"to": "ag2"}) is None
+    t = c.step("resolve_power_move(c1)", s, {"to": "pl2"})
+    assert t is not None
+    assert [c.get(t, k) for k in ("power[c1]", "power[pl2]", "total[p1]", "total[p2]")] == [1, 1, 1, 1]
+
+
+def test_moved_power_is_not_gained_but_gained_power_is():
+    """Moving Power: "Power that is moved is not considered 'gained'", and power moved to a card under
+    another player's control counts toward that player's victory condition. A gain (Gains) opens the
+    'when you gain power' reaction; the move does not."""
+    c = Concrete(load("power", "default"))
+    s = _board(c, ["c1", "c7"])
+    s = c.step("gain_power(c1)", s)
+    assert (c.get(s, "reaction[p1]"), c.get(s, "treasury"), c.get(s, "total[p1]")) == (True, 5, 1)
+    s = c.step("react_to_gain(p1)", s)
+    s = c.step("initiate_power_move(c1)", s, {"amount": 1, "to_character": True})
+    s = c.step("resolve_power_move(c1)", s, {"to": "c7"})
+    assert [c.get(s, k) for k in ("power[c1]", "power[c7]", "total[p1]", "total[p2]")] == [0, 1, 0, 1]
+    assert (c.get(s, "reaction[p1]"), c.get(s, "reaction[p2]"), c.get(s, "treasury")) == (False, False, 5)
+
+
+def test_a_move_ability_without_a_destination_cannot_be_initiated():
+    """Move: "If there is no valid destination for a move, the move attempt cannot be made." With one
+    character in play, power on it cannot be moved 'to another character', and its attachment cannot be
+    moved; once a second character is in play both moves can be made, never to the same placement."""
+    c = Concrete(load("power", "default"))
+    s = _board(c, ["c1"], **{"power[c1]": 1, "treasury": 5, "total[p1]": 1})
+    s = c.step("attach(a1)", s, {"to": "c1"})
+    assert c.step("initiate_power_move(c1)", s, {"amount": 1, "to_character": True}) is None
+    assert c.step("initiate_power_move(c1)", s, {"amount": 1, "to_character": False}) is not None  # to a faction card
+    assert not c.enabled("initiate_attachment_move(a1)", s)
+    s = c.step("enter_play(c8)", s)
+    m = c.step("initiate_attachment_move(a1)", s)
+    assert m is not None
+    assert c.step("resolve_attachment_move(a1)", m, {"to": "c1"}) is None  # its current placement
+    m = c.step("resolve_attachment_move(a1)", m, {"to": "c8"})
+    assert c.get(m, "attached_to[a1]") == "c8"
+
+
+def test_a_character_leaving_play_returns_its_power_and_attachments():
+    """Leaves Play: tokens on the card return to the treasury; attachments return to their owners' hands."""
+    c = Concrete(load("power", "default"))
+    s = _board(c, ["c7"], **{"power[c7]": 2, "treasury": 4, "total[p2]": 2})
+    s = c.step("attach(a1)", s, {"to": "c7"})
+    s = c.step("leave_play(c7)", s)
+    assert [c.get(s, k) for k in ("power[c7]", "treasury", "total[p2]", "att_in_play[a1]")] == [0, 6, 0, False]

@@ -1,0 +1,199 @@
+"""Challenge resolution: STR, the challenge winner and the unopposed bonus: model/agot/unopposed.py."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from agot_rules_helpers import Concrete, assert_caught, full_check, load
+from ruleproof.results import Verdict
+
+REFERENCE = Path("/work/shared/reference/agot-rules-reference.txt")
+
+UNOPPOSED = "a challenge is unopposed exactly when the defending STR is 0"
+BONUS = "an unopposed challenge won by the attacker gains 1 power for the attacker"
+SUM = "a side's STR is the sum of its characters' STR, each counted at zero or more"
+NEG = "a character's negative STR never lowers its side's total"
+FLOOR = "STR never counts below zero"
+WINNER = "the challenge is won by the higher STR, ties to the attacker, with 1 STR and a participant"
+TIES = "the attacker wins ties at 1 STR or more"
+STR1 = "the attacker needs STR 1 or more to win"
+PARTICIPANT = "a player needs a participating character to win"
+
+
+@pytest.fixture(scope="module")
+def default_results():
+    return full_check("unopposed", "default", coverage_depth=5)
+
+
+def test_every_unopposed_property_is_proved_at_two_players_six_characters(default_results):
+    bad = [(r.property, r.verdict.value, r.reason) for r in default_results if r.verdict is not Verdict.PROVED]
+    assert bad == []
+    assert {r.property for r in default_results} >= {UNOPPOSED, BONUS, SUM, NEG, FLOOR, WINNER, TIES, STR1, PARTICIPANT}
+
+
+def test_every_challenge_action_fires_within_the_checked_depth(default_results):
+    cov = default_results[0].coverage
+    assert cov is not None and cov.never == () and cov.unknown == ()
+    assert {"determine", "gain_bonuses", "end_challenge", "contribute"} <= set(cov.fired)
+
+
+def test_every_cited_section_is_a_rules_reference_section():
+    sections = set(re.findall(r"^## (.+?)\s*$", REFERENCE.read_text(), flags=re.M))
+    s = load("unopposed", "small")
+    cited = {c for p in s.properties for c in p.cites} | {c for a in s.actions for c in a.cites}
+    assert cited and cited <= sections, cited - sections
+
+
+@pytest.mark.parametrize(
+    ("mutant", "prop"),
+    [
+        ("unopposed_no_defenders", UNOPPOSED),
+        ("no_floor", NEG),
+        ("no_floor", SUM),
+        ("side_floor", NEG),
+        ("defender_wins_ties", TIES),
+        ("zero_str_wins", STR1),
+        ("contributors_win", PARTICIPANT),
+        ("bonus_without_win", BONUS),
+        ("bonus_any_win", BONUS),
+    ],
+)
+def test_mutant_is_caught_with_a_replayed_trace(mutant, prop):
+    assert_caught("unopposed", mutant, prop, depth=6)
+
+
+def test_winner_mutants_also_break_the_exact_winner_rule():
+    """Each mutant of the winner rules also violates the property that states the whole rule."""
+    for mutant in ("defender_wins_ties", "zero_str_wins", "contributors_win"):
+        assert_caught("unopposed", mutant, WINNER, depth=6)
+
+
+# ------------------------------------------------------------------ rulings as scenarios
+# default scenario: c1..c6 belong to player 1, c7..c12 to player 2; every character starts standing
+# with the challenge icon unless a test says otherwise.
+
+
+def _start(c: Concrete, base: dict[str, int], **extra):
+    values = {f"standing[c{i}]": True for i in range(1, 13)}
+    values.update({f"icon[c{i}]": True for i in range(1, 13)})
+    values.update({f"base[c{i}]": 0 for i in range(1, 13)})
+    values.update({f"base[{k}]": b for k, b in base.items()})
+    values.update(extra)
+    return c.state(values)
+
+
+def _attack(c: Concrete, s, attackers: list[str], defenders: list[str]):
+    s = c.step("initiate(p1, p2)", s, {f"attack_c{i}": f"c{i}" in attackers for i in range(1, 7)})
+    assert s is not None
+    s = c.step("declare_defenders(p2)", s, {f"defend_c{i}": f"c{i}" in defenders for i in range(7, 13)})
+    assert s is not None
+    return s
+
+
+def _resolve(c: Concrete, s):
+    s = c.step("determine", s)
+    decided = (c.get(s, "winner"), c.get(s, "unopposed"), c.get(s, "att_str"), c.get(s, "def_str"))
+    s = c.step("gain_bonuses", s)
+    return decided, s
+
+
+def test_defenders_with_zero_total_str_leave_the_challenge_unopposed():
+    """Unopposed: "This can occur if the defending player controls no participating characters, or if
+    there are defending characters but the total defending STR is 0." A STR 1 defender given -2 STR counts
+    0 (Modifiers: any resultant value below zero is treated as zero): the attacker wins unopposed and gains
+    1 power (4.2.3)."""
+    c = Concrete(load("unopposed", "default"))
+    s = _attack(c, _start(c, {"c1": 2, "c7": 1}, **{"power[p1]": 1}), ["c1"], ["c7"])
+    s = c.step("modify_str(c7)", s, {"amount": -2})
+    decided, s = _resolve(c, s)
+    assert decided == ("attacker", True, 2, 0)
+    assert (c.get(s, "power[p1]"), c.get(s, "power[p2]")) == (2, 0)
+
+
+def test_no_defenders_and_an_attacker_with_zero_str_wins_nothing():
+    """Winning a Challenge: "A player must count at least 1 total STR ... in order to win a challenge";
+    with no defenders the defending side counts 0 STR, but the attacker at 0 STR does not win, so no
+    unopposed bonus is gained."""
+    c = Concrete(load("unopposed", "default"))
+    s = _attack(c, _start(c, {"c1": 0}), ["c1"], [])
+    decided, s = _resolve(c, s)
+    assert decided == ("nobody", True, 0, 0)
+    assert c.get(s, "power[p1]") == 0
+
+
+def test_a_tie_goes_to_the_attacker_and_is_not_unopposed():
+    """4.2.2: in the case of a tie the challenge is won by the attacking player; the defending side
+    counted 2 STR, so there is no unopposed bonus."""
+    c = Concrete(load("unopposed", "default"))
+    s = _attack(c, _start(c, {"c1": 2, "c7": 2}), ["c1"], ["c7"])
+    decided, s = _resolve(c, s)
+    assert decided == ("attacker", False, 2, 2)
+    assert c.get(s, "power[p1]") == 0
+
+
+def test_negative_str_of_one_defender_does_not_cancel_another():
+    """Modifiers: a card cannot have negative STR. Defenders at 3 and at 1-2: the defending side counts 3,
+    beating the attacker's 2."""
+    c = Concrete(load("unopposed", "default"))
+    s = _attack(c, _start(c, {"c1": 2, "c7": 3, "c8": 1}), ["c1"], ["c7", "c8"])
+    s = c.step("modify_str(c8)", s, {"amount": -2})
+    decided, _ = _resolve(c, s)
+    assert decided == ("defender", False, 2, 3)
+
+
+def test_a_contributing_character_makes_the_challenge_opposed_but_cannot_win_it():
+    """FAQ (2.10): the STR of a character contributing its STR to a side is added to that player's total.
+    No defenders are declared, but player 2's c9 (STR 3, not participating) contributes to the defending
+    side: the defending player counts 3 STR, so the challenge is not unopposed; the defending side has
+    no participating character, so it cannot win either (Winning a Challenge) and neither player wins."""
+    c = Concrete(load("unopposed", "default"))
+    s = _attack(c, _start(c, {"c1": 2, "c9": 3}), ["c1"], [])
+    s = c.step("contribute(c9, defending)", s)
+    decided, s = _resolve(c, s)
+    assert decided == ("nobody", False, 2, 3)
+    assert c.get(s, "power[p1]") == 0
+
+
+def test_a_contributing_character_counts_once_for_the_most_recent_side():
+    """FAQ (2.10): a character contributes its STR to one side only; the most recent effect prevails.
+    c3 (STR 2) is made to contribute to the defending side, then to the attacking side: it counts 2 for the
+    attacker and nothing for the defender, who has no STR left, so the attacker wins unopposed."""
+    c = Concrete(load("unopposed", "default"))
+    s = _attack(c, _start(c, {"c1": 1, "c3": 2}), ["c1"], [])
+    s = c.step("contribute(c3, defending)", s)
+    s = c.step("contribute(c3, attacking)", s)
+    decided, s = _resolve(c, s)
+    assert decided == ("attacker", True, 3, 0)
+    assert c.get(s, "power[p1]") == 1
+
+
+def test_the_unopposed_bonus_is_gained_after_the_result_and_before_the_challenge_ends():
+    """FAQ quick reference (D.U.C.K.): determine the challenge result, then the unopposed bonus. Power
+    is unchanged when the winner is determined; the bonus comes in step 4.2.3; the challenge cannot end
+    before it."""
+    c = Concrete(load("unopposed", "default"))
+    s = _attack(c, _start(c, {"c1": 1}), ["c1"], [])
+    s = c.step("determine", s)
+    assert c.get(s, "power[p1]") == 0
+    assert not c.enabled("end_challenge", s)
+    s = c.step("gain_bonuses", s)
+    assert c.get(s, "power[p1]") == 1
+    s = c.step("end_challenge", s)
+    assert (c.get(s, "stage"), c.get(s, "side[c1]"), c.get(s, "participating[c1]")) == ("idle", "none", False)
+
+
+def test_only_standing_characters_with_the_icon_can_be_declared():
+    """4.2 and 4.2.1: an attacker or defender must be standing and have the challenge icon."""
+    c = Concrete(load("unopposed", "default"))
+    s0 = _start(c, {"c1": 2}, **{"standing[c2]": False, "icon[c3]": False})
+    no = {f"attack_c{i}": False for i in range(1, 7)}
+    assert c.step("initiate(p1, p2)", s0, {**no, "attack_c2": True}) is None
+    assert c.step("initiate(p1, p2)", s0, {**no, "attack_c3": True}) is None
+    assert c.step("initiate(p1, p2)", s0, no) is None  # at least one attacker
+    s = c.step("initiate(p1, p2)", s0, {**no, "attack_c1": True})
+    assert c.step("declare_defenders(p2)", s, {**{f"defend_c{i}": False for i in range(7, 13)}, "defend_c7": True}) is not None
+    s_knelt = c.state({**c.ev.as_dict(s), "standing[c7]": False})
+    assert c.step("declare_defenders(p2)", s_knelt, {**{f"defend_c{i}": False for i in range(7, 13)}, "defend_c7": True}) is None
