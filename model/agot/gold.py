@@ -169,7 +169,7 @@ def build(
         for i, p in enumerate(order):
             a.set(active, order[(i + 1) % len(order)], when=active == p)
 
-    @m.action(describe="the phase advances", cites=["Appendix I"])
+    @m.action(describe="the phase advances", cites=["Appendix I: Timing and Gameplay"])
     def next_phase(a: Step) -> None:
         a.require(phase != "taxation")
         a.set(phase, "challenges", when=phase == "marshaling")

@@ -409,5 +409,14 @@ def build(
             a.set(move[c], moves[c])
             a.set(tapped[c], tapped[c] & (side[c] == active))  # the new active player's cards open [I]
 
+    # "must" meets "cannot": the payment stage pays (taps) what was reserved, while
+    # «Не закрывается после атаки» says the card does not tap; 539.2 says the feature wins.
+    m.must("tapped by the payment stage", Card, lambda c: (stage == "payment") & rsv_tap[c] & ~tapped[c],
+           cites=["539.2"], doc="The payment stage pays the reserved resources.")
+    m.cannot("tapped by the payment stage", Card,
+             lambda c: (stage == "payment") & (feat[c] == "no_tap_attack") & (actor == c) & (kind == "attack") & ~tapped[c],
+             cites=["539.1.1"], doc="«Не закрывается после атаки».")
+    m.resolve("tapped by the payment stage", Card, wins="cannot", happened=lambda c: tapped[c], cites=["539.2"],
+              doc="The payment stage does not pay what the feature names.")
     return m
 

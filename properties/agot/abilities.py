@@ -149,7 +149,7 @@ def register(m: Model) -> None:
     m.invariant(
         "each copy is initiated at most once per occurrence of its triggering condition",
         ForAll(Card, lambda c: v.g_occ[c] <= 1),
-        cites=["Reactions", "Interrupts", "Triggering Condition"],
+        cites=["Triggered Abilities", "Reactions", "Interrupts", "Triggering Condition"],
     )
 
     # ------------------------------------------------------------- initiation: restrictions and costs
@@ -277,7 +277,7 @@ def register(m: Model) -> None:
     m.reachable(
         "sanity: a player may decline an optional reaction",
         v.declined,
-        cites=["May", "Abilities"],
+        cites=["May", "Triggered Abilities", "Abilities"],
         doc="The window closed while an optional reaction could still have been initiated.",
     )
     # (coverage counts refused declarations too: these targets show that initiations succeed)

@@ -43,7 +43,7 @@ def register(m: Model) -> None:
     m.invariant(
         "the first player has the first opportunity in every window, nested or not",
         ForAll(Level, lambda k: Implies(v.fresh[k], v.turn[k] == v.first)),
-        cites=[NESTED, "First Player", "Interrupts", "Reactions"],
+        cites=[NESTED, "First Player, First Player Token", "Interrupts", "Reactions"],
     )
     m.invariant(
         "each ability is used at most once per triggering condition",

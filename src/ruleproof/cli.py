@@ -22,6 +22,7 @@ import click
 
 from . import __version__
 from .engines import ENGINES
+from .consistency import CHECKS
 from .engines.common import Options, Progress
 from .errors import InputError, InternalError
 from .report import JSON_VERSION, exit_status, render_results, results_json, trace_itf
@@ -137,19 +138,36 @@ def _fail(exc: Exception, as_json: bool, s: _Streams) -> int:
               help="Traces in --json and --trace-dir: ruleproof's own, or ITF (Apalache/Quint).")
 @click.option("--trace-dir", type=click.Path(file_okay=False), default=None,
               help="Also write each counterexample/witness trace to DIR/<system>-<n>.itf.json.")
+@click.option("--skip-check", "skip_checks", multiple=True, type=click.Choice(CHECKS),
+              help="Leave out this consistency check (repeatable).")
+@click.option("--coverage", "rule_coverage", is_flag=True,
+              help="List every rule (action, conditional effect, timing step) and whether a check reached it.")
+@click.option("--workers", type=int, default=None,
+              help="Check the systems on a local Dask cluster of N worker processes (default: in this process).")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Check the systems on the Dask scheduler at ADDRESS (e.g. tcp://host:8786).")
 def check(model: str | None, props: tuple[str, ...], depth: int, kmax: int, engine: str, timeout: float | None,
-          scenario: str | None, params: tuple[str, ...], as_json: bool, trace_format: str, trace_dir: str | None) -> int:
-    """Check a rules MODEL (default: the bundled AGoT model) against its properties."""
+          scenario: str | None, params: tuple[str, ...], as_json: bool, trace_format: str, trace_dir: str | None,
+          skip_checks: tuple[str, ...] = (), rule_coverage: bool = False,
+          workers: int | None = None, scheduler: str | None = None) -> int:
+    """Check a rules MODEL (default: the bundled AGoT model) against its properties.
+
+    Besides each model's own properties, every model gets the consistency
+    checks: the game can always proceed (deadlock), outcomes are determined
+    (determinism), and "must" never meets "cannot" (must-cannot).
+    """
     s = _streams()
     try:
-        return _check(s, model, props, depth, kmax, engine, timeout, scenario, params, as_json, trace_format, trace_dir)
+        return _check(s, model, props, depth, kmax, engine, timeout, scenario, params, as_json, trace_format, trace_dir,
+                      workers=workers, scheduler=scheduler, skip_checks=skip_checks, rule_coverage=rule_coverage)
     except (InputError, InternalError) as e:
         return _fail(e, as_json, s)
 
 
 def _check(s: _Streams, model: str | None, props: tuple[str, ...], depth: int, kmax: int, engine: str,
            timeout: float | None, scenario: str | None, params: tuple[str, ...], as_json: bool,
-           trace_format: str, trace_dir: str | None) -> int:
+           trace_format: str, trace_dir: str | None, *, workers: int | None = None,
+           scheduler: str | None = None, skip_checks: tuple[str, ...] = (), rule_coverage: bool = False) -> int:
     from .engines.runner import check_system
     from .loader import graph_check_results, load_all
 
@@ -170,13 +188,22 @@ def _check(s: _Streams, model: str | None, props: tuple[str, ...], depth: int, k
                 close = difflib.get_close_matches(name, sorted(known), n=1)
                 hint = f" (did you mean '{close[0]}'?)" if close else ""
                 raise InputError(f"no property named '{name}' in this model{hint}")
-    opts = Options(depth=depth, kmax=kmax, timeout=timeout)
+    opts = Options(depth=depth, kmax=kmax, timeout=timeout, skip_checks=skip_checks, rule_coverage=rule_coverage)
     results = []
     with _ProgressSink(s.err, not as_json) as sink:
-        for sy in systems:
-            if props and not any(p.name in props for p in sy.properties):
-                continue
-            results.extend(check_system(sy, engine, opts, props, sink))
+        if workers is not None or scheduler is not None:
+            from .scale.check import check_on_cluster
+
+            results.extend(check_on_cluster(model, scenario, overrides, systems, engine, opts, props, sink,
+                                            workers=workers, scheduler=scheduler))
+        else:
+            from .scale.isolation import fresh_solver_context
+
+            for sy in systems:
+                if props and not any(p.name in props for p in sy.properties):
+                    continue
+                fresh_solver_context()  # each system's answers independent of the ones before (as on a cluster)
+                results.extend(check_system(sy, engine, opts, props, sink))
         if not props:
             results.extend(graph_check_results(model))
     name = model or "agot (bundled)"

@@ -28,7 +28,9 @@ file and line.
 from __future__ import annotations
 
 import difflib
+import functools
 import itertools
+import os
 import string
 import sys
 from dataclasses import dataclass
@@ -84,13 +86,23 @@ def display_path(path: str) -> str:
         return path
 
 
+@functools.lru_cache(maxsize=1024)
+def _is_user_file(fn: str) -> bool:
+    return not str(Path(fn).resolve()).startswith(_PKG_DIR) and not fn.startswith("<frozen")
+
+
+@functools.lru_cache(maxsize=1024)
+def _display(fn: str, cwd: str) -> str:
+    return display_path(fn)
+
+
 def user_loc() -> SourceLoc | None:
     """The innermost stack frame outside ruleproof's own package."""
     f = sys._getframe(1)
     while f is not None:
         fn = f.f_code.co_filename
-        if not str(Path(fn).resolve()).startswith(_PKG_DIR) and not fn.startswith("<frozen"):
-            return SourceLoc(display_path(fn), f.f_lineno)
+        if _is_user_file(fn):
+            return SourceLoc(_display(fn, os.getcwd()), f.f_lineno)
         f = f.f_back  # type: ignore[assignment]
     return None
 

@@ -43,9 +43,22 @@ from .ir import (
     Var,
 )
 
-__all__ = ["SatResult", "RawTrace", "Unrolling", "chc_prove", "Cond"]
+__all__ = ["SatResult", "RawTrace", "Unrolling", "chc_prove", "Cond", "fresh_context"]
 
 SEED = 0
+
+
+def fresh_context() -> None:
+    """Make the next Z3 terms and solvers live in a new main context.
+
+    Z3's choice among satisfying models depends on every term created before
+    in the same context; starting each unit of work (a system, a mutant, a
+    loop candidate) in a fresh context makes its answers a function of the
+    unit alone, in one process or on a Dask worker.  Objects of the old
+    context keep it alive, so nothing built before breaks, but they must not
+    be mixed with new ones.
+    """
+    z3.z3._main_ctx = None  # z3.main_ctx() creates a new context on next use
 
 
 class SatResult(enum.Enum):

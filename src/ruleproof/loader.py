@@ -162,7 +162,7 @@ def load_system(spec: SystemSpec, scenario: str | None = None, overrides: Mappin
         if not isinstance(m, Model):
             raise InputError("build() must return a ruleproof.dsl.Model", SourceLoc(display_path(str(spec.file))))
         m.scenario = name
-        m.params = dict(params)
+        m.params = {**m.params, **params}  # keys build() set itself stay; the scenario's values win
         if spec.properties_file is not None:
             pmod = _import(spec.properties_file)
             reg = getattr(pmod, "register", None)

@@ -28,7 +28,7 @@ from .engines.runner import check_system
 from .ir import Action, App, IntT, Op, System
 from .results import Verdict
 
-__all__ = ["Mutant", "MutantResult", "mutants_of", "run_mutants", "mutants"]
+__all__ = ["Mutant", "MutantResult", "mutants_of", "check_mutant", "run_mutants", "mutants"]
 
 
 @dataclass(frozen=True)
@@ -50,6 +50,7 @@ class MutantResult:
     label: str
     status: str  # killed | survived | unknown
     killed_by: tuple[str, ...]
+    reason: str = ""  # why a mutant is unknown without being checked (a Dask worker died, a timeout)
 
 
 def _conjuncts(e: ir.Expr) -> tuple[ir.Expr, ...]:
@@ -90,6 +91,17 @@ def mutants_of(system: System) -> Iterator[Mutant]:
                     ir.Update(u.var, ir.add(u.expr, ir.const(1))) if arrays[u.var] == arr else u for u in a.updates))))
 
 
+def check_mutant(m: Mutant, opts: Options) -> MutantResult:
+    """Check one mutant against its system's properties: killed, survived or unknown."""
+    from .scale.isolation import fresh_solver_context
+
+    fresh_solver_context()  # the answer depends on the mutant alone, in-process or on a Dask worker
+    results = check_system(m.system, "auto", opts)
+    killed = tuple(r.property for r in results if r.verdict is Verdict.VIOLATED)
+    status = "killed" if killed else ("unknown" if any(r.verdict is Verdict.UNKNOWN for r in results) else "survived")
+    return MutantResult(m.label, status, killed)
+
+
 def run_mutants(systems: Sequence[System], opts: Options, limit: int | None = None) -> list[tuple[str, MutantResult]]:
     """Check every mutant (up to ``limit`` per system) against its system's properties."""
     out: list[tuple[str, MutantResult]] = []
@@ -97,10 +109,7 @@ def run_mutants(systems: Sequence[System], opts: Options, limit: int | None = No
         for n, m in enumerate(mutants_of(s)):
             if limit is not None and n >= limit:
                 break
-            results = check_system(m.system, "auto", opts)
-            killed = tuple(r.property for r in results if r.verdict is Verdict.VIOLATED)
-            status = "killed" if killed else ("unknown" if any(r.verdict is Verdict.UNKNOWN for r in results) else "survived")
-            out.append((f"{s.name}[{s.scenario}]", MutantResult(m.label, status, killed)))
+            out.append((f"{s.name}[{s.scenario}]", check_mutant(m, opts)))
     return out
 
 
@@ -110,23 +119,35 @@ def run_mutants(systems: Sequence[System], opts: Options, limit: int | None = No
 @click.option("--timeout", type=float, default=10.0, show_default=True, help="Seconds per property.")
 @click.option("--limit", type=int, default=None, help="At most this many mutants per system.")
 @click.option("--json", "as_json", is_flag=True)
-def mutants(model: str | None, depth: int, timeout: float, limit: int | None, as_json: bool) -> int:
+@click.option("--workers", type=int, default=None, help="Check mutants on a local Dask cluster of N worker processes.")
+@click.option("--scheduler", default=None, metavar="ADDRESS", help="Check mutants on the Dask scheduler at ADDRESS.")
+def mutants(model: str | None, depth: int, timeout: float, limit: int | None, as_json: bool,
+            workers: int | None, scheduler: str | None) -> int:
     """Generate rule mutants of MODEL (default: bundled AGoT) and report how many the properties kill."""
     from .cli import _streams
     from .loader import discover, load_system
 
     s = _streams()
     systems = [load_system(spec, spec.checked[0]) for spec in discover(model)]
-    res = run_mutants(systems, Options(depth=depth, kmax=4, timeout=timeout), limit)
+    opts = Options(depth=depth, kmax=4, timeout=timeout)
+    if workers is None and scheduler is None:
+        res = run_mutants(systems, opts, limit)
+    else:
+        from .cli import _ProgressSink
+        from .scale.mutants import mutants_on_cluster
+
+        with _ProgressSink(s.err, not as_json) as sink:
+            res = mutants_on_cluster(model, systems, opts, limit, sink, workers=workers, scheduler=scheduler)
     killed = sum(1 for _, r in res if r.status == "killed")
     if as_json:
         s.out.write(json.dumps({"version": 1, "model": model or "agot (bundled)", "total": len(res), "killed": killed,
                                 "mutants": [{"system": sy, "mutant": r.label, "status": r.status,
-                                             "killed_by": list(r.killed_by)} for sy, r in res]}, indent=2) + "\n")
+                                             "killed_by": list(r.killed_by), **({"reason": r.reason} if r.reason else {})}
+                                            for sy, r in res]}, indent=2) + "\n")
     else:
         for sy, r in res:
             by = f" (by: {r.killed_by[0]}{' +' + str(len(r.killed_by) - 1) if len(r.killed_by) > 1 else ''})" if r.killed_by else ""
-            s.out.write(f"{r.status:<8}  {sy}  {r.label}{by}\n")
+            s.out.write(f"{r.status:<8}  {sy}  {r.label}{by}" + (f" ({r.reason})" if r.reason else "") + "\n")
         score = f"{killed}/{len(res)}" if res else "0/0"
         s.out.write(f"\nmutation score: {score} mutants killed\n")
     return 0

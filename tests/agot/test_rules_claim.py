@@ -30,6 +30,7 @@ def test_every_claim_action_fires_within_the_checked_depth(default_results):
 def test_melee_claim_invariants_are_proved():
     names = [
         "claim values, hands and power are never negative (strengthening)",
+        "a forced kill and a claim are never resolved at the same time (strengthening)",
         "military claim only chooses characters the losing defender controls",
         "no more characters are chosen than the claim value (strengthening)",
         "a character that cannot be killed is never chosen for military claim",

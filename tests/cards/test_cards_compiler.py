@@ -257,3 +257,25 @@ def test_whole_pool_compiles_without_errors(pool) -> None:
             total += 1
             assert (a.compiled is Compiled.FULL) == (not a.reasons)
     assert total > 3000
+
+
+def test_discard_from_an_opponents_hand(pool) -> None:
+    """Ser Waymar Royce and False Plans: a discard from the opponent's hand is an effect on that player."""
+    opp = Target(R.PLAYER, Subject(Scope.OPPONENT))
+    waymar = abilities(pool, "01128")[1]
+    assert waymar.compiled is Compiled.FULL and waymar.effects == (Effect(EffectKind.DISCARD_FROM_HAND, 1, opp),)
+    plans = abilities(pool, "10023")[0]  # "choose an opponent. that player discards 1 card at random ..."
+    assert plans.compiled is Compiled.FULL and plans.effects == (Effect(EffectKind.DISCARD_FROM_HAND, 1, opp),)
+    (each,) = compile_text("<b>Action:</b> Each player discards 1 card from his or her hand.", "Foo")
+    assert each.effects[0].target.subject.scope is Scope.ANY_PLAYER
+
+
+def test_put_into_play_records_its_zones(pool) -> None:
+    from ruleproof.cards.abilities import Zone
+
+    lancel = abilities(pool, "00152")[1]  # "put a «The Seven» character into play from your hand or discard pile"
+    assert lancel.effects[0].from_zones == (Zone.HAND, Zone.DISCARD_PILE)
+    (unnamed,) = compile_text("<b>Action:</b> Kneel Foo to put a character into play.", "Foo")
+    assert unnamed.effects[0].from_zones == ()  # not stated: nothing is guessed
+    (other,) = compile_text("<b>Action:</b> Put a character into play from an opponent's discard pile.", "Foo")
+    assert other.compiled is Compiled.UNSUPPORTED

@@ -106,3 +106,32 @@ def test_real_pool_candidates_in_bounded_time() -> None:
     assert g.has_node(robb)
     assert find_candidates(g, max_length=2, focus=["01146"]) == tuple(
         c for c in find_candidates(g, max_length=2, max_candidates=10**6) if "01146" in c.cards)
+
+
+def test_cross_player_edges_and_costs_paid_by_their_controller() -> None:
+    """Scopes are read per controller; a cost is paid only with its payer's own cards (Costs)."""
+    from ruleproof.cards.graph import split_key, two_player_abilities
+
+    mine = stand_other(Scope.YOU_CONTROL)
+    anyone = stand_other(Scope.ANY)
+    g = build_ability_graph(two_player_abilities({"A": (mine,), "B": (anyone,)}, ["A"], ["B"]), FACTS)
+    assert {n: d["controller"] for n, d in g.nodes(data=True)} == {("A", 0): "you", ("opp:B", 0): "opponent"}
+    # the opponent's B stands any other character, e.g. your A (whose kneel cost it re-enables) ...
+    assert g.edges[("opp:B", 0), ("A", 0)]["cross_player"] == "true"
+    # ... but your A stands only your characters, never the opponent's B
+    assert not g.has_edge(("A", 0), ("opp:B", 0))
+    assert split_key("opp:B") == ("opponent", "B") and find_candidates(g, focus=["B"]) == ()
+
+
+def test_discard_from_hand_by_the_opponent_answers_your_hand_trigger() -> None:
+    """Ser Waymar Royce discards from each opponent's hand: only the opponent's "discarded from your hand"
+    reaction answers it, never its own controller's (nor a discard from play)."""
+    pool = load_pool()
+    waymar = compile_pool(pool, codes=["01128"])["01128"]
+    hand = compile_text("<b>Reaction:</b> After a card is discarded from your hand, draw 1 card.", "Reader")
+    g = build_ability_graph({"01128": waymar, "R": hand, "opp:R": hand}, facts_from_pool(pool))
+    assert g.has_edge(("01128", 1), ("opp:R", 0)) and not g.has_edge(("01128", 1), ("R", 0))
+    assert "effect discard_from_hand -> discarded (the opponent's hand)" in g.edges[("01128", 1), ("opp:R", 0)]["reason"]
+    discarder = compile_text("<b>Action:</b> Kneel Foo to choose and discard a character from play.", "Foo")
+    g2 = build_ability_graph({"F": discarder, "opp:R": hand}, FACTS)
+    assert not g2.has_edge(("F", 0), ("opp:R", 0))

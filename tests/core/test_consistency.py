@@ -280,3 +280,14 @@ def test_coverage_reports_unreached_conditional_effects_and_cover_points():
     assert status["x reaches 3"] == "reached" and status["x reaches 4"] == "unreached"
     (branch,) = [r for r in c.rules if r.kind == "branch"]
     assert branch.status == "unreached" and "test_consistency.py" in branch.name
+
+
+def test_berserk_payment_must_tap_meets_a_feature_that_cannot_and_the_feature_wins():
+    """539.2: the payment stage does not pay what «Не закрывается после атаки» names."""
+    spec = next(s for s in discover(ROOT / "model" / "berserk") if s.name == "actions")
+    name = "'cannot' prevails over 'must': tapped by the payment stage"
+    good = load_system(spec, "static")
+    assert good.prop(name).check == MUST_CANNOT
+    assert run_check(good, name, engine="kind").verdict is Verdict.PROVED
+    bad = run_check(load_system(spec, "static", {"mutant": "ignore_modifier"}), name, depth=8)
+    assert bad.verdict is Verdict.VIOLATED and bad.trace.steps[-1].family == "pay"

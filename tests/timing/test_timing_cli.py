@@ -37,10 +37,10 @@ def test_default_model_is_agot(tmp_path: Path) -> None:
     assert "agot-triggering-condition" in out.read_text()
 
 
-def test_abilities_not_available_yet(tmp_path: Path) -> None:
+def test_ability_graph_without_cards_is_refused(tmp_path: Path) -> None:
     out = tmp_path / "a.svg"
-    r = CliRunner().invoke(graph_command, [MODEL, "--what", "abilities", "--format", "svg", "--out", str(out)])
-    assert r.exit_code == 2 and "not available" in r.output
+    r = CliRunner().invoke(graph_command, ["--what", "abilities", "--format", "svg", "--out", str(out)])
+    assert r.exit_code == 2 and "--cards" in r.output
     assert not out.exists()
 
 

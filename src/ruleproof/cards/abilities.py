@@ -40,6 +40,7 @@ __all__ = [
     "Target",
     "TargetRef",
     "Trigger",
+    "Zone",
 ]
 
 
@@ -215,6 +216,16 @@ class EffectKind(Enum):
     SHUFFLE_DECK = "shuffle_deck"
 
 
+class Zone(Enum):
+    """An out-of-play area a card can be put into play from (Rules Reference, "Put into Play")."""
+
+    HAND = "hand"
+    DISCARD_PILE = "discard_pile"
+    DEAD_PILE = "dead_pile"
+    DRAW_DECK = "draw_deck"
+    SHADOWS = "shadows"
+
+
 class Duration(Enum):
     """How long a lasting effect lasts."""
 
@@ -322,6 +333,9 @@ class Effect:
     """One effect; ``amount`` ``None`` means a variable (X) amount.
 
     ``source`` is used by ``move_power`` (where the power comes from);
+    ``from_zones`` by ``put_into_play`` (the zones the card may come from,
+    as printed: "from your hand or discard pile" gives two; empty when the
+    text names none);
     ``prohibited`` by ``prohibit`` (what cannot happen to the target);
     ``challenge`` by ``icon_mod``; ``keyword`` by ``keyword_mod``.
     """
@@ -335,6 +349,7 @@ class Effect:
     challenge: ChallengeType | None = None
     keyword: Keyword | None = None
     optional: bool = False
+    from_zones: tuple[Zone, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -42,6 +42,7 @@ from ruleproof.cards.abilities import (
     Target,
     TargetRef,
     Trigger,
+    Zone,
 )
 
 __all__ = ["card_text", "compile_card", "compile_text", "normalise"]
@@ -645,6 +646,28 @@ def _duration_split(s: str) -> tuple[str, Duration | None]:
     return s, None
 
 
+_ZONE_WORDS: dict[str, Zone] = {
+    "hand": Zone.HAND,
+    "discard pile": Zone.DISCARD_PILE,
+    "dead pile": Zone.DEAD_PILE,
+    "deck": Zone.DRAW_DECK,
+    "draw deck": Zone.DRAW_DECK,
+    "shadows": Zone.SHADOWS,
+}
+
+
+def _zones(s: str) -> tuple[Zone, ...] | None:
+    """The zones of "from your hand", "from your hand or discard pile", "from shadows" (``None``: not a zone list)."""
+    words = re.split(r"\s*(?:,\s*)?(?:\bor\b|\band/or\b|,)\s*", re.sub(r"^your ", "", s.strip()))
+    out: list[Zone] = []
+    for w in words:
+        z = _ZONE_WORDS.get(re.sub(r"^your ", "", w.strip()))
+        if z is None:
+            return None
+        out.append(z)
+    return tuple(dict.fromkeys(out))
+
+
 def _verb_effect(verb: str, obj: str, ctx: _Ctx, optional: bool) -> tuple[Effect, ...] | None:
     obj = obj.strip()
     from_play = False
@@ -748,6 +771,25 @@ def _effect_single(s: str, ctx: _Ctx, optional: bool) -> tuple[Effect, ...] | No
     if m:
         sc = Scope.ANY_PLAYER if m.group(1) == "each player" else Scope.OPPONENT
         return (Effect(EffectKind.DRAW, _amount(m.group(2)), Target(TargetRef.PLAYER, Subject(sc)), optional=optional),)
+    m = re.match(r"^(each opponent|each player|that player|the losing opponent) discards (\d+|x|a|one|two|three) cards?"
+                 r"(?: at random)? from (?:his or her|their) hand$", s)
+    if m is None:
+        m2 = re.match(r"^discard (\d+|x|a|one|two|three) cards?(?: at random)? from "
+                      r"(each opponent|that player|the losing opponent)'s hand$", s)
+        if m2 is not None:
+            who, amount = m2.group(2), m2.group(1)
+        else:
+            who, amount = "", ""
+    else:
+        who, amount = m.group(1), m.group(2)
+    if who:
+        if who == "that player":
+            chosen = ctx.chosen
+            sc = chosen.subject.scope if chosen is not None and chosen.ref is TargetRef.PLAYER else Scope.ANY_PLAYER
+        else:
+            sc = Scope.ANY_PLAYER if who == "each player" else Scope.OPPONENT
+        return (Effect(EffectKind.DISCARD_FROM_HAND, _amount(amount), Target(TargetRef.PLAYER, Subject(sc)),
+                       optional=optional),)
     m = re.match(r"^move (\d+|x|a|one|two) power from (.+?) to (.+)$", s)
     if m:
         src = _np(m.group(2), ctx, Scope.ANY)
@@ -760,11 +802,12 @@ def _effect_single(s: str, ctx: _Ctx, optional: bool) -> tuple[Effect, ...] | No
         np = _np(m.group(1), ctx, Scope.ANY)
         if np is not None:
             return (Effect(EffectKind.RETURN_TO_HAND, np.count, _target(np), optional=optional),)
-    m = re.match(r"^put (.+?) into play(?: from your hand| from your discard pile| from your dead pile| under your control)?$", s)
+    m = re.match(r"^put (.+?) into play(?: from (.+?))?(?: under your control)?$", s)
     if m:
+        zones = _zones(m.group(2)) if m.group(2) else ()
         np = _np(m.group(1), ctx, Scope.YOU_OWN)
-        if np is not None:
-            return (Effect(EffectKind.PUT_INTO_PLAY, np.count, _target(np), optional=optional),)
+        if np is not None and zones is not None:
+            return (Effect(EffectKind.PUT_INTO_PLAY, np.count, _target(np), optional=optional, from_zones=zones),)
     m = re.match(r"^return (.+?) to shadows$", s)
     if m:
         np = _np(m.group(1), ctx, Scope.ANY)

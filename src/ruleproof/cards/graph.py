@@ -1,15 +1,28 @@
 """The ability graph: which card ability can set off (or re-enable) which.
 
-Nodes are ``(card code, ability index)`` for initiated abilities (actions,
-reactions, interrupts, forced ones, when-revealed).  There is an edge ``A -> B``
-when an effect or cost of ``A`` can raise a triggering condition ``B`` answers
+Nodes are ``(card key, ability index)`` for initiated abilities (actions,
+reactions, interrupts, forced ones, when-revealed).  A card key is the card
+code for a card *you* control and ``opp:CODE`` for a copy the *opponent*
+controls (:func:`card_key`, :func:`split_key`); each node carries its
+``controller`` (``you`` / ``opponent``).  There is an edge ``A -> B`` when an
+effect or cost of ``A`` can raise a triggering condition ``B`` answers
 (``triggers``), or can make ``B``'s cost payable again (``enables``: ``A``
 stands what ``B`` kneels, gives the gold ``B`` pays, draws the card ``B``
-discards ...).  Subject filters (self / you control / opponent controls, type,
-trait, faction), phase restrictions and ownership vs control are honoured; all
-cards of a candidate are assumed to be controlled by one player ("you"), so a
-trigger limited to cards an opponent controls is never answered by your own
-card.  Cycles of the graph are loop candidates for the Z3 loop check.
+discards ...).
+
+Subject filters (self / you control / opponent controls, type, trait,
+faction), phase restrictions and ownership vs control are honoured *per
+controller*: a scope is read relative to the controller of the ability that
+prints it ("a character an opponent controls" on your card names the
+opponent's characters; on the opponent's card it names yours), so an effect
+of one player's ability can answer the other player's trigger (an edge
+across players, marked in its reason).  Costs are paid with the paying
+player's own cards and resources (Costs).  A discard *from hand* ("discard 1
+card from your hand", "each opponent discards 1 card from his or her hand")
+answers only a "discarded from your hand" trigger of the player whose hand it
+is, and a discard from play only the other discard triggers.  Put-into-play
+edges name the zones the card comes from.  Cycles of the graph are loop
+candidates for the Z3 loop check.
 
 All node and edge attributes are strings, so the graph writes as DOT or GraphML
 as it is.  No z3 here.
@@ -43,16 +56,28 @@ if TYPE_CHECKING:
     from ruleproof.cards.pool import Pool
 
 __all__ = [
+    "OPPONENT",
+    "OPP_PREFIX",
+    "YOU",
     "Candidate",
     "CardFacts",
     "GraphEdge",
     "NodeKey",
     "build_ability_graph",
+    "card_key",
     "facts_from_pool",
     "find_candidates",
+    "split_key",
+    "two_player_abilities",
 ]
 
 NodeKey = tuple[str, int]
+
+#: The two controllers of the graph (the players, relative to the one searching).
+YOU = "you"
+OPPONENT = "opponent"
+#: Card keys of opponent-controlled copies start with this (as ``ruleproof loops --cards opp:CODE``).
+OPP_PREFIX = "opp:"
 
 _INITIATED = {
     AbilityType.ACTION,
@@ -65,6 +90,9 @@ _INITIATED = {
 _FORCED = {AbilityType.FORCED_REACTION, AbilityType.FORCED_INTERRUPT, AbilityType.WHEN_REVEALED}
 _YOURS = {Scope.SELF, Scope.YOU_CONTROL, Scope.YOU_OWN, Scope.YOU}
 _THEIRS = {Scope.OPPONENT_CONTROLS, Scope.OPPONENT_OWNS, Scope.OPPONENT}
+_BOTH = frozenset({YOU, OPPONENT})
+_POSSESSIVE = {YOU: "your", OPPONENT: "the opponent's"}
+_FROM_HAND = "from your hand"
 
 # events an effect (or cost) kind produces, for the card it targets
 _EFFECT_EVENTS: dict[EffectKind, tuple[EventKind, ...]] = {
@@ -81,6 +109,7 @@ _EFFECT_EVENTS: dict[EffectKind, tuple[EventKind, ...]] = {
     EffectKind.MOVE_POWER: (EventKind.GAIN_POWER,),
     EffectKind.DRAW: (EventKind.DRAW,),
     EffectKind.GAIN_GOLD: (EventKind.GAIN_GOLD,),
+    EffectKind.DISCARD_FROM_HAND: (EventKind.DISCARDED,),
 }
 _COST_EVENTS: dict[CostKind, tuple[EventKind, ...]] = {
     CostKind.KNEEL: (EventKind.KNELT,),
@@ -92,7 +121,9 @@ _COST_EVENTS: dict[CostKind, tuple[EventKind, ...]] = {
                                  EventKind.LEAVES_PLAY),
     CostKind.REMOVE_FROM_GAME: (EventKind.WOULD_LEAVE_PLAY, EventKind.LEAVES_PLAY),
     CostKind.RETURN_TO_SHADOWS: (EventKind.WOULD_LEAVE_PLAY, EventKind.LEAVES_PLAY),
+    CostKind.DISCARD_FROM_HAND: (EventKind.DISCARDED,),
 }
+_HAND_DISCARDS = {EffectKind.DISCARD_FROM_HAND.value, CostKind.DISCARD_FROM_HAND.value}
 # which effect kinds make a cost payable again
 _ENABLES: dict[CostKind, tuple[EffectKind, ...]] = {
     CostKind.KNEEL: (EffectKind.STAND,),
@@ -102,8 +133,59 @@ _ENABLES: dict[CostKind, tuple[EffectKind, ...]] = {
     CostKind.SACRIFICE: (EffectKind.PUT_INTO_PLAY,),
     CostKind.RETURN_TO_HAND: (EffectKind.PUT_INTO_PLAY,),
     CostKind.REMOVE_FROM_GAME: (EffectKind.PUT_INTO_PLAY,),
+    CostKind.KILL: (EffectKind.PUT_INTO_PLAY,),
+    CostKind.DISCARD_FROM_PLAY: (EffectKind.PUT_INTO_PLAY,),
+    CostKind.RETURN_TO_SHADOWS: (EffectKind.PUT_INTO_PLAY,),
     CostKind.DISCARD_GOLD: (),
 }
+
+
+def card_key(code: str, controller: str = YOU) -> str:
+    """The key of a card in the ability graph: ``code`` for you, ``opp:code`` for the opponent.
+
+    >>> card_key("01001", OPPONENT), split_key("opp:01001")
+    ('opp:01001', ('opponent', '01001'))
+    """
+    if controller not in _BOTH:
+        raise ValueError(f"unknown controller {controller!r}")
+    return OPP_PREFIX + code if controller == OPPONENT else code
+
+
+def split_key(key: str) -> tuple[str, str]:
+    """``(controller, code)`` of a card key (see :func:`card_key`)."""
+    if key.startswith(OPP_PREFIX):
+        return OPPONENT, key[len(OPP_PREFIX):]
+    return YOU, key
+
+
+def two_player_abilities(compiled: Mapping[str, tuple[Ability, ...]], mine: Iterable[str] | None,
+                         opponent: Iterable[str] = ()) -> dict[str, tuple[Ability, ...]]:
+    """Abilities by card key: ``mine`` as yours (``None``: every compiled card), ``opponent`` as ``opp:CODE``.
+
+    A code in both gets a copy on each side.  Codes missing from ``compiled``
+    are skipped; the order is ``compiled``'s, yours before the opponent's.
+
+    >>> two_player_abilities({"1": (), "2": ()}, ["1"], ["1", "2"])
+    {'1': (), 'opp:1': (), 'opp:2': ()}
+    """
+    yours = set(compiled) if mine is None else set(mine)
+    theirs = set(opponent)
+    out = {card_key(c): a for c, a in compiled.items() if c in yours}
+    out.update({card_key(c, OPPONENT): a for c, a in compiled.items() if c in theirs})
+    return out
+
+
+def _other(controller: str) -> str:
+    return OPPONENT if controller == YOU else YOU
+
+
+def _sides(scope: Scope, controller: str) -> frozenset[str]:
+    """Which players a scope printed on an ability of ``controller`` can name."""
+    if scope in _YOURS:
+        return frozenset({controller})
+    if scope in _THEIRS:
+        return frozenset({_other(controller)})
+    return _BOTH
 
 
 @dataclass(frozen=True)
@@ -131,10 +213,12 @@ class GraphEdge:
 class Candidate:
     """A loop candidate: a simple cycle of the ability graph.
 
+    ``cards`` are card keys (``opp:CODE`` for an opponent's copy).
     ``bounded_by`` lists the printed limits on the cycle's abilities (any one
     bounds the loop); ``forced`` is true when every ability of the cycle is
     mandatory (a loop that could hang a game); ``fully_compiled`` when every
-    ability's text was fully understood.
+    ability's text was fully understood.  ``controllers`` gives the
+    controller (``you`` / ``opponent``) of each ability, in cycle order.
     """
 
     cards: tuple[str, ...]
@@ -143,6 +227,18 @@ class Candidate:
     bounded_by: tuple[str, ...]
     forced: bool
     fully_compiled: bool
+    controllers: tuple[str, ...] = ()
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """The players controlling some ability of the cycle (``you`` first)."""
+        ctl = set(self.controllers or (split_key(k)[0] for k, _ in self.abilities))
+        return tuple(p for p in (YOU, OPPONENT) if p in ctl)
+
+    @property
+    def cross_player(self) -> bool:
+        """True when abilities of both players are on the cycle."""
+        return len(self.players) > 1
 
 
 def facts_from_pool(pool: "Pool") -> dict[str, CardFacts]:
@@ -156,26 +252,31 @@ def facts_from_pool(pool: "Pool") -> dict[str, CardFacts]:
 
 @dataclass(frozen=True)
 class _Thing:
-    """A concrete card (``code``) or a filter (``subject``) an effect touches or a trigger names."""
+    """A concrete card (``key``) or a filter (``subject`` over the cards of ``sides``) an effect touches or a
+    trigger names."""
 
-    code: str | None
+    key: str | None
     subject: Subject
+    sides: frozenset[str]
+    controller: str = YOU  # of the ability whose text names it (scopes are relative to that player)
 
 
-def _produced(target: Target, code: str, facts: Mapping[str, CardFacts]) -> _Thing:
+def _produced(target: Target, key: str, controller: str, cost: bool) -> _Thing:
+    """What a cost or effect of the ability on card ``key`` acts on (a cost only on the payer's own cards)."""
     if target.ref is TargetRef.SELF or target.subject.scope is Scope.SELF:
-        return _Thing(code, target.subject)
+        return _Thing(key, target.subject, frozenset({controller}))
     if target.ref is TargetRef.ATTACHED:
-        return _Thing(None, Subject(Scope.ANY, CardKind.CHARACTER))
-    return _Thing(None, target.subject)
+        return _Thing(None, Subject(Scope.ANY, CardKind.CHARACTER), _BOTH)
+    return _Thing(None, target.subject, frozenset({controller}) if cost else _sides(target.subject.scope, controller),
+                  controller)
 
 
-def _wanted(subject: Subject, code: str) -> _Thing:
+def _wanted(subject: Subject, key: str, controller: str) -> _Thing:
     if subject.scope is Scope.SELF:
-        return _Thing(code, subject)
+        return _Thing(key, subject, frozenset({controller}))
     if subject.scope is Scope.ATTACHED:
-        return _Thing(None, Subject(Scope.ANY, subject.card_type or CardKind.CHARACTER))
-    return _Thing(None, subject)
+        return _Thing(None, Subject(Scope.ANY, subject.card_type or CardKind.CHARACTER), _BOTH)
+    return _Thing(None, subject, _sides(subject.scope, controller), controller)
 
 
 def _types_ok(a: CardKind | None, b: CardKind | None) -> bool:
@@ -186,15 +287,12 @@ def _types_ok(a: CardKind | None, b: CardKind | None) -> bool:
     return a is b or CardKind.CARD in (a, b)
 
 
-def _scope_ok(a: Scope, b: Scope) -> bool:
-    return not ((a in _YOURS and b in _THEIRS) or (a in _THEIRS and b in _YOURS))
-
-
-def _card_satisfies(f: CardFacts | None, s: Subject, other_code: str | None, code: str) -> bool:
-    """Does the concrete card ``code`` (controlled by you) satisfy filter ``s``?"""
-    if s.scope in _THEIRS:
+def _card_satisfies(f: CardFacts | None, want: _Thing, other_key: str | None, key: str) -> bool:
+    """Does the concrete card ``key`` (controlled as its key says) satisfy the filter ``want``?"""
+    s = want.subject
+    if split_key(key)[0] not in want.sides:
         return False
-    if "other" in s.qualifiers and other_code == code:
+    if "other" in s.qualifiers and other_key == key:
         return False
     if f is None:
         return True
@@ -211,28 +309,31 @@ def _card_satisfies(f: CardFacts | None, s: Subject, other_code: str | None, cod
     return True
 
 
-def _match(prod: _Thing, prod_code: str, want: _Thing, want_code: str,
+def _match(prod: _Thing, prod_key: str, want: _Thing, want_key: str,
            facts: Mapping[str, CardFacts]) -> str | None:
     """Return a reason string when ``prod`` can be the thing ``want`` names, else ``None``."""
-    if prod.code is not None and want.code is not None:
-        return "same card" if prod.code == want.code else None
-    if prod.code is not None:
-        ok = _card_satisfies(facts.get(prod.code), want.subject, want_code, prod.code)
-        return f"{prod.code} matches {_describe(want.subject)}" if ok else None
-    if want.code is not None:
-        ok = _card_satisfies(facts.get(want.code), prod.subject, prod_code, want.code)
-        return f"{want.code} matches {_describe(prod.subject)}" if ok else None
+    if prod.key is not None and want.key is not None:
+        return "same card" if prod.key == want.key else None
+    if prod.key is not None:
+        ok = _card_satisfies(facts.get(split_key(prod.key)[1]), want, want_key, prod.key)
+        return f"{prod.key} matches {_describe(want)}" if ok else None
+    if want.key is not None:
+        ok = _card_satisfies(facts.get(split_key(want.key)[1]), prod, prod_key, want.key)
+        return f"{want.key} matches {_describe(prod)}" if ok else None
     a, b = prod.subject, want.subject
-    if not _types_ok(a.card_type, b.card_type) or not _scope_ok(a.scope, b.scope):
+    if not _types_ok(a.card_type, b.card_type) or not prod.sides & want.sides:
         return None
     if a.factions and b.factions and not set(a.factions) & set(b.factions):
         return None
-    return f"{_describe(a)} overlaps {_describe(b)}"
+    return f"{_describe(prod)} overlaps {_describe(want)}"
 
 
-def _describe(s: Subject) -> str:
+def _describe(t: _Thing) -> str:
+    s = t.subject
     bits = [*s.qualifiers, *(f"[{f}]" for f in s.factions), *s.traits,
             s.card_type.value if s.card_type else "player", s.scope.value.replace("_", " ")]
+    if t.controller == OPPONENT and t.sides != _BOTH and s.scope in _YOURS | _THEIRS and s.scope is not Scope.SELF:
+        bits.append(f"(i.e. {_POSSESSIVE[next(iter(t.sides))]} cards)")
     return " ".join(bits)
 
 
@@ -250,10 +351,18 @@ def _phases_ok(a: Ability, b: Ability) -> bool:
 
 
 def _answers(event: EventKind, kind_name: str, trig: Trigger) -> bool:
+    from_hand = kind_name.split()[-1] in _HAND_DISCARDS
+    if event is EventKind.DISCARDED and from_hand != (_FROM_HAND in trig.conditions):
+        return False  # a discard from hand and a discard from play are different triggering conditions
     if trig.event is event:
         return True
     # "after X is sacrificed or killed" answers a sacrifice as well
     return event is EventKind.SACRIFICED and trig.event is EventKind.KILLED and "or sacrificed" in trig.conditions
+
+
+def _zones_text(e: object) -> str:
+    zones = getattr(e, "from_zones", ())
+    return f" from {' or '.join(z.value.replace('_', ' ') for z in zones)}" if zones else ""
 
 
 # ---------------------------------------------------------------------------
@@ -267,7 +376,9 @@ def build_ability_graph(abilities: Mapping[str, tuple[Ability, ...]],
     Parameters
     ----------
     abilities
-        Card code -> abilities (compiled or overridden).
+        Card key -> abilities (compiled or overridden).  A key is a card code
+        (a card you control) or ``opp:CODE`` (the opponent's copy); both may
+        be present for one code.
     facts
         Card code -> :class:`CardFacts` for filter tests; a card without facts
         matches any type/trait/faction filter (optimistic, never prunes).
@@ -275,10 +386,12 @@ def build_ability_graph(abilities: Mapping[str, tuple[Ability, ...]],
     Returns
     -------
     networkx.DiGraph
-        Nodes ``(code, index)`` with string attributes ``code``, ``index``,
+        Nodes ``(key, index)`` with string attributes ``code`` (the card
+        code), ``key``, ``controller`` (``you``/``opponent``), ``index``,
         ``name``, ``type``, ``compiled``, ``label``, ``limit``; edges with
-        ``kind`` (``triggers``, ``enables`` or ``triggers+enables``) and
-        ``reason``.
+        ``kind`` (``triggers``, ``enables`` or ``triggers+enables``),
+        ``reason`` and ``cross_player`` (``true`` when the two abilities have
+        different controllers).
 
     Examples
     --------
@@ -288,27 +401,34 @@ def build_ability_graph(abilities: Mapping[str, tuple[Ability, ...]],
     >>> g = build_ability_graph({"1": a, "2": b})
     >>> sorted(g.edges())
     [(('1', 0), ('1', 0)), (('1', 0), ('2', 0)), (('2', 0), ('1', 0)), (('2', 0), ('2', 0))]
+    >>> sorted(build_ability_graph({"1": a, "opp:2": b}).edges())  # each stands only its own controller's cards
+    [(('1', 0), ('1', 0)), (('opp:2', 0), ('opp:2', 0))]
     """
     facts = facts or {}
     g: nx.DiGraph = nx.DiGraph()
     nodes: list[tuple[NodeKey, Ability]] = []
-    for code in abilities:
-        for i, a in enumerate(abilities[code]):
+    ctl: dict[str, str] = {}
+    for key in abilities:
+        controller, code = split_key(key)
+        ctl[key] = controller
+        for i, a in enumerate(abilities[key]):
             if a.type not in _INITIATED:
                 continue
-            key = (code, i)
+            node = (key, i)
             f = facts.get(code)
-            g.add_node(key, code=code, index=str(i), name=f.name if f else code, type=a.type.value,
-                       compiled=a.compiled.value, label=f"{f.name if f else code} #{i} ({a.type.value})",
+            name = f.name if f else code
+            who = "opp: " if controller == OPPONENT else ""
+            g.add_node(node, code=code, key=key, controller=controller, index=str(i), name=name, type=a.type.value,
+                       compiled=a.compiled.value, label=f"{who}{name} #{i} ({a.type.value})",
                        limit=(f"{a.limit.kind.value} {a.limit.count} per {a.limit.period.value}" if a.limit else ""))
-            nodes.append((key, a))
+            nodes.append((node, a))
     by_event: dict[EventKind, list[tuple[NodeKey, Ability]]] = {}
     by_cost: dict[CostKind, list[tuple[NodeKey, Ability, Cost]]] = {}
-    for key, a in nodes:
+    for node, a in nodes:
         if a.trigger is not None:
-            by_event.setdefault(a.trigger.event, []).append((key, a))
+            by_event.setdefault(a.trigger.event, []).append((node, a))
         for c in a.costs:
-            by_cost.setdefault(c.kind, []).append((key, a, c))
+            by_cost.setdefault(c.kind, []).append((node, a, c))
     reasons: dict[tuple[NodeKey, NodeKey], dict[str, list[str]]] = {}
 
     def add(src: NodeKey, dst: NodeKey, kind: str, reason: str) -> None:
@@ -317,55 +437,69 @@ def build_ability_graph(abilities: Mapping[str, tuple[Ability, ...]],
         if reason not in lst:
             lst.append(reason)
 
-    for key, a in nodes:
-        code = key[0]
-        produced: list[tuple[EventKind, Target, str]] = []
+    for node, a in nodes:
+        key = node[0]
+        me = ctl[key]
+        produced: list[tuple[EventKind, _Thing, Target, str]] = []
         for c in a.costs:
             for ev in _COST_EVENTS.get(c.kind, ()):
-                produced.append((ev, c.target, f"cost {c.kind.value}"))
+                produced.append((ev, _produced(c.target, key, me, True), c.target, f"cost {c.kind.value}"))
         for e in a.effects:
             for ev in _EFFECT_EVENTS.get(e.kind, ()):
-                produced.append((ev, e.target, f"effect {e.kind.value}"))
-        for ev, tgt, what in produced:
+                produced.append((ev, _produced(e.target, key, me, False), e.target, f"effect {e.kind.value}"))
+        for ev, thing, tgt, what in produced:
             candidates = list(by_event.get(ev, ()))
             if ev is EventKind.SACRIFICED:
                 candidates += by_event.get(EventKind.KILLED, ())
-            for bkey, b in candidates:
+            for bnode, b in candidates:
                 assert b.trigger is not None
                 if not _answers(ev, what, b.trigger) or not _phases_ok(a, b):
                     continue
-                if tgt.ref is TargetRef.PLAYER or b.trigger.subject.card_type is None:
-                    if not _scope_ok(tgt.subject.scope, b.trigger.subject.scope):
+                bkey = bnode[0]
+                hand_discard = what.split()[-1] in _HAND_DISCARDS
+                if tgt.ref is TargetRef.PLAYER or b.trigger.subject.card_type is None or hand_discard:
+                    # a player (or a player's hand): whose, relative to each ability's controller
+                    whose = frozenset({me}) if what.startswith("cost") else _sides(tgt.subject.scope, me)
+                    wanted = frozenset({ctl[bkey]}) if hand_discard else _sides(b.trigger.subject.scope, ctl[bkey])
+                    if not whose & wanted:
                         continue
-                    why = "players compatible"
+                    why = ("players compatible" if not hand_discard
+                           else " or ".join(f"{_POSSESSIVE[p]} hand" for p in sorted(whose & wanted, reverse=True)))
                 else:
-                    m = _match(_produced(tgt, code, facts), code, _wanted(b.trigger.subject, bkey[0]), bkey[0], facts)
+                    m = _match(thing, key, _wanted(b.trigger.subject, bkey, ctl[bkey]), bkey, facts)
                     if m is None:
                         continue
                     why = m
-                add(key, bkey, "triggers", f"{what} -> {ev.value} ({why})")
+                add(node, bnode, "triggers", f"{what} -> {ev.value} ({why})")
         for e in a.effects:
             for ck, kinds in _ENABLES.items():
                 if e.kind not in kinds:
                     continue
-                for bkey, b, cost in by_cost.get(ck, ()):
+                for bnode, b, cost in by_cost.get(ck, ()):
                     if not _phases_ok(a, b):
                         continue
+                    bkey = bnode[0]
                     if ck in (CostKind.PAY_GOLD, CostKind.DISCARD_FROM_HAND):
-                        if not _scope_ok(e.target.subject.scope, Scope.YOU):
+                        if ctl[bkey] not in _sides(e.target.subject.scope, me):
                             continue
-                        why = "your resources"
+                        why = "your resources" if ctl[bkey] == me else "the other player's resources"
                     else:
-                        m = _match(_produced(e.target, code, facts), code, _wanted(cost.target.subject, bkey[0])
-                                   if cost.target.ref is not TargetRef.SELF else _Thing(bkey[0], cost.target.subject),
-                                   bkey[0], facts)
+                        want = (_wanted(cost.target.subject, bkey, ctl[bkey]) if cost.target.ref is not TargetRef.SELF
+                                else _Thing(bkey, cost.target.subject, frozenset({ctl[bkey]}), ctl[bkey]))
+                        # a cost is paid with its payer's own cards (Costs)
+                        want = _Thing(want.key, want.subject, want.sides & frozenset({ctl[bkey]}), want.controller)
+                        m = _match(_produced(e.target, key, me, False), key, want, bkey, facts)
                         if m is None:
                             continue
                         why = m
-                    add(key, bkey, "enables", f"effect {e.kind.value} re-enables cost {ck.value} ({why})")
+                    add(node, bnode, "enables",
+                        f"effect {e.kind.value}{_zones_text(e)} re-enables cost {ck.value} ({why})")
     for (src, dst), kinds in sorted(reasons.items()):
-        g.add_edge(src, dst, kind="+".join(sorted(kinds)),
-                   reason="; ".join(r for k in sorted(kinds) for r in kinds[k]))
+        cross = ctl[src[0]] != ctl[dst[0]]
+        text = "; ".join(r for k in sorted(kinds) for r in kinds[k])
+        if cross:
+            text = f"[{_POSSESSIVE[ctl[src[0]]]} ability -> {_POSSESSIVE[ctl[dst[0]]]} ability] {text}"
+        g.add_edge(src, dst, kind="+".join(sorted(kinds)), reason=text, cross_player="true" if cross else "false")
     return g
 
 
@@ -393,7 +527,8 @@ def find_candidates(g: nx.DiGraph, max_length: int = 3, max_candidates: int = 10
     include_self_loops
         Report one-ability cycles (an ability that re-triggers itself).
     focus
-        Only keep cycles that touch at least one of these card codes.
+        Only keep cycles that touch at least one of these card keys (or card
+        codes: a code matches both players' copies).
     """
     wanted = set(focus) if focus is not None else None
     seen: set[frozenset[NodeKey]] = set()
@@ -406,13 +541,13 @@ def find_candidates(g: nx.DiGraph, max_length: int = 3, max_candidates: int = 10
         for cycle in nx.simple_cycles(sub, length_bound=max_length):
             if len(cycle) == 1 and not include_self_loops:
                 continue
-            key = frozenset(cycle)
-            if key in seen:
+            node_set = frozenset(cycle)
+            if node_set in seen:
                 continue
-            codes = tuple(dict.fromkeys(n[0] for n in cycle))
-            if wanted is not None and not wanted & set(codes):
+            keys = tuple(dict.fromkeys(n[0] for n in cycle))
+            if wanted is not None and not wanted & (set(keys) | {split_key(k)[1] for k in keys}):
                 continue
-            seen.add(key)
+            seen.add(node_set)
             start = cycle.index(min(cycle))
             cyc = cycle[start:] + cycle[:start]
             edges = tuple(
@@ -421,12 +556,13 @@ def find_candidates(g: nx.DiGraph, max_length: int = 3, max_candidates: int = 10
                 for i in range(len(cyc))
             )
             found.append(Candidate(
-                cards=tuple(sorted(set(codes))),
+                cards=tuple(sorted(set(keys))),
                 abilities=tuple(cyc),
                 edges=edges,
                 bounded_by=tuple(t for t in (_limit_text(g, n) for n in cyc) if t),
                 forced=all(g.nodes[n]["type"] in {t.value for t in _FORCED} for n in cyc),
                 fully_compiled=all(g.nodes[n]["compiled"] == Compiled.FULL.value for n in cyc),
+                controllers=tuple(str(g.nodes[n].get("controller", split_key(n[0])[0])) for n in cyc),
             ))
             if len(found) >= max_candidates:
                 break

@@ -14,6 +14,7 @@ from ruleproof.cards.pool import load_deck, load_pool
 from ruleproof.errors import InputError
 from ruleproof.loops.lasso import Category
 from ruleproof.loops.search import LoopReport, find_loops, report_json
+from ruleproof.scale.isolation import fresh_solver_context
 
 __all__ = ["loops", "render_report"]
 
@@ -74,8 +75,10 @@ def render_report(report: LoopReport) -> str:
 @click.option("--timeout", default=20.0, show_default=True, type=click.FloatRange(min=0.1),
               help="Seconds per solver query.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (version 1).")
+@click.option("--workers", type=int, default=None, help="Classify candidates on a local Dask cluster of N worker processes.")
+@click.option("--scheduler", default=None, metavar="ADDRESS", help="Classify candidates on the Dask scheduler at ADDRESS.")
 def loops(codes: tuple[str, ...], deck_file: Path | None, pool_dir: Path | None, override_files: tuple[Path, ...],
-          max_length: int, timeout: float, as_json: bool) -> int:
+          max_length: int, timeout: float, as_json: bool, workers: int | None = None, scheduler: str | None = None) -> int:
     """Search cards for loops: the whole pool, --cards CODE ..., or a --deck list."""
     out, err = _streams()
     pool = load_pool(pool_dir)
@@ -86,7 +89,7 @@ def loops(codes: tuple[str, ...], deck_file: Path | None, pool_dir: Path | None,
         if pool.get(c) is None:
             raise InputError(f"unknown card code {c}")
     ov = load_overrides(override_files)
-    report = _run(pool, mine, deck, theirs, ov, max_length, timeout, err)
+    report = _run(pool, mine, deck, theirs, ov, max_length, timeout, err, workers=workers, scheduler=scheduler)
     if as_json:
         out.write(json.dumps(report_json(report), sort_keys=True, default=str) + "\n")
     else:
@@ -98,7 +101,7 @@ def loops(codes: tuple[str, ...], deck_file: Path | None, pool_dir: Path | None,
 
 
 def _run(pool: Any, mine: list[str], deck: Any, theirs: list[str], ov: Any, max_length: int, timeout: float,
-         err: TextIO) -> LoopReport:
+         err: TextIO, *, workers: int | None = None, scheduler: str | None = None) -> LoopReport:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -109,6 +112,15 @@ def _run(pool: Any, mine: list[str], deck: Any, theirs: list[str], ov: Any, max_
 
         def tick(done: int, total: int, cand: Any) -> None:
             bar.update(task, completed=done, total=total, description="+".join(cand.cards))
+            if workers is None and scheduler is None:
+                # find_loops calls this before each candidate: start it in a fresh Z3 context, as a Dask
+                # worker does, so both runs print the same traces (until lasso.classify does this itself)
+                fresh_solver_context()
 
+        if workers is not None or scheduler is not None:
+            from ruleproof.scale.loops import find_loops_on_cluster
+
+            return find_loops_on_cluster(pool, mine or None, deck, theirs, tick, overrides=ov, max_length=max_length,
+                                         timeout=timeout, workers=workers, scheduler=scheduler)
         return find_loops(pool, mine or None, deck, theirs, tick, overrides=ov, max_length=max_length,
                           timeout=timeout)

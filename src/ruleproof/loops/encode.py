@@ -6,8 +6,9 @@ module checks that every ability on it can be encoded faithfully
 the cycle (:func:`build_model`), on which :mod:`ruleproof.loops.lasso` asks
 its questions.
 
-The state, for the cards of the candidate only (one copy each; owner fixed,
-and a card is controlled by its owner: Ownership and Control):
+The state, for the cards of the candidate only (one copy each, keyed as in
+the ability graph: ``CODE`` for your copy, ``opp:CODE`` for the opponent's;
+owner fixed, and a card is controlled by its owner: Ownership and Control):
 
 * per card: its zone (hand, play, discard pile, dead pile, removed from the
   game), standing or kneeling, power on it, a pending removal while an
@@ -18,7 +19,8 @@ and a card is controlled by its owner: Ownership and Control):
 * per ability of the cycle: whether its triggering condition occurred and is
   still unanswered (``pending``, with the card it was about, ``trig``) and how
   often it was used (``used``: per copy for "Limit", reset when the card
-  re-enters play; "Max" counts every ability of that title);
+  re-enters play; "Max" counts every ability of that title *of the same
+  player*, as limits and maxima are player specific);
 * the pass observer: ``pos`` (the next ability of the cycle), ``passes``
   (complete passes) and a snapshot of the whole state taken at the end of
   the first pass (``snap_*``).
@@ -31,13 +33,26 @@ Interrupts / Forced Reactions), the phase matches, the cost can be paid in
 full, the effect could change the game state judged *before* the cost is paid,
 and the limit is not spent (Limits and Maxima).  Its update is the cost then
 the effect, applied in sequence, then the triggering conditions they create.
+A scope is read relative to the controller of the ability that prints it
+and each player pays costs with their own cards, gold and hand, so a cycle
+may alternate between your abilities and the opponent's (their effect
+kneels your character, your reaction answers it...).  "Put into play" takes
+the card only from the zones its text names (hand, discard pile, dead pile;
+Put into Play); a discard from hand is its own triggering condition ("after
+a card is discarded from your hand", for the hand's owner, whoever's effect
+discarded it).
 Removals answered by the next ability of the cycle when it is an interrupt
 wait in ``imm`` until that interrupt resolves (Nested Ability Sequences;
 Save; a sacrifice cannot be saved).
 
 Anything the encoder does not model (attachments, cancels, lasting
-modifiers, variable amounts, filters on unknown cards...) makes the candidate
-*unsupported*, with the reason; nothing is guessed.
+modifiers, variable amounts, filters on unknown cards, putting a card into
+play from shadows or the draw deck...) makes the candidate *unsupported*,
+with the reason; nothing is guessed.
+
+Mutants (:data:`MUTANTS`, built with ``ModelSpec(mutant=...)``, each caught
+by a test in ``tests/loops``): ``max_across_players`` (Limits and Maxima)
+and ``put_into_play_any_zone`` (Put into Play).
 """
 
 from __future__ import annotations
@@ -62,6 +77,7 @@ from ruleproof.cards.abilities import (
     Target,
     TargetRef,
     Trigger,
+    Zone,
 )
 from ruleproof.cards.graph import Candidate
 from ruleproof.dsl import And, Bool, If, Int, Model, Not, OneOf, Or, Range, Step, Sum, Term
@@ -69,6 +85,7 @@ from ruleproof.ir import System
 
 __all__ = [
     "ALL_GROUPS",
+    "MUTANTS",
     "Encoding",
     "GROUP_TEXT",
     "LoopCard",
@@ -77,11 +94,18 @@ __all__ = [
     "build_model",
     "encode",
     "missing_targets",
+    "source_zones",
 ]
 
 ZONES = ("hand", "play", "discard", "dead", "removed")
 REMOVALS = ("none", "kill", "discard", "sacrifice", "ret", "remove")
 _BIG = 10**6
+
+#: Wrong readings of the rules :class:`ModelSpec` can build, each caught by a test:
+#: ``max_across_players``: a "Max" counts the title's uses of both players (Limits and Maxima: player specific);
+#: ``put_into_play_any_zone``: "put into play" takes the card from any out-of-play zone (Put into Play: the zone
+#: the text names).
+MUTANTS = ("max_across_players", "put_into_play_any_zone")
 
 # dominance groups: which part of the state must be "at least as good" after a pass
 ALL_GROUPS = ("standing", "zones", "triggers", "gold", "hand", "deck", "power", "limits")
@@ -111,7 +135,8 @@ _CARD_EVENTS = {
 _PLAYER_EVENTS = {EventKind.DRAW, EventKind.GAIN_GOLD}
 # trigger conditions that no effect inside a cycle satisfies (the event then never recurs)
 _NEVER_IN_CYCLE = {"by assault", "using ambush", "during a challenge"}
-_KNOWN_CONDITIONS = {"or sacrificed", "or would be discarded", "player you", *_NEVER_IN_CYCLE}
+_FROM_HAND = "from your hand"
+_KNOWN_CONDITIONS = {"or sacrificed", "or would be discarded", "player you", _FROM_HAND, *_NEVER_IN_CYCLE}
 _REMOVAL_EVENTS = {
     "kill": ((EventKind.WOULD_BE_KILLED, EventKind.WOULD_LEAVE_PLAY), (EventKind.KILLED, EventKind.LEAVES_PLAY), "dead"),
     "discard": ((EventKind.WOULD_BE_DISCARDED, EventKind.WOULD_LEAVE_PLAY),
@@ -124,6 +149,7 @@ _COST_REMOVAL = {CostKind.SACRIFICE: "sacrifice", CostKind.KILL: "kill", CostKin
                  CostKind.REMOVE_FROM_GAME: "remove", CostKind.DISCARD_FROM_PLAY: "discard"}
 _EFFECT_REMOVAL = {EffectKind.KILL: "kill", EffectKind.DISCARD: "discard", EffectKind.SACRIFICE: "sacrifice",
                    EffectKind.RETURN_TO_HAND: "ret"}
+_ZONE_OF = {Zone.HAND: "hand", Zone.DISCARD_PILE: "discard", Zone.DEAD_PILE: "dead"}
 _YOURS = {Scope.YOU_CONTROL, Scope.YOU_OWN, Scope.YOU}
 _THEIRS = {Scope.OPPONENT_CONTROLS, Scope.OPPONENT_OWNS, Scope.OPPONENT}
 _QUAL_RE = re.compile(r"^(printed )?(str|cost)(<=|>=)(\d+)$")
@@ -193,7 +219,8 @@ class ModelSpec:
     dominance groups left out of each ``lasso`` target (one target per entry,
     named ``lasso`` or ``lasso-<group>``).  ``passes``: one target
     ``passes>=k`` per ``k``.  ``progress``: targets ``pos>=m`` (how far a first
-    pass gets).
+    pass gets).  ``mutant``: one of :data:`MUTANTS` (a deliberately wrong
+    reading of a rule, for the tests), ``""`` for the rules as written.
     """
 
     limits: frozenset[int] = frozenset()
@@ -201,6 +228,11 @@ class ModelSpec:
     passes: tuple[int, ...] = ()
     progress: tuple[int, ...] = ()
     max_passes: int = 16
+    mutant: str = ""
+
+    def __post_init__(self) -> None:
+        if self.mutant and self.mutant not in MUTANTS:
+            raise ValueError(f"unknown loop-encoder mutant {self.mutant!r} (known: {', '.join(MUTANTS)})")
 
 
 # ---------------------------------------------------------------------------
@@ -231,14 +263,27 @@ def _target_problem(t: Target, what: str, allow: Iterable[TargetRef]) -> str | N
     return _subject_problem(t.subject, what)
 
 
-def _source_zone(a: Ability, e: Effect) -> str | None:
-    """Where ``put into play`` takes the card from (a qualifier, else the ability text)."""
-    q = e.target.subject.qualifiers
-    if "in hand" in q:
-        return "hand"
-    text = a.text.lower()
-    if "into play from your hand" in text:
-        return "hand"
+def source_zones(e: Effect) -> tuple[str, ...]:
+    """The model zones (``hand``, ``discard``, ``dead``) ``put into play`` takes the card from.
+
+    The zones come from the compiled effect (``from_zones``: "from your hand
+    or discard pile"), or from an ``in hand`` qualifier of an override.  A
+    card never comes from a zone the text does not name (Put into Play).
+    Zones the model has no place for are left out (see :func:`_zone_problem`).
+    """
+    zones = tuple(_ZONE_OF[z] for z in e.from_zones if z in _ZONE_OF)
+    if "in hand" in e.target.subject.qualifiers and "hand" not in zones:
+        zones += ("hand",)
+    return zones
+
+
+def _zone_problem(e: Effect) -> str | None:
+    """Why the zones of a ``put into play`` effect cannot be modelled (``None``: they can)."""
+    bad = [z.value.replace("_", " ") for z in e.from_zones if z not in _ZONE_OF]
+    if bad:
+        return f"putting a card into play from {' or '.join(bad)} is not modelled by the loop encoder"
+    if not source_zones(e):
+        return "the text names no zone the card is put into play from"
     return None
 
 
@@ -262,6 +307,15 @@ def _ability_problem(a: Ability, card: LoopCard) -> str | None:
         for c in t.conditions:
             if c not in _KNOWN_CONDITIONS:
                 return f"trigger condition '{c}' is not modelled by the loop encoder"
+        if _FROM_HAND in t.conditions:
+            s = t.subject
+            if t.event is not EventKind.DISCARDED or a.type in _INTERRUPTS:
+                return "only reactions after a card is discarded from hand are modelled"
+            if s.scope is Scope.SELF or s.traits or s.factions or s.qualifiers or \
+                    s.card_type not in (None, CardKind.CARD):
+                return "trigger: which cards in hand match the filter is not known (only the candidate's cards are modelled)"
+            if any(x.target.ref is TargetRef.TRIGGER for x in (*a.effects, *a.costs)):
+                return "trigger: the card discarded from hand is not modelled"
         if t.challenge is not None and t.event in _CARD_EVENTS:
             return "challenge-type restriction on a card event"
     elif a.type is not AbilityType.ACTION:
@@ -306,8 +360,11 @@ def _ability_problem(a: Ability, card: LoopCard) -> str | None:
                                                  TargetRef.TRIGGER))
         elif e.kind is EffectKind.PUT_INTO_PLAY:
             p = _target_problem(e.target, what, (TargetRef.SELF, TargetRef.CHOSEN))
-            if p is None and _source_zone(a, e) != "hand":
-                p = f"{what}: only 'from your hand' is modelled (the source zone is not recorded)"
+            zp = _zone_problem(e)
+            if p is None and zp is not None:
+                p = f"{what}: {zp}"
+        elif e.kind is EffectKind.DISCARD_FROM_HAND:
+            p = None if e.target.ref is TargetRef.PLAYER else f"{what}: only a player's hand is modelled"
         elif e.kind in _EFFECT_REMOVAL:
             p = _target_problem(e.target, what, (TargetRef.SELF, TargetRef.CHOSEN, TargetRef.EACH, TargetRef.TRIGGER))
         elif e.kind is EffectKind.SAVE:
@@ -447,6 +504,10 @@ def build_model(enc: Encoding, spec: ModelSpec) -> System:
     passes = m.var("passes", Int(0, spec.max_passes), init=0)
     for c in enc.cards:  # events are never in play; out-of-play cards are kept upright (a normal form)
         m.init_constraint(Or(cells[("zone", _cid(c.code))] == "play", cells[("standing", _cid(c.code))]))
+    for j, b in enumerate(enc.abilities):  # a pending card event is about a card its trigger names
+        if b.trigger is not None and b.trigger.event in _CARD_EVENTS and _FROM_HAND not in b.trigger.conditions:
+            fits = [k for k in ids if _static_match(b.trigger.subject, enc.card_of(j), by_id[k])]
+            m.init_constraint(Or(Not(cells[("pending", f"a{j}")]), *(cells[("trig", f"a{j}")] == k for k in fits)))
 
     ctx = _Ctx(enc, m, spec, cells, snaps, Card, ids)
     for i in range(n):
@@ -564,8 +625,8 @@ def _false() -> Term:
 
 def _trigger_matches(trig: Trigger, ev: EventKind, holder: LoopCard, subject: LoopCard | None) -> bool:
     """Does event ``ev`` (about card ``subject``, or a player) answer ``trig`` on ``holder``'s ability?"""
-    if any(c in _NEVER_IN_CYCLE for c in trig.conditions):
-        return False
+    if any(c in _NEVER_IN_CYCLE for c in trig.conditions) or _FROM_HAND in trig.conditions:
+        return False  # a discard from hand is emitted by _emit_hand_discard, never by a card leaving play
     ok = trig.event is ev
     if not ok and ev is EventKind.SACRIFICED and trig.event is EventKind.KILLED and "or sacrificed" in trig.conditions:
         ok = True
@@ -575,8 +636,7 @@ def _trigger_matches(trig: Trigger, ev: EventKind, holder: LoopCard, subject: Lo
     if not ok:
         return False
     if subject is None:
-        return trig.subject.scope in (Scope.YOU, Scope.ANY, Scope.ANY_PLAYER) and holder.owner == "you" \
-            or trig.subject.scope is Scope.ANY_PLAYER
+        return trig.subject.scope in (Scope.ANY, Scope.ANY_PLAYER)
     return _static_match(trig.subject, holder, subject)
 
 
@@ -604,7 +664,9 @@ def _action(ctx: _Ctx, i: int, pos: Term, passes: Term, Card: object) -> None:
         if src.type == "event":
             st.require(zone == "hand")
         elif any(e.kind is EffectKind.PUT_INTO_PLAY and e.target.ref is TargetRef.SELF for e in a.effects):
-            st.require(zone == "hand")
+            # "put ~ into play from your dead pile": usable only while ~ is in one of the zones the text names
+            own = next(e for e in a.effects if e.kind is EffectKind.PUT_INTO_PLAY and e.target.ref is TargetRef.SELF)
+            st.require(Or(*(zone == z for z in _zones(own, ctx.spec))))
         elif a.trigger is not None and a.trigger.subject.scope is Scope.SELF and a.type not in _INTERRUPTS and \
                 a.trigger.event in (EventKind.KILLED, EventKind.SACRIFICED, EventKind.LEAVES_PLAY,
                                     EventKind.DISCARDED, EventKind.RETURNED_TO_HAND):
@@ -623,8 +685,10 @@ def _action(ctx: _Ctx, i: int, pos: Term, passes: Term, Card: object) -> None:
         # limit / maximum
         if a.limit is not None and i in ctx.spec.limits:
             if a.limit.kind is LimitKind.MAX:
+                # a maximum counts every copy of the title, for its player only (Limits and Maxima)
                 same = [j for j in range(n) if enc.abilities[j].limit is not None
-                        and enc.abilities[j].limit.kind is LimitKind.MAX and enc.card_of(j).name == src.name]
+                        and enc.abilities[j].limit.kind is LimitKind.MAX and enc.card_of(j).name == src.name
+                        and (enc.card_of(j).owner == me or ctx.spec.mutant == "max_across_players")]
                 st.require(Sum(ctx.cells[("used", f"a{j}")] for j in same) < a.limit.count)
             else:
                 st.require(ctx.cells[("used", f"a{i}")] < a.limit.count)
@@ -697,6 +761,7 @@ def _action(ctx: _Ctx, i: int, pos: Term, passes: Term, Card: object) -> None:
             elif c.kind is CostKind.DISCARD_FROM_HAND:
                 st.require(sym[("hand", me)] >= amt)
                 sym.put(("hand", me), sym[("hand", me)] - amt)
+                _emit_hand_discard(ctx, sym, me, _true())
             elif c.kind is CostKind.DISCARD_POWER:
                 if c.target.ref is TargetRef.FACTION_CARD:
                     st.require(sym[("fpower", me)] >= amt)
@@ -754,10 +819,13 @@ def _action(ctx: _Ctx, i: int, pos: Term, passes: Term, Card: object) -> None:
                     sym.put(("power", k), sym[("power", k)] + amt, when=s2)
                     _emit(ctx, sym, EventKind.GAIN_POWER, k, s2, i)
             elif e.kind is EffectKind.PUT_INTO_PLAY:
-                sel = _effect_sel(sel_target, tag, e, amt, lambda k: And(
-                    pre[("zone", k)] == "hand", by_id[k].owner == me and by_id[k].type != "event"), changes, ids)
+                # only from the zones the text names (Put into Play): from the dead pile never takes a card in hand
+                zs = _zones(e, ctx.spec)
+                sel = _effect_sel(sel_target, tag, e, amt, lambda k, zs=zs: And(
+                    Or(*(pre[("zone", k)] == z for z in zs)), by_id[k].owner == me and by_id[k].type != "event"),
+                    changes, ids)
                 for k, s in sel.items():
-                    s2 = And(s, sym[("zone", k)] == "hand")
+                    s2 = And(s, Or(*(sym[("zone", k)] == z for z in zs)))
                     sym.put(("zone", k), "play", when=s2)
                     sym.put(("standing", k), True, when=s2)
                     for j in range(n):  # a new copy of a "Limit" ability enters play
@@ -765,6 +833,15 @@ def _action(ctx: _Ctx, i: int, pos: Term, passes: Term, Card: object) -> None:
                                                                        enc.abilities[j].limit.kind is LimitKind.LIMIT):
                             sym.put(("used", f"a{j}"), 0, when=s2)
                     _emit(ctx, sym, EventKind.ENTERS_PLAY, k, s2, i)
+            elif e.kind is EffectKind.DISCARD_FROM_HAND:
+                # "each opponent discards 1 card from his or her hand": as many as the hand holds
+                for p in enc.players:
+                    if not _scope_ok(e.target.subject.scope, src, LoopCard("", "", "", "", owner=p)):
+                        continue
+                    changes.append(pre[("hand", p)] >= 1)
+                    before = sym[("hand", p)]
+                    sym.put(("hand", p), before - If(before >= amt, amt, before))
+                    _emit_hand_discard(ctx, sym, p, before >= 1)
             elif e.kind in _EFFECT_REMOVAL:
                 kind = _EFFECT_REMOVAL[e.kind]
                 sel = _effect_sel(sel_target, tag, e, amt, lambda k, t=e.target: And(
@@ -799,6 +876,12 @@ def _action(ctx: _Ctx, i: int, pos: Term, passes: Term, Card: object) -> None:
     body.__name__ = f"ability{i}"
     m.action(name=f"ability{i}", describe=f"{enc.label(i)}: {a.type.value}",
              cites=_cites(a))(body)
+
+
+def _zones(e: Effect, spec: ModelSpec) -> tuple[str, ...]:
+    if spec.mutant == "put_into_play_any_zone":
+        return ("hand", "discard", "dead")
+    return source_zones(e)  # non-empty: encode() refuses effects with a _zone_problem
 
 
 def _effect_sel(sel_target: Callable[..., dict[str, Term]], tag: str, e: Effect, amt: int,
@@ -847,6 +930,17 @@ def _emit_player(ctx: _Ctx, sym: _Sym, ev: EventKind, player: str, src_i: int) -
         if b.trigger.event is ev and _scope_ok(b.trigger.subject.scope, holder,
                                                 LoopCard("", "", "", "", owner=player)):
             sym.put(("pending", f"a{j}"), True)
+
+
+def _emit_hand_discard(ctx: _Ctx, sym: _Sym, player: str, cond: Term) -> None:
+    """Cards were discarded from ``player``'s hand (when ``cond``): mark "after a card is discarded from your
+    hand" reactions of that player (the hand's owner, whoever's effect discarded them)."""
+    enc = ctx.enc
+    for j, b in enumerate(enc.abilities):
+        if b.trigger is None or b.type in _INTERRUPTS or _FROM_HAND not in b.trigger.conditions:
+            continue
+        if b.trigger.event is EventKind.DISCARDED and enc.card_of(j).owner == player:
+            sym.put(("pending", f"a{j}"), True, when=cond)
 
 
 def _interrupt_answers(ctx: _Ctx, j: int, kind: str, kid: str) -> bool:

@@ -21,6 +21,22 @@ ignored but not with them is ``limited`` (the printed limit bounds it), and no
 lasso even without limits is ``not_a_loop``, with the part of the state that
 gets worse (found by dropping one part of the comparison at a time).
 
+A cycle may run through both players' abilities (the opponent's effect
+kneels your character, your reaction stands it ...).  Whether it repeats is
+decided as above, on both players' resources (the per-pass change is given
+per player, ``opponent_*`` for the opponent).  Who can make it repeat is a
+separate question, answered from who controls the *optional* abilities on
+it (Triggered Abilities; Forced Interrupts / Forced Reactions): a player is
+never compelled to initiate an optional ability, so each pass needs every
+player with an optional ability on the cycle to choose to continue
+(``continued_by``).  With only forced abilities the cycle is ``mandatory``
+whoever controls them; with the optional abilities of one player that
+player alone can repeat it (``unbounded``, and the reason names the
+player); with optional abilities of both players it is still ``unbounded``
+(it can go on forever) but neither player can execute it alone as the FAQ's
+"(1.1) Infinite Loops" describes (display one cycle, name a number of
+iterations): either player ends it by declining, and the reason says so.
+
 Every trace shown is an engine trace replayed on the concrete evaluator.
 """
 
@@ -34,6 +50,7 @@ from typing import Any
 from ruleproof.engines import bmc
 from ruleproof.engines.common import Options
 from ruleproof.ir import System
+from ruleproof.cards.abilities import AbilityType
 from ruleproof.loops.encode import (
     ALL_GROUPS,
     GROUP_TEXT,
@@ -46,7 +63,10 @@ from ruleproof.loops.encode import (
 )
 from ruleproof.results import Trace, Verdict
 
-__all__ = ["Category", "LoopResult", "classify", "net_change", "trace_json", "unsupported_result"]
+__all__ = ["Category", "LoopResult", "classify", "continued_by", "controllers", "net_change", "trace_json",
+           "unsupported_result"]
+
+_FORCED_TYPES = {AbilityType.FORCED_REACTION, AbilityType.FORCED_INTERRUPT, AbilityType.WHEN_REVEALED}
 
 
 class Category(enum.Enum):
@@ -71,6 +91,10 @@ class LoopResult:
     binds (``limited``).  ``trace``: a replayed engine trace (two passes for
     ``unbounded``/``mandatory``, ``passes`` passes for ``limited``, the
     resource-relaxed lasso for ``not_a_loop`` when there is one).
+    ``players``: the controllers of the cycle's abilities (``you`` /
+    ``opponent``); ``continued_by``: the players who must each choose to
+    continue for another pass (the controllers of its optional abilities;
+    empty when every ability is forced).
     """
 
     cards: tuple[str, ...]
@@ -84,6 +108,8 @@ class LoopResult:
     trace_passes: int = 0
     phase: str = ""
     seconds: float = field(default=0.0, compare=False)
+    players: tuple[str, ...] = ()
+    continued_by: tuple[str, ...] = ()
 
 
 class _Unknown(Exception):
@@ -132,15 +158,56 @@ def net_change(enc: Encoding, trace: Trace, a: int, b: int) -> tuple[tuple[str, 
     return tuple(out)
 
 
+_PLAYER_NAME = {"you": "you", "opp": "opponent"}
+
+
+def controllers(enc: Encoding) -> tuple[str, ...]:
+    """The controller (``you`` / ``opponent``) of each ability of the cycle, in cycle order."""
+    return tuple(_PLAYER_NAME[enc.card_of(i).owner] for i in range(enc.n))
+
+
+def continued_by(enc: Encoding) -> tuple[str, ...]:
+    """The players who must each choose to continue the cycle: those controlling an optional ability on it."""
+    ctl = {_PLAYER_NAME[enc.card_of(i).owner] for i, a in enumerate(enc.abilities) if a.type not in _FORCED_TYPES}
+    return tuple(p for p in ("you", "opponent") if p in ctl)
+
+
+def _players(enc: Encoding) -> tuple[str, ...]:
+    ctl = set(controllers(enc))
+    return tuple(p for p in ("you", "opponent") if p in ctl)
+
+
+def _who_repeats(enc: Encoding) -> str:
+    """Who can make a lasso (an unbounded or mandatory cycle) repeat, in words."""
+    players, choosers = _players(enc), continued_by(enc)
+    if not choosers:
+        both = " (forced abilities of both players)" if len(players) > 1 else ""
+        return f"every ability on it is forced{both}: the game could never leave it"
+    if players == ("you",):
+        return "a player may repeat it as often as they like"
+    if choosers == ("you",):
+        return ("you may repeat it as often as you like: the opponent's abilities on it are forced, so only your "
+                "choices continue it")
+    if choosers == ("opponent",):
+        if players == ("opponent",):
+            return "the opponent may repeat it as often as they like (every ability on it is theirs)"
+        return ("the opponent may repeat it as often as they like: your abilities on it are forced, so only the "
+                "opponent's choices continue it")
+    return ("it repeats only while both players choose to continue: each pass needs an optional ability of yours "
+            "and one of the opponent's, so neither player can repeat it alone and either ends it by declining (the "
+            "FAQ's infinite-loop procedure, one player naming a number of iterations, does not apply)")
+
+
 def _result(enc: Encoding, category: Category, reason: str, t0: float, **kw: Any) -> LoopResult:
     return LoopResult(cards=enc.candidate.cards, abilities=enc.candidate.abilities, category=category, reason=reason,
-                      phase=enc.phase.value if enc.phase else "", seconds=round(time.monotonic() - t0, 3), **kw)
+                      phase=enc.phase.value if enc.phase else "", seconds=round(time.monotonic() - t0, 3),
+                      players=_players(enc), continued_by=continued_by(enc), **kw)
 
 
 def unsupported_result(u: Unsupported) -> LoopResult:
     """The result for a candidate the encoder refused."""
     return LoopResult(cards=u.candidate.cards, abilities=u.candidate.abilities, category=Category.UNSUPPORTED,
-                      reason=u.reason)
+                      reason=u.reason, players=u.candidate.players)
 
 
 def classify(enc: Encoding, timeout: float | None = 20.0, max_passes: int = 8) -> LoopResult:
@@ -161,8 +228,7 @@ def _classify(enc: Encoding, timeout: float | None, max_passes: int, t0: float) 
     if lasso is None:
         return _not_a_loop(enc, free, timeout, t0)
     loop_cat = Category.MANDATORY if forced else Category.UNBOUNDED
-    what = ("every ability on it is forced: the game could never leave it" if forced
-            else "a player may repeat it as often as they like")
+    what = _who_repeats(enc)
     limited = enc.limited()
     if not limited:
         return _result(enc, loop_cat, f"one pass can run again from the state it leaves; {what}",
@@ -222,7 +288,11 @@ def _not_a_loop(enc: Encoding, free: System, timeout: float | None, t0: float) -
             extra = ""
             key = {"gold": "gold", "hand": "cards_in_hand", "deck": "deck", "power": "power"}.get(g)
             if key is not None and key in delta:
-                extra = f" ({delta[key]:+d} per pass in the witness)"
+                if enc.players == ("you",):
+                    extra = f" ({delta[key]:+d} per pass in the witness)"
+                else:  # per player: you, then the opponent
+                    extra = (f" (you {delta[key]:+d}, opponent {delta.get('opponent_' + key, 0):+d} per pass "
+                             "in the witness)")
             worse.append(GROUP_TEXT[g] + extra)
     if worse:
         reason = ("one pass runs, but it does not leave a state from which it can run again: each pass spends "

@@ -1,7 +1,8 @@
 """Loop search over a card pool: candidates from the ability graph, then the lasso check.
 
 :func:`find_loops` compiles the cards (override files first), builds the
-ability graph (:mod:`ruleproof.cards.graph`), takes its short cycles as
+two-player ability graph (:mod:`ruleproof.cards.graph`; your cards by code,
+the opponent's as ``opp:CODE``: :func:`search_space`), takes its short cycles as
 candidates, encodes each one (:mod:`ruleproof.loops.encode`) and classifies it
 (:mod:`ruleproof.loops.lasso`).  It returns a frozen :class:`LoopReport`;
 nothing is printed (a ``progress`` callback sees each candidate).
@@ -9,20 +10,31 @@ nothing is printed (a ``progress`` callback sees each candidate).
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Mapping
 
+from ruleproof.cards.abilities import Ability
 from ruleproof.cards.coverage import coverage, coverage_json
-from ruleproof.cards.graph import Candidate, build_ability_graph, facts_from_pool, find_candidates
+from ruleproof.cards.graph import (
+    OPPONENT,
+    YOU,
+    Candidate,
+    build_ability_graph,
+    facts_from_pool,
+    find_candidates,
+    split_key,
+    two_player_abilities,
+)
 from ruleproof.cards.overrides import Overrides, compile_pool
 from ruleproof.cards.pool import Card, Deck, Pool
 from ruleproof.errors import InputError
 from ruleproof.loops.encode import LoopCard, Unsupported, encode
 from ruleproof.loops.lasso import Category, LoopResult, classify, trace_json, unsupported_result
 
-__all__ = ["LoopReport", "ProgressCallback", "find_loops", "loop_card", "report_json"]
+__all__ = ["LoopReport", "ProgressCallback", "SearchSpace", "find_loops", "loop_card", "report_json", "search_space"]
 
 ProgressCallback = Callable[[int, int, Candidate], None]
 
@@ -55,6 +67,55 @@ def loop_card(card: Card, owner: str = "you") -> LoopCard:
                     card.unique, card.loyal, card.icons, card.keywords, owner)
 
 
+@dataclass(frozen=True)
+class SearchSpace:
+    """The compiled cards and loop candidates of a search.
+
+    ``compiled``: card code -> abilities (each searched card once, for the
+    coverage figures).  ``abilities`` and ``cards``: by card key, ``CODE`` for
+    your copy and ``opp:CODE`` for the opponent's (a code given both ways has
+    both copies).  ``candidates``: the cycles of the ability graph.
+    """
+
+    compiled: Mapping[str, tuple[Ability, ...]]
+    abilities: Mapping[str, tuple[Ability, ...]]
+    cards: Mapping[str, LoopCard]
+    candidates: tuple[Candidate, ...]
+
+
+def search_space(pool: Pool, codes: Iterable[str] | None = None, deck: Deck | None = None,
+                 opponent_codes: Iterable[str] = (), *, overrides: Overrides | None = None, max_length: int = 3,
+                 max_candidates: int = 5000) -> SearchSpace:
+    """Compile the searched cards, build the two-player ability graph and list its candidates.
+
+    ``codes`` and ``deck`` are your cards, ``opponent_codes`` the opponent's;
+    none of the three means the whole pool (as yours).
+
+    Raises
+    ------
+    InputError
+        A code not in the pool.
+    """
+    opp = tuple(dict.fromkeys(opponent_codes))
+    mine = list(codes or ()) + (list(deck.codes()) if deck is not None else [])
+    for c in mine + list(opp):
+        if pool.get(c) is None:
+            raise InputError(f"unknown card code {c}")
+    wanted = tuple(dict.fromkeys(mine + list(opp))) or None
+    compiled = compile_pool(pool, overrides, wanted)
+    keyed = two_player_abilities(compiled, mine if wanted is not None else None, opp)
+    facts = {k: v for k, v in facts_from_pool(pool).items() if k in compiled}
+    graph = build_ability_graph(keyed, facts)
+    cands = find_candidates(graph, max_length=max_length, max_candidates=max_candidates)
+    cards: dict[str, LoopCard] = {}
+    for key in keyed:
+        who, code = split_key(key)
+        card = pool.get(code)
+        assert card is not None
+        cards[key] = dataclasses.replace(loop_card(card, "opp" if who == OPPONENT else "you"), code=key)
+    return SearchSpace(compiled, keyed, cards, cands)
+
+
 def find_loops(
     pool: Pool,
     codes: Iterable[str] | None = None,
@@ -77,7 +138,9 @@ def find_loops(
         Restrict the search to these cards (their union); neither means the
         whole pool.
     opponent_codes
-        Cards owned (and controlled) by the opponent; they are searched too.
+        Cards owned (and controlled) by the opponent; they are searched too,
+        as the opponent's copies (a code also in ``codes`` has a copy on each
+        side), and cycles may run through both players' abilities.
     progress
         Called as ``progress(done, total, candidate)`` before each candidate.
     overrides
@@ -93,23 +156,14 @@ def find_loops(
         A code not in the pool.
     """
     t0 = time.monotonic()
-    opp = tuple(dict.fromkeys(opponent_codes))
-    chosen = list(codes or ()) + (list(deck.codes()) if deck is not None else []) + list(opp)
-    for c in chosen:
-        if pool.get(c) is None:
-            raise InputError(f"unknown card code {c}")
-    wanted = tuple(dict.fromkeys(chosen)) or None
-    abilities = compile_pool(pool, overrides, wanted)
-    facts = {k: v for k, v in facts_from_pool(pool).items() if k in abilities}
-    graph = build_ability_graph(abilities, facts)
-    cands = find_candidates(graph, max_length=max_length, max_candidates=max_candidates)
-    opp_set = set(opp)
-    cards = {c.code: loop_card(c, "opp" if c.code in opp_set else "you") for c in pool.cards if c.code in abilities}
+    space = search_space(pool, codes, deck, opponent_codes, overrides=overrides, max_length=max_length,
+                         max_candidates=max_candidates)
+    abilities, cands = space.compiled, space.candidates
     results: list[LoopResult] = []
     for i, cand in enumerate(cands):
         if progress is not None:
             progress(i, len(cands), cand)
-        enc = encode(cand, abilities, cards)
+        enc = encode(cand, space.abilities, space.cards)
         if isinstance(enc, Unsupported):
             results.append(unsupported_result(enc))
         else:
@@ -123,7 +177,7 @@ def find_loops(
 
 
 def _result_json(r: LoopResult) -> dict[str, Any]:
-    return {
+    out: dict[str, Any] = {
         "cards": list(r.cards),
         "abilities": [f"{c}#{i}" for c, i in r.abilities],
         "category": r.category.value,
@@ -135,13 +189,21 @@ def _result_json(r: LoopResult) -> dict[str, Any]:
         "trace_passes": r.trace_passes,
         "trace": trace_json(r.trace),
     }
+    if r.players and r.players != (YOU,):  # cross-player information, only where the opponent takes part
+        out["players"] = list(r.players)
+        out["continued_by"] = list(r.continued_by)
+    return out
 
 
 def report_json(report: LoopReport) -> dict[str, Any]:
     """The JSON object of ``ruleproof loops --json`` (``version`` 1).
 
     ``loops`` lists every candidate (not-a-loop and unsupported ones too, with
-    the reason); ``coverage`` says how many were analysable.
+    the reason); ``coverage`` says how many were analysable.  A candidate
+    with the opponent's abilities names their cards ``opp:CODE`` and adds
+    ``players`` (the controllers of its abilities) and ``continued_by`` (the
+    players who must each choose to continue it); one-player entries are as
+    before.
     """
     counts = dict(report.counts)
     analysed = sum(v for k, v in counts.items() if k not in (Category.UNSUPPORTED.value, Category.UNKNOWN.value))

@@ -215,7 +215,7 @@ def agot_round() -> Declaration:
         entry=_fw("1.1"),
         steps=tuple(steps),
         moves=tuple(moves),
-        cites=(APPX, "Action Windows", "When Revealed", "First Player"),
+        cites=(APPX, "Action Windows", "When Revealed", "First Player, First Player Token"),
         doc="Appendix I framework events of one round, with the action windows its text names.",
     )
 

@@ -232,7 +232,7 @@ def check_reactions_after(g: nx.DiGraph) -> CheckResult:
 
 def check_windows(g: nx.DiGraph) -> CheckResult:
     """Every window gives the first player the first opportunity and closes after all players pass."""
-    name, cites = "every window: first player first, closes after all players pass consecutively", ("Interrupts", "Reactions", "First Player", "Pass", NESTED)
+    name, cites = "every window: first player first, closes after all players pass consecutively", ("Interrupts", "Reactions", "First Player, First Player Token", "Pass", NESTED)
     parents, _cg = _explore(g, _start(g))
     reached = {c[0]: c for c in parents}
     for n, d in sorted(g.nodes(data=True)):
@@ -314,5 +314,5 @@ def run_round_checks(decl: Declaration) -> list[CheckResult]:
             break
     out.append(ok)
     w = check_windows(g)
-    out.append(CheckResult("action windows: first player first, close after all players pass", ("Action Windows", "First Player"), w.ok, w.witness, w.reason, w.nodes))
+    out.append(CheckResult("action windows: first player first, close after all players pass", ("Action Windows", "First Player, First Player Token"), w.ok, w.witness, w.reason, w.nodes))
     return out

@@ -1,7 +1,11 @@
-"""``ruleproof graph``: draw or export the timing-window and round graphs (a click command).
+"""``ruleproof graph``: draw or export the timing-window, round and card ability graphs (a click command).
 
-Exit status: 0 written, 2 bad input (including ``--what abilities`` until the
-card graph is wired in).
+``--what abilities`` draws the two-player ability graph of the cards named
+with ``--cards CODE`` (``opp:CODE`` for the opponent's copy) and ``--deck
+FILE`` (see :mod:`ruleproof.cards.export`); with no card it is bad input,
+unless ``--all`` asks for the whole pool.
+
+Exit status: 0 written, 2 bad input.
 """
 
 from __future__ import annotations
@@ -65,26 +69,82 @@ def make_graph(timing: GameTiming, what: str, levels: int = 2) -> nx.DiGraph:
 @click.option("--format", "fmt", type=click.Choice(["svg", "png", "dot", "graphml"]), required=True, help="Output format.")
 @click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path), required=True, help="File to write (atomically).")
 @click.option("--levels", type=click.IntRange(1, 4), default=2, show_default=True, help="Nesting levels drawn (timing graph).")
-def graph_command(model: Path | None, what: str, fmt: str, out: Path, levels: int) -> None:
-    """Write a timing graph of MODEL (default: the bundled AGoT model).
+@click.option("--cards", "codes", multiple=True, metavar="CODE",
+              help="abilities: a card code (repeatable); opp:CODE for the opponent's copy.")
+@click.option("--deck", "deck_file", type=click.Path(dir_okay=False, path_type=Path), help="abilities: a deck list (your cards).")
+@click.option("--pool", "pool_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="abilities: card pool directory (default: the bundled pool).")
+@click.option("--overrides", "override_files", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="abilities: YAML override file (repeatable; later files win).")
+@click.option("--all", "whole_pool", is_flag=True, help="abilities: the whole pool (thousands of abilities; DOT/GraphML).")
+@click.option("--only-cycles", is_flag=True, help="abilities: keep only the abilities on some cycle.")
+def graph_command(model: Path | None, what: str, fmt: str, out: Path, levels: int, codes: tuple[str, ...] = (),
+                  deck_file: Path | None = None, pool_dir: Path | None = None, override_files: tuple[Path, ...] = (),
+                  whole_pool: bool = False, only_cycles: bool = False) -> None:
+    """Write a timing graph of MODEL (default: the bundled AGoT model), or the card ability graph.
+
+    --what abilities: the ability graph of --cards CODE ... / --deck FILE
+    (an edge A -> B when A's effect or cost sets off B's triggering condition
+    or makes B's cost payable again; dashed across players); --all for the
+    whole pool.
 
     Exit status: 0 written, 2 bad input.
     """
     try:
         if what == "abilities":
-            raise InputError("the ability graph is not available from 'graph' yet (use the cards commands)")
-        if model is not None and not model.exists():
-            raise InputError(f"no such model: {model}")
-        g = make_graph(load_timing(model), what, levels)
-        if not out.parent.exists():
-            raise InputError(f"directory {out.parent} does not exist")
-        if fmt in ("svg", "png"):
-            draw(g, out, fmt)
-        elif fmt == "dot":
-            write_atomic(out, to_dot(g))
+            g = _abilities(model, codes, deck_file, pool_dir, override_files, whole_pool, only_cycles)
+            if not out.parent.exists():
+                raise InputError(f"directory {out.parent} does not exist")
+            from ..cards.export import render as render_abilities
+            from ..cards.export import to_dot as abilities_dot
+
+            if fmt in ("svg", "png"):
+                write_atomic(out, render_abilities(g, fmt))
+            elif fmt == "dot":
+                write_atomic(out, abilities_dot(g))
+            else:
+                write_atomic(out, to_graphml(g))
         else:
-            write_atomic(out, to_graphml(g))
+            if codes or deck_file or pool_dir or override_files or whole_pool or only_cycles:
+                raise InputError(f"--cards, --deck, --pool, --overrides, --all and --only-cycles apply to "
+                                 f"--what abilities, not to the {what} graph")
+            if model is not None and not model.exists():
+                raise InputError(f"no such model: {model}")
+            g = make_graph(load_timing(model), what, levels)
+            if not out.parent.exists():
+                raise InputError(f"directory {out.parent} does not exist")
+            if fmt in ("svg", "png"):
+                draw(g, out, fmt)
+            elif fmt == "dot":
+                write_atomic(out, to_dot(g))
+            else:
+                write_atomic(out, to_graphml(g))
     except InputError as exc:
         click.echo(exc.render(), err=True)
         sys.exit(2)
     click.echo(f"wrote {out} ({g.number_of_nodes()} nodes, {g.number_of_edges()} edges)")
+
+
+def _abilities(model: Path | None, codes: tuple[str, ...], deck_file: Path | None, pool_dir: Path | None,
+               override_files: tuple[Path, ...], whole_pool: bool, only_cycles: bool) -> nx.DiGraph:
+    """The export-ready ability graph the options name (see :func:`ruleproof.cards.export.abilities_graph`)."""
+    from ..cards.export import abilities_graph
+    from ..cards.overrides import load_overrides
+    from ..cards.pool import load_deck, load_pool
+
+    mine = [c for c in codes if not c.startswith("opp:")]
+    theirs = [c[4:] for c in codes if c.startswith("opp:")]
+    if not mine and not theirs and deck_file is None and not whole_pool:
+        raise InputError("the ability graph is not available without cards: give --cards CODE (opp:CODE for the "
+                         "opponent's copy), --deck FILE, or --all for the whole pool")
+    if model is not None:
+        raise InputError("MODEL names a rules model for the timing and round graphs; the ability graph takes "
+                         "--cards, --deck and --pool")
+    pool = load_pool(pool_dir)
+    deck = load_deck(deck_file, pool) if deck_file is not None else None
+    g = abilities_graph(pool, mine, deck, theirs, overrides=load_overrides(override_files), whole_pool=whole_pool,
+                        only_cycles=only_cycles)
+    if whole_pool:
+        click.echo(f"warning: the whole pool: {g.number_of_nodes()} abilities, {g.number_of_edges()} edges",
+                   err=True)
+    return g

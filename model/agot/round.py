@@ -1,0 +1,379 @@
+"""AGoT 2.0 game round: the seven phases of Appendix I and the active player.
+
+Rules Reference sections: Appendix I: Timing and Gameplay (1. Plot phase to
+7. Taxation phase, with 1.3 Reveal plots, 2.2 Draw, 3.2 Active player collects
+income, 3.3 Next player becomes active player, 4.2 Active player may initiate
+a challenge, 4.2.1 Defending player declares defenders, 4.2.2 Compare STR to
+determine challenge winner, 5.2 Determine dominance, 6.2 Stand cards, 7.2
+Return unspent gold, 7.3 Check reserve), First Player, First Player Token,
+Initiative, Active Player, Player Order, Plot Phase, Draw Phase, Marshaling
+Phase, Challenges Phase, Dominance Phase, Standing Phase, Taxation Phase,
+Winning a Challenge, Kneel, Kneeling, Knelt, Stand, Standing, Melee Game;
+FAQ "At Prince Doran's Behest".
+
+A round loop for 2 players (joust) or 3 players (melee); the round count
+saturates at ``max_rounds``.  The game starts at the beginning of the first plot
+phase.  ``next_phase`` is the only step that changes the phase: it ends one
+phase and begins the next, and also performs the framework events that need
+no player decision when a phase begins (2.2 draw, 3.2 income of the first
+active player, 5.2 dominance, 6.2 stand, 7.2 and 7.3 taxation).  Players
+decide in the other steps: ``reveal_plots`` (1.3: each plot's initiative,
+gold and reserve values are symbolic; a player with the highest initiative
+chooses the first player freely), ``marshal``, ``end_turn`` (3.3 / 4.3: the
+active player passes and the next player becomes active, collecting income
+in the marshaling phase), ``initiate_challenge``, ``declare_defenders`` and
+``resolve_challenge`` (4.2 to 4.2.6; claim is modelled in ``claim.py``),
+``ability_reveals_plot`` (a card ability reveals a new plot during the plot
+phase: FAQ "At Prince Doran's Behest", no new initiative comparison) and
+``kneel`` (a card ability kneels a card, in any phase).
+
+Gold and the hand are counters.  Initiative ties are broken by power or at
+random; the model lets any tied player win initiative.  Melee titles (1.4,
+7.4) are not modelled.  ``turns`` and ``initiated`` are counters kept for the
+properties: how often each player became the active player this phase, and
+how many challenges of each type each player initiated this phase.
+
+Mutants (``mutant=``), each a deliberately broken version of one rule:
+
+* ``skip_dominance``: the challenges phase is followed by the standing phase.
+* ``no_reveal``: the plot phase may end without plots being revealed.
+* ``low_initiative_chooses``: a player with the lowest initiative chooses the first player.
+* ``draw_one``: each player draws only 1 card in the draw phase.
+* ``no_rotation``: when the active player passes, they stay the active player.
+* ``skip_player``: (melee) the next active player is two seats on, skipping one player.
+* ``first_not_first``: the player after the first player is active first.
+* ``income_first_only``: only the first player collects income.
+* ``marshal_not_active``: any player may marshal during the marshaling phase.
+* ``challenge_not_active``: any player may initiate a challenge during the challenges phase.
+* ``second_military``: a second military challenge may be initiated in the same phase.
+* ``self_challenge``: a player may initiate a challenge against themselves.
+* ``knelt_attacker``: a kneeling character may be declared as an attacker.
+* ``tie_to_defender``: a tied challenge is won by the defender.
+* ``dominance_tie``: on a tie for dominance, every tied player wins it.
+* ``stand_skips``: the standing phase does not stand the last character.
+* ``taxation_keeps_gold``: unspent gold stays in the gold pools.
+* ``reserve_ignored``: no cards are discarded down to the reserve value.
+* ``new_plot_new_first``: a plot revealed by a card ability compares initiative again, and a
+  new highest initiative makes its player the first player.
+"""
+
+from __future__ import annotations
+
+from ruleproof.dsl import And, Bool, If, Int, Model, OneOf, Or, Range, Step, Sum, Term, lift
+
+__all__ = ["SCENARIOS", "CHECKED", "MUTANTS", "PHASES", "CHALLENGES", "build"]
+
+SCENARIOS = {
+    "default": {"players": 2, "chars": 6},
+    "melee": {"players": 3, "chars": 4},
+    "small": {"players": 2, "chars": 2},
+    "tiny": {"players": 2, "chars": 1},
+    "melee_small": {"players": 3, "chars": 1},
+}
+CHECKED = ("default", "melee")
+
+#: The phases of a round, in the order of Appendix I.
+PHASES = ("plot", "draw", "marshaling", "challenges", "dominance", "standing", "taxation")
+#: The challenge types.
+CHALLENGES = ("military", "intrigue", "power")
+
+MUTANTS = (
+    "skip_dominance",
+    "no_reveal",
+    "low_initiative_chooses",
+    "draw_one",
+    "no_rotation",
+    "skip_player",
+    "first_not_first",
+    "income_first_only",
+    "marshal_not_active",
+    "challenge_not_active",
+    "second_military",
+    "self_challenge",
+    "knelt_attacker",
+    "tie_to_defender",
+    "dominance_tie",
+    "stand_skips",
+    "taxation_keeps_gold",
+    "reserve_ignored",
+    "new_plot_new_first",
+)
+
+
+def build(
+    players: int = 2,
+    chars: int = 6,
+    max_rounds: int = 2,
+    max_value: int = 3,
+    mutant: str = "",
+) -> Model:
+    """The round model: ``players`` players with ``chars`` characters each.
+
+    ``max_value`` bounds every plot value (initiative, gold, reserve); a hand
+    holds at most ``max_value + 2`` cards (the reserve plus one draw phase).
+    """
+    if mutant and mutant not in MUTANTS:
+        raise ValueError(f"unknown mutant '{mutant}' (known: {', '.join(MUTANTS)})")
+    if players < 2:
+        raise ValueError("a game needs at least 2 players")
+    m = Model("round", doc=__doc__ or "")
+    m.params.update(players=players, max_rounds=max_rounds, max_value=max_value, mutant=mutant)
+    Player = m.sort("Player", [f"p{i}" for i in range(1, players + 1)], labels=[f"player {i}" for i in range(1, players + 1)])
+    names = [f"c{i}" for i in range(1, players * chars + 1)]
+    Char = m.sort(
+        "Char", names, labels=[f"character {(i - 1) % chars + 1} of player {(i - 1) // chars + 1}" for i in range(1, len(names) + 1)]
+    )
+    Phase = m.enum("Phase", list(PHASES))
+    ChType = m.enum("ChType", list(CHALLENGES))
+    Stage = m.enum("Stage", ["none", "attack", "defend"])
+    Outcome = m.enum("Outcome", ["nobody", "attacker", "defender"])
+    max_hand = max_value + 2
+    order = list(Player)
+
+    def seat(c: Term) -> int:
+        return int(c.name[1:]) - 1
+
+    # static scenario data: characters owned in blocks; every player's k-th character has the same
+    # icons, STR and cost (so ties are possible), the first one every icon
+    def pos(c: Term) -> int:
+        return seat(c) % chars
+
+    owner = m.static("owner", Player, Char, lambda c: f"p{seat(c) // chars + 1}")
+    icon = m.static(
+        "icon",
+        Bool,
+        (Char, ChType),
+        lambda c, t: {"military": pos(c) % 3 != 2, "intrigue": pos(c) % 2 == 0, "power": pos(c) % 3 != 1}[t.name],
+    )
+    strength = m.static("strength", Int(0, 3), Char, lambda c: (2, 1, 3, 0)[pos(c) % 4])
+    cost = m.static("cost", Int(0, 2), Char, lambda c: pos(c) % 3)
+
+    phase = m.var("phase", Phase, init="plot")
+    round_ = m.var("round", Int(1, max_rounds), init=1)
+    revealed = m.var("revealed", Bool, init=False)
+    first = m.var("first", Player, init=OneOf(*[p.name for p in Player]))
+    initiative = m.var("initiative", Int(0, max_value), index=Player, init=0)
+    income = m.var("income", Int(0, max_value), index=Player, init=0)
+    reserve = m.var("reserve", Int(0, max_value), index=Player, init=0)
+    gold = m.var("gold", Int(0, max_value), index=Player, init=0)
+    hand = m.var("hand", Int(0, max_hand), index=Player, init=Range(0, max_value))
+    active = m.var("active", Player, init=Player[0].name)
+    turns = m.var("turns", Int(0, 2), index=Player, init=0)
+    in_play = m.var("in_play", Bool, index=Char, init=OneOf(False, True))
+    knelt = m.var("knelt", Bool, index=Char, init=False)
+    used = m.var("used", Bool, index=ChType, init=False)
+    initiated = m.var("initiated", Int(0, 2), index=(Player, ChType), init=0)
+    stage = m.var("stage", Stage, init="none")
+    ctype = m.var("ctype", ChType, init="military")
+    attacker = m.var("attacker", Player, init=Player[0].name)
+    defender = m.var("defender", Player, init=Player[1].name)
+    attacking = m.var("attacking", Bool, index=Char, init=False)
+    defending = m.var("defending", Bool, index=Char, init=False)
+    outcome = m.var("outcome", Outcome, init="nobody")
+    dominance = m.var("dominance", Bool, index=Player, init=False)
+
+    def clockwise(p: Term, steps: int = 1) -> Term:
+        """The player ``steps`` seats clockwise of ``p`` (a state-dependent term)."""
+        out: Term = order[(0 + steps) % players]
+        for i, q in enumerate(order[1:], start=1):
+            out = If(p == q, order[(i + steps) % players], out)
+        return out
+
+    def bump(x: Term) -> Term:
+        """``x + 1``, saturating at the top of the ghost counters' range (2)."""
+        return If(x >= 2, 2, x + 1)
+
+    def become_active(a: Step, p: Term, when: Term, collect: Term, fresh: bool) -> None:
+        """When ``when`` holds, ``p`` becomes the active player (collecting income when ``collect`` holds)."""
+        a.set(active, p, when=when)
+        for q in Player:
+            if fresh:
+                a.set(turns[q], If(q == p, 1, 0), when=when)
+            else:
+                a.set(turns[q], bump(turns[q]), when=when & (q == p))
+            gets = when & collect & (q == p)
+            if mutant == "income_first_only":
+                gets = gets & (q == first)
+            a.set(gold[q], gold[q] + income[q], when=gets)
+        for t in ChType:
+            a.set(used[t], False, when=when)
+
+    # ------------------------------------------------------------------ 1. plot phase
+    @m.action(Player, Player, describe="plots are revealed; {w} wins initiative and chooses {f} as first player",
+              cites=["1.3 Reveal plots", "Initiative", "First Player, First Player Token"])
+    def reveal_plots(a: Step, w: Term, f: Term) -> None:
+        init = a.choose("initiative", Int(0, max_value), index=Player)
+        gold_value = a.choose("gold", Int(0, max_value), index=Player)
+        reserve_value = a.choose("reserve", Int(0, max_value), index=Player)
+        a.require((phase == "plot") & ~revealed)
+        for q in Player:
+            if mutant == "low_initiative_chooses":
+                a.require(init[w] <= init[q])
+            else:
+                a.require(init[w] >= init[q])
+            a.set(initiative[q], init[q])
+            a.set(income[q], gold_value[q])
+            a.set(reserve[q], reserve_value[q])
+        a.set(first, f)
+        a.set(revealed, True)
+
+    @m.action(Player, describe="a card ability reveals a new plot for {p}", cites=["1.3 Reveal plots", "Revealed Plot"])
+    def ability_reveals_plot(a: Step, p: Term) -> None:
+        init = a.choose("initiative", Int(0, max_value))
+        gold_value = a.choose("gold", Int(0, max_value))
+        reserve_value = a.choose("reserve", Int(0, max_value))
+        a.require((phase == "plot") & revealed)
+        a.set(initiative[p], init)
+        a.set(income[p], gold_value)
+        a.set(reserve[p], reserve_value)
+        if mutant == "new_plot_new_first":
+            # wrongly compares initiative again: a new highest initiative takes the first player token
+            a.set(first, p, when=And(*(init > initiative[q] for q in Player if q.name != p.name)))
+
+    # ------------------------------------------------------------------ phase changes
+    @m.action(describe="the phase ends and the next phase begins", cites=["Appendix I: Timing and Gameplay", "Framework Event Details"])
+    def next_phase(a: Step) -> None:
+        a.require(stage == "none")
+        # 1.5 the plot phase ends once plots are revealed (and the first player chosen)
+        ready = phase != "plot"
+        if mutant == "no_reveal":
+            ready = Or(ready, phase == "plot")
+        else:
+            ready = Or(ready, revealed)
+        # 3.3 / 4.3: the phase ends once the rotation is back at the first player
+        turning = (phase == "marshaling") | (phase == "challenges")
+        a.require(ready & (~turning | (clockwise(active) == first)))
+        follows = {p: PHASES[(i + 1) % len(PHASES)] for i, p in enumerate(PHASES)}
+        if mutant == "skip_dominance":
+            follows["challenges"] = "standing"
+        for before, after in follows.items():
+            a.set(phase, after, when=phase == before)
+        # 2.2 draw
+        a.set(revealed, False, when=phase == "plot")
+        for q in Player:
+            a.set(hand[q], hand[q] + (1 if mutant == "draw_one" else 2), when=phase == "plot")
+        # 3.2 / 4.2: the first player becomes the active player first
+        starter = clockwise(first) if mutant == "first_not_first" else first
+        become_active(a, starter, (phase == "draw") | (phase == "marshaling"), phase == "draw", fresh=True)
+        for q in Player:
+            for t in ChType:
+                a.set(initiated[q, t], 0, when=phase == "marshaling")
+        # 5.2 determine dominance
+        total = {q.name: Sum(If(in_play[c] & ~knelt[c], strength[c], 0) for c in Char if owner.value(c.name) == q.name) + gold[q]
+                 for q in Player}
+        for q in Player:
+            others = [total[r.name] for r in Player if r.name != q.name]
+            wins = And(*(total[q.name] >= o for o in others)) if mutant == "dominance_tie" else And(*(total[q.name] > o for o in others))
+            a.set(dominance[q], wins, when=phase == "challenges")
+        # 6.2 stand cards
+        standing_next = phase == ("challenges" if mutant == "skip_dominance" else "dominance")
+        for i, c in enumerate(Char):
+            if mutant == "stand_skips" and i == len(names) - 1:
+                continue
+            a.set(knelt[c], False, when=standing_next)
+        # 7.2 return unspent gold, 7.3 check reserve
+        for q in Player:
+            if mutant != "taxation_keeps_gold":
+                a.set(gold[q], 0, when=phase == "standing")
+            if mutant != "reserve_ignored":
+                a.set(hand[q], If(hand[q] > reserve[q], reserve[q], hand[q]), when=phase == "standing")
+            a.set(dominance[q], False, when=phase == "taxation")
+        # 1.1 a new round begins (the count saturates: later rounds look alike)
+        a.set(round_, round_ + 1, when=(phase == "taxation") & (round_ < max_rounds))
+
+    # ------------------------------------------------------------------ 3. marshaling / 4. challenges: turns
+    @m.action(Player, describe="{p} passes; the next player becomes the active player",
+              cites=["3.3 Next player becomes active player", "4.3 Next player becomes active player", "Player Order"])
+    def end_turn(a: Step, p: Term) -> None:
+        a.require(((phase == "marshaling") | (phase == "challenges")) & (active == p) & (stage == "none"))
+        a.require(clockwise(p) != first)
+        nxt = clockwise(p)
+        if mutant == "no_rotation":
+            nxt = p
+        elif mutant == "skip_player" and players >= 3:
+            a.require(clockwise(p, 2) != first)
+            nxt = clockwise(p, 2)
+        become_active(a, nxt, lift(True), phase == "marshaling", fresh=False)
+
+    @m.action(Player, Char, describe="{p} marshals {c}", cites=["Marshal", "Active Player", "Marshaling Phase"])
+    def marshal(a: Step, p: Term, c: Term) -> None:
+        if owner.value(c.name) != p.name:
+            a.require(False)
+        a.require(phase == "marshaling")
+        if mutant != "marshal_not_active":
+            a.require(active == p)
+        a.require(~in_play[c] & (hand[p] >= 1) & (gold[p] >= cost[c]))
+        a.set(in_play[c], True)
+        a.set(knelt[c], False)
+        a.set(hand[p], hand[p] - 1)
+        a.set(gold[p], gold[p] - cost[c])
+
+    # ------------------------------------------------------------------ 4.2 a challenge
+    @m.action(Player, Player, ChType, describe="{p} initiates a {t} challenge against {q}",
+              cites=["4.2 Active player may initiate a challenge", "Active Player", "Attacker, Attacking Character, Attacking Player"])
+    def initiate_challenge(a: Step, p: Term, q: Term, t: Term) -> None:
+        attack = a.choose("attackers", Bool, index=Char)
+        if p.name == q.name and mutant != "self_challenge":
+            a.require(False)
+        a.require((phase == "challenges") & (stage == "none"))
+        if mutant != "challenge_not_active":
+            a.require(active == p)
+        a.require(~used[t])
+        for c in Char:
+            if owner.value(c.name) != p.name:
+                a.set(attacking[c], False)  # only the attacking player's own characters can attack
+                continue
+            ok = in_play[c] & icon[c, t]
+            if mutant != "knelt_attacker":
+                ok = ok & ~knelt[c]
+            a.require(~attack[c] | ok)
+            a.set(knelt[c], True, when=attack[c])
+            a.set(attacking[c], attack[c])
+        a.require(Or(*(attack[c] for c in Char if owner.value(c.name) == p.name)))
+        if not (mutant == "second_military" and t.name == "military"):
+            a.set(used[t], True)
+        a.set(initiated[p, t], bump(initiated[p, t]))
+        a.set(stage, "attack")
+        a.set(ctype, t)
+        a.set(attacker, p)
+        a.set(defender, q)
+        a.set(outcome, "nobody")
+
+    @m.action(Player, describe="{q} declares defenders", cites=["4.2.1 Defending player declares defenders", "Defender, Defending Character, Defending Player"])
+    def declare_defenders(a: Step, q: Term) -> None:
+        defend = a.choose("defenders", Bool, index=Char)
+        a.require((stage == "attack") & (defender == q))
+        for c in Char:
+            if owner.value(c.name) != q.name:
+                a.set(defending[c], False)  # only the defending player's own characters can defend
+                continue
+            ok = in_play[c] & ~knelt[c] & icon[c, ctype] & ~attacking[c]
+            a.require(~defend[c] | ok)
+            a.set(knelt[c], True, when=defend[c])
+            a.set(defending[c], defend[c])
+        a.set(stage, "defend")
+
+    @m.action(describe="STR is compared, the challenge winner is determined and the challenge ends",
+              cites=["4.2.2 Compare STR to determine challenge winner", "Winning a Challenge", "4.2.6 Challenge ends"])
+    def resolve_challenge(a: Step) -> None:
+        a.require(stage == "defend")
+        att = Sum(If(attacking[c], strength[c], 0) for c in Char)
+        dfn = Sum(If(defending[c], strength[c], 0) for c in Char)
+        if mutant == "tie_to_defender":
+            att_wins = (att > dfn) & (att >= 1)
+            def_wins = (dfn >= att) & (dfn >= 1)
+        else:
+            att_wins = (att >= dfn) & (att >= 1)
+            def_wins = (dfn > att) & (dfn >= 1)
+        a.set(outcome, If(att_wins, Outcome.attacker, If(def_wins, Outcome.defender, Outcome.nobody)))
+        for c in Char:
+            a.set(attacking[c], False)
+            a.set(defending[c], False)
+        a.set(stage, "none")
+
+    # ------------------------------------------------------------------ card abilities
+    @m.action(Char, describe="a card ability kneels {c}", cites=["Kneel, Kneeling, Knelt"])
+    def kneel(a: Step, c: Term) -> None:
+        a.require(in_play[c] & ~knelt[c])
+        a.set(knelt[c], True)
+    return m

@@ -1,0 +1,385 @@
+"""Properties of the game round (Appendix I), the first player and the active player.
+
+Each property restates a rule independently of how the model implements it:
+the phase order, player order and the winner of a challenge or of dominance
+are spelled out here from the Rules Reference, not taken from the model.
+Properties marked *strengthening* are also rules in their own right; they make
+the others provable by induction.
+"""
+
+from __future__ import annotations
+
+from ruleproof.dsl import And, ForAll, If, Implies, Model, Not, Or, Sum, Term, Transition
+
+__all__ = ["register", "APPENDIX_ORDER"]
+
+#: The phases of a round as Appendix I lists them (1. Plot phase ... 7. Taxation phase).
+APPENDIX_ORDER = ("plot", "draw", "marshaling", "challenges", "dominance", "standing", "taxation")
+
+
+def register(m: Model) -> None:
+    """Add the round properties to ``m``."""
+    v, s = m.v, m.sorts
+    Player, Char, ChType = s.Player, s.Char, s.ChType
+    seats = list(Player)
+    n = len(seats)
+    max_value = m.params["max_value"]
+
+    def left_of(p: Term) -> Term:
+        """The next player clockwise (Player Order), for a possibly state-dependent ``p``."""
+        out: Term = seats[1 % n]
+        for i in range(n - 1, 0, -1):
+            out = If(p == seats[i], seats[(i + 1) % n], out)
+        return out
+
+    def has_been_active(f: str, a: str) -> set[str]:
+        """The players who have been active when the rotation began at ``f`` and reached ``a``."""
+        i = [x.name for x in seats].index(f)
+        out = []
+        while True:
+            out.append(seats[i % n].name)
+            if seats[i % n].name == a:
+                return set(out)
+            i += 1
+
+    turning = Or(v.phase == "marshaling", v.phase == "challenges")
+
+    def controls(p: Term, c: Term) -> bool:
+        return v.owner.value(c.name) == p.name
+
+    # ---------------------------------------------------------------- the phases
+    def follows(t: Transition) -> Term:
+        nxt = v.phase
+        for i, ph in enumerate(APPENDIX_ORDER):
+            nxt = If(v.phase == ph, APPENDIX_ORDER[(i + 1) % len(APPENDIX_ORDER)], nxt)
+        new_round = And(v.phase == "taxation", v.round < m.params["max_rounds"])
+        return And(t.post(v.phase) == nxt, t.post(v.round) == If(new_round, v.round + 1, v.round))
+
+    m.action_property(
+        "phases follow the Appendix I order",
+        "next_phase",
+        follows,
+        cites=["Appendix I: Timing and Gameplay", "Framework Event Details", "1.1 Plot phase begins", "7.5 Taxation phase ends"],
+        doc="Plot, draw, marshaling, challenges, dominance, standing, taxation, then the plot phase of the next round.",
+    )
+    m.invariant(
+        "a challenge resolves only during the challenges phase (strengthening)",
+        Implies(v.stage != "none", And(v.phase == "challenges", v.attacker == v.active)),
+        cites=["4.2 Active player may initiate a challenge", "Challenges Phase"],
+    )
+
+    # ---------------------------------------------------------------- 1. plot phase
+    m.action_property(
+        "the plot phase ends only after plots are revealed and a first player chosen",
+        "next_phase",
+        lambda t: Implies(v.phase == "plot", v.revealed),
+        cites=["1.3 Reveal plots", "First Player, First Player Token", "Plot Phase"],
+    )
+    m.action_property(
+        "the first player is chosen by a player with the highest initiative",
+        "reveal_plots",
+        lambda t, w, f: And(
+            ForAll(Player, lambda q: t.post(v.initiative[w]) >= t.post(v.initiative[q])), t.post(v.first) == f
+        ),
+        cites=["Initiative", "1.3 Reveal plots", "First Player, First Player Token"],
+        doc="Ties for initiative are broken by power or at random, so any tied player may choose.",
+    )
+    m.action_property(
+        "a plot revealed by a card ability does not change the first player",
+        "ability_reveals_plot",
+        lambda t, p: t.post(v.first) == v.first,
+        cites=["1.3 Reveal plots", "First Player, First Player Token"],
+        doc="FAQ, At Prince Doran's Behest: initiative was already compared in step I, so the first player "
+        "does not change when a card ability reveals a new plot.",
+    )
+    m.invariant(
+        "plots are revealed only in the plot phase (strengthening)",
+        Implies(v.revealed, v.phase == "plot"),
+        cites=["1.3 Reveal plots"],
+    )
+
+    # ---------------------------------------------------------------- 2. draw phase
+    m.action_property(
+        "each player draws 2 cards in the draw phase",
+        "next_phase",
+        lambda t: Implies(
+            t.post(v.phase) == "draw", ForAll(Player, lambda p: t.post(v.hand[p]) == v.hand[p] + 2)
+        ),
+        cites=["2.2 Draw", "Draw Phase", "Drawing Cards"],
+    )
+    m.invariant(
+        "hands are within the largest reserve from taxation to the draw (strengthening)",
+        ForAll(
+            Player,
+            lambda p: And(
+                v.hand[p] >= 0,
+                v.reserve[p] >= 0,
+                v.reserve[p] <= max_value,
+                Implies(Or(v.phase == "plot", v.phase == "taxation"), v.hand[p] <= max_value),
+            ),
+        ),
+        cites=["7.3 Check reserve", "2.2 Draw"],
+    )
+
+    # ---------------------------------------------------------------- active player
+    def arc_matches() -> Term:
+        cases = []
+        for f in seats:
+            for a in seats:
+                been = has_been_active(f.name, a.name)
+                cases.append(
+                    Implies(And(v.first == f, v.active == a), And(*(v.turns[q] == (1 if q.name in been else 0) for q in seats)))
+                )
+        return Implies(turning, And(*cases))
+
+    m.invariant(
+        "the players active so far this phase are those from the first player to the active player (strengthening)",
+        arc_matches(),
+        cites=["Player Order", "3.3 Next player becomes active player", "4.3 Next player becomes active player"],
+    )
+    m.action_property(
+        "the first player is active first",
+        "next_phase",
+        lambda t: Implies(
+            Or(t.post(v.phase) == "marshaling", t.post(v.phase) == "challenges"),
+            And(t.post(v.active) == v.first, ForAll(Player, lambda p: t.post(v.turns[p]) == If(p == v.first, 1, 0))),
+        ),
+        cites=["First Player, First Player Token", "3.2 Active player collects income", "4.2 Active player may initiate a challenge"],
+    )
+    m.action_property(
+        "the next player in player order becomes the active player",
+        "end_turn",
+        lambda t, p: And(
+            t.post(v.active) == left_of(p),
+            ForAll(Player, lambda q: t.post(v.turns[q]) == If(q == left_of(p), v.turns[q] + 1, v.turns[q])),
+        ),
+        cites=["3.3 Next player becomes active player", "4.3 Next player becomes active player", "Player Order"]
+        + (["Melee Game"] if len(Player) >= 3 else []),
+    )
+    m.invariant(
+        "a player is active at most once per phase",
+        ForAll(Player, lambda p: v.turns[p] <= 1),
+        cites=["3.3 Next player becomes active player", "4.3 Next player becomes active player", "Active Player"],
+    )
+
+    m.action_property(
+        "each player is active exactly once per marshaling and challenges phase",
+        "next_phase",
+        lambda t: Implies(turning, ForAll(Player, lambda p: v.turns[p] == 1)),
+        cites=["3.3 Next player becomes active player", "4.3 Next player becomes active player", "Active Player"]
+        + (["Melee Game"] if len(Player) >= 3 else []),
+        doc="When the marshaling or challenges phase ends, every player has been the active player exactly once.",
+    )
+
+    # ---------------------------------------------------------------- 3. marshaling
+    m.action_property(
+        "only the active player marshals, during the marshaling phase",
+        "marshal",
+        lambda t, p, c: And(v.phase == "marshaling", v.active == p),
+        cites=["Active Player", "Marshal", "Marshaling Phase"],
+    )
+    m.action_property(
+        "the active player collects income on becoming active",
+        "end_turn",
+        lambda t, p: Implies(
+            v.phase == "marshaling",
+            ForAll(Player, lambda q: t.post(v.gold[q]) == If(q == left_of(p), v.gold[q] + v.income[q], v.gold[q])),
+        ),
+        cites=["3.2 Active player collects income", "Income"],
+    )
+    m.action_property(
+        "the first player collects income as the marshaling phase begins",
+        "next_phase",
+        lambda t: Implies(
+            t.post(v.phase) == "marshaling",
+            ForAll(Player, lambda q: t.post(v.gold[q]) == If(q == v.first, v.gold[q] + v.income[q], v.gold[q])),
+        ),
+        cites=["3.2 Active player collects income", "Income"],
+    )
+    m.invariant(
+        "gold is collected once per round, as income (strengthening)",
+        ForAll(
+            Player,
+            lambda p: And(
+                v.gold[p] >= 0,
+                v.gold[p] <= v.income[p],
+                v.income[p] >= 0,
+                v.income[p] <= max_value,
+                Implies(Or(v.phase == "taxation", v.phase == "plot", v.phase == "draw"), v.gold[p] == 0),
+                Implies(v.phase == "marshaling", Implies(v.turns[p] == 0, v.gold[p] == 0)),
+            ),
+        ),
+        cites=["3.2 Active player collects income", "7.2 Return unspent gold"],
+    )
+
+    # ---------------------------------------------------------------- 4. challenges
+    m.action_property(
+        "only the active player initiates challenges, during the challenges phase",
+        "initiate_challenge",
+        lambda t, p, q, ty: And(v.phase == "challenges", v.active == p),
+        cites=["Active Player", "4.2 Active player may initiate a challenge", "Challenges Phase"],
+    )
+    m.action_property(
+        "a player never challenges themselves",
+        "initiate_challenge",
+        lambda t, p, q, ty: Not(p == q),
+        cites=["4.2 Active player may initiate a challenge", "Defender, Defending Character, Defending Player"],
+        doc="The challenge is initiated against an opponent.",
+    )
+    m.invariant(
+        "the challenges a player initiated this phase match their used challenge types (strengthening)",
+        ForAll(
+            Player,
+            lambda p: ForAll(
+                ChType,
+                lambda ty: And(
+                    v.initiated[p, ty] >= 0,
+                    v.initiated[p, ty] <= 1,
+                    Implies(v.phase == "challenges", Implies(v.turns[p] == 0, v.initiated[p, ty] == 0)),
+                    Implies(And(v.phase == "challenges", v.active == p), (v.initiated[p, ty] == 1) == v.used[ty]),
+                ),
+            ),
+        ),
+        cites=["4.2 Active player may initiate a challenge"],
+    )
+    m.invariant(
+        "at most one challenge of each type per player per phase",
+        ForAll(Player, lambda p: ForAll(ChType, lambda ty: v.initiated[p, ty] <= 1)),
+        cites=["4.2 Active player may initiate a challenge"],
+    )
+    m.action_property(
+        "attackers are standing characters the attacker controls with the challenge's icon, and kneel",
+        "initiate_challenge",
+        lambda t, p, q, ty: And(
+            *(
+                Implies(
+                    t.post(v.attacking[c]),
+                    And(controls(p, c), v.in_play[c], Not(v.knelt[c]), v.icon[c, ty], t.post(v.knelt[c])),
+                )
+                for c in Char
+            ),
+            Or(*(t.post(v.attacking[c]) for c in Char)),
+        ),
+        cites=["4.2 Active player may initiate a challenge", "Kneel, Kneeling, Knelt"],
+    )
+    m.action_property(
+        "defenders are standing characters the defending player controls with the challenge's icon, and kneel",
+        "declare_defenders",
+        lambda t, q: And(
+            *(
+                Implies(
+                    t.post(v.defending[c]),
+                    And(controls(q, c), v.in_play[c], Not(v.knelt[c]), v.icon[c, v.ctype], t.post(v.knelt[c])),
+                )
+                for c in Char
+            ),
+            v.defender == q,
+        ),
+        cites=["4.2.1 Defending player declares defenders"],
+    )
+
+    def winner(t: Transition) -> Term:
+        att = Sum(If(v.attacking[c], v.strength[c], 0) for c in Char)
+        dfn = Sum(If(v.defending[c], v.strength[c], 0) for c in Char)
+        att_chars = Or(*(v.attacking[c] for c in Char))
+        def_chars = Or(*(v.defending[c] for c in Char))
+        expected = If(
+            And(att_chars, att >= 1, att >= dfn),
+            s.Outcome.attacker,
+            If(And(def_chars, dfn >= 1, dfn > att), s.Outcome.defender, s.Outcome.nobody),
+        )
+        ends = ForAll(Char, lambda c: And(Not(t.post(v.attacking[c])), Not(t.post(v.defending[c]))))
+        return And(t.post(v.outcome) == expected, ends)
+
+    m.action_property(
+        "the challenge is won by the side with the higher STR, ties to the attacker",
+        "resolve_challenge",
+        winner,
+        cites=["Winning a Challenge", "4.2.2 Compare STR to determine challenge winner", "4.2.6 Challenge ends"],
+    )
+    m.invariant(
+        "only characters of the attacking and defending players participate (strengthening)",
+        ForAll(
+            Char,
+            lambda c: And(
+                Implies(Or(v.attacking[c], v.defending[c]), And(v.stage != "none", v.in_play[c], v.knelt[c])),
+                Implies(v.defending[c], v.stage == "defend"),
+            ),
+        ),
+        cites=["Participating"],
+    )
+
+    # ---------------------------------------------------------------- 5. dominance
+    def dominance(t: Transition) -> Term:
+        def total(p: Term) -> Term:
+            return Sum(If(And(v.in_play[c], Not(v.knelt[c])), v.strength[c], 0) for c in Char if controls(p, c)) + v.gold[p]
+
+        return Implies(
+            t.post(v.phase) == "dominance",
+            ForAll(Player, lambda p: t.post(v.dominance[p]) == And(*(total(p) > total(q) for q in seats if q.name != p.name))),
+        )
+
+    m.action_property(
+        "dominance is won by the single highest total of standing STR and gold",
+        "next_phase",
+        dominance,
+        cites=["5.2 Determine dominance", "Dominance Phase"],
+        doc="On a tie for the highest total, no player wins dominance.",
+    )
+
+    # ---------------------------------------------------------------- 6. standing
+    m.action_property(
+        "after the standing phase begins every card stands",
+        "next_phase",
+        lambda t: Implies(t.post(v.phase) == "standing", ForAll(Char, lambda c: Not(t.post(v.knelt[c])))),
+        cites=["6.2 Stand cards", "Standing Phase", "Stand, Standing"],
+    )
+
+    # ---------------------------------------------------------------- 7. taxation
+    m.action_property(
+        "after taxation no player has gold",
+        "next_phase",
+        lambda t: Implies(t.post(v.phase) == "taxation", ForAll(Player, lambda p: t.post(v.gold[p]) == 0)),
+        cites=["7.2 Return unspent gold", "Taxation Phase"],
+    )
+    m.invariant(
+        "no gold is carried into a new round",
+        Implies(v.phase == "plot", ForAll(Player, lambda p: v.gold[p] == 0)),
+        cites=["7.2 Return unspent gold", "Taxation Phase"],
+    )
+    m.action_property(
+        "taxation discards down to the reserve value and no further",
+        "next_phase",
+        lambda t: Implies(
+            t.post(v.phase) == "taxation",
+            ForAll(Player, lambda p: t.post(v.hand[p]) == If(v.hand[p] <= v.reserve[p], v.hand[p], v.reserve[p])),
+        ),
+        cites=["7.3 Check reserve", "Taxation Phase"],
+    )
+
+    # ---------------------------------------------------------------- sanity
+    m.reachable(
+        "sanity: a full round completes and a second round begins",
+        And(v.round == 2, v.phase == "plot"),
+        cites=["Appendix I: Timing and Gameplay", "7.5 Taxation phase ends"],
+    )
+    m.reachable(
+        "sanity: the attacker wins a challenge",
+        v.outcome == "attacker",
+        cites=["Winning a Challenge"],
+    )
+    m.reachable(
+        "sanity: the defender wins a challenge",
+        v.outcome == "defender",
+        cites=["Winning a Challenge"],
+    )
+    m.reachable(
+        "sanity: a player wins dominance",
+        Or(*(v.dominance[p] for p in seats)),
+        cites=["5.2 Determine dominance"],
+    )
+    m.reachable(
+        "sanity: every player is active in the challenges phase",
+        And(v.phase == "challenges", ForAll(Player, lambda p: v.turns[p] == 1)),
+        cites=["4.3 Next player becomes active player"],
+    )

@@ -1,0 +1,230 @@
+"""The game round (Appendix I), the first player and the active player: model/agot/round.py."""
+
+from __future__ import annotations
+
+import pytest
+
+from agot_rules_helpers import Concrete, assert_caught, full_check, load
+from ruleproof.engines.common import Options
+from ruleproof.engines.runner import check_property
+from ruleproof.results import Verdict
+
+ORDER = "phases follow the Appendix I order"
+ONCE = "each player is active exactly once per marshaling and challenges phase"
+FULL_ROUND = "sanity: a full round completes and a second round begins"
+
+
+@pytest.fixture(scope="module")
+def default_results():
+    return full_check("round", "default", coverage_depth=8)
+
+
+def test_every_round_property_is_proved_at_two_players_six_characters(default_results):
+    bad = [(r.property, r.verdict.value, r.reason) for r in default_results if r.verdict is not Verdict.PROVED]
+    assert bad == []
+    names = {r.property for r in default_results}
+    assert {ORDER, ONCE, FULL_ROUND, "at most one challenge of each type per player per phase"} <= names
+    s = load("round", "default")
+    assert len([x for x in s.vars if x.array == "in_play"]) == 12  # 2 players x 6 characters
+
+
+def test_a_full_round_is_witnessed_in_the_appendix_order(default_results):
+    """The witness of the full-round sanity target walks through every phase once, in order."""
+    r = next(r for r in default_results if r.property == FULL_ROUND)
+    assert r.trace is not None
+    phases = [ch.new for st in r.trace.steps for ch in st.changes if ch.var == "phase"]
+    assert phases == ["draw", "marshaling", "challenges", "dominance", "standing", "taxation", "plot"]
+
+
+def test_every_round_action_fires_within_the_checked_depth(default_results):
+    cov = default_results[0].coverage
+    assert cov is not None and cov.never == () and cov.unknown == ()
+    assert {"initiate_challenge", "declare_defenders", "resolve_challenge", "end_turn", "marshal"} <= set(cov.fired)
+
+
+def test_melee_round_properties_are_proved_at_three_players_four_characters_and_a_melee_round_completes():
+    """The rules that depend on the number of players, with the strengthening invariants they need."""
+    names = [
+        "plots are revealed only in the plot phase (strengthening)",
+        "the players active so far this phase are those from the first player to the active player (strengthening)",
+        "the first player is active first",
+        "the next player in player order becomes the active player",
+        "a player is active at most once per phase",
+        ONCE,
+        "only the active player marshals, during the marshaling phase",
+        "gold is collected once per round, as income (strengthening)",
+        "the challenges a player initiated this phase match their used challenge types (strengthening)",
+        "at most one challenge of each type per player per phase",
+        "a player never challenges themselves",
+        "dominance is won by the single highest total of standing STR and gold",
+    ]
+    s = load("round", "melee")
+    lemmas = []
+    for n in names:
+        r = check_property(s, s.prop(n), "kind", Options(depth=10, kmax=1, timeout=60), lemmas)
+        assert r.verdict is Verdict.PROVED, (n, r.reason)
+        if r.kind != "action":
+            lemmas.append(s.prop(n))
+    # a 3-player round needs 12 steps: one more turn in each of the marshaling and challenges phases
+    # (witnessed with one character each: the characters play no part in it)
+    small = load("round", "melee_small")
+    r = check_property(small, small.prop(FULL_ROUND), "bmc", Options(depth=12, timeout=60))
+    assert r.verdict is Verdict.PROVED and r.trace is not None and len(r.trace.steps) == 12
+
+
+@pytest.mark.parametrize(
+    ("mutant", "prop", "scenario", "depth"),
+    [
+        ("skip_dominance", ORDER, "tiny", 8),
+        ("no_reveal", "the plot phase ends only after plots are revealed and a first player chosen", "tiny", 2),
+        ("low_initiative_chooses", "the first player is chosen by a player with the highest initiative", "tiny", 2),
+        ("new_plot_new_first", "a plot revealed by a card ability does not change the first player", "tiny", 3),
+        ("draw_one", "each player draws 2 cards in the draw phase", "tiny", 3),
+        ("no_rotation", "a player is active at most once per phase", "tiny", 5),
+        ("skip_player", ONCE, "melee_small", 6),
+        ("first_not_first", "the first player is active first", "tiny", 4),
+        ("income_first_only", "the active player collects income on becoming active", "tiny", 5),
+        ("marshal_not_active", "only the active player marshals, during the marshaling phase", "tiny", 5),
+        ("challenge_not_active", "only the active player initiates challenges, during the challenges phase", "tiny", 7),
+        ("second_military", "at most one challenge of each type per player per phase", "small", 10),
+        ("self_challenge", "a player never challenges themselves", "tiny", 7),
+        ("knelt_attacker", "attackers are standing characters the attacker controls with the challenge's icon, and kneel", "tiny", 8),
+        ("tie_to_defender", "the challenge is won by the side with the higher STR, ties to the attacker", "tiny", 9),
+        ("dominance_tie", "dominance is won by the single highest total of standing STR and gold", "tiny", 8),
+        ("stand_skips", "after the standing phase begins every card stands", "tiny", 10),
+        ("taxation_keeps_gold", "after taxation no player has gold", "tiny", 10),
+        ("reserve_ignored", "taxation discards down to the reserve value and no further", "tiny", 10),
+    ],
+)
+def test_mutant_is_caught_with_a_replayed_trace(mutant, prop, scenario, depth):
+    assert_caught("round", mutant, prop, scenario=scenario, depth=depth)
+
+
+# ------------------------------------------------------------------ rulings as scenarios
+# small scenario: c1, c2 belong to player 1 and c3, c4 to player 2; each player's first character
+# has every icon and STR 2, the second a military icon only and STR 1 (cost 0 and 1).
+
+
+def _start(c: Concrete, **extra):
+    values = {"in_play[c1]": True, "in_play[c2]": True, "in_play[c3]": True, "in_play[c4]": True}
+    values.update(extra)
+    return c.state(values)
+
+
+def _reveal(c: Concrete, s, winner: str, first: str, init=(1, 1), gold=(2, 2), reserve=(3, 3)):
+    ch = {}
+    for i, p in enumerate(("p1", "p2")):
+        ch.update({f"initiative[{p}]": init[i], f"gold[{p}]": gold[i], f"reserve[{p}]": reserve[i]})
+    return c.step(f"reveal_plots({winner}, {first})", s, ch)
+
+
+def _attack(c: Concrete, s, label: str, attackers: list[str]):
+    return c.step(label, s, {f"attackers[c{i}]": f"c{i}" in attackers for i in range(1, 5)})
+
+
+def _defend(c: Concrete, s, label: str, defenders: list[str]):
+    return c.step(label, s, {f"defenders[c{i}]": f"c{i}" in defenders for i in range(1, 5)})
+
+
+def test_the_player_who_wins_initiative_chooses_the_first_player():
+    """Rules Reference, 1.3 Reveal plots (I, II) and Initiative: the highest initiative wins and chooses
+    any player as first player, possibly an opponent; the lower initiative cannot choose."""
+    c = Concrete(load("round", "small"))
+    s = _start(c)
+    assert _reveal(c, s, "p1", "p1", init=(0, 2)) is None
+    s = _reveal(c, s, "p2", "p1", init=(0, 2))
+    assert c.get(s, "first") == "p1"
+    s = c.step("next_phase", c.step("next_phase", s))  # draw, then marshaling
+    assert (c.get(s, "phase"), c.get(s, "active")) == ("marshaling", "p1")
+
+
+def test_a_plot_revealed_by_an_ability_does_not_change_the_first_player():
+    """FAQ, At Prince Doran's Behest: when a card ability reveals another plot during step 1.3, "there will
+    be no new initiative comparison ... (i.e. the first player will not change)"."""
+    c = Concrete(load("round", "small"))
+    s = _reveal(c, _start(c), "p1", "p1", init=(1, 0))
+    s = c.step("ability_reveals_plot(p2)", s, {"initiative": 3, "gold": 1, "reserve": 2})
+    assert (c.get(s, "first"), c.get(s, "initiative[p2]")) == ("p1", 3)
+    bad = Concrete(load("round", "small", mutant="new_plot_new_first"))
+    t = _reveal(bad, _start(bad), "p1", "p1", init=(1, 0))
+    t = bad.step("ability_reveals_plot(p2)", t, {"initiative": 3, "gold": 1, "reserve": 2})
+    assert bad.get(t, "first") == "p2"
+
+
+def test_each_player_is_active_once_in_player_order_in_melee():
+    """Rules Reference, Player Order and 3.3: with player 2 first, player 2, player 3 and player 1 are active
+    in turn; then the phase ends, and player 2 is active first again in the challenges phase."""
+    c = Concrete(load("round", "melee_small"))
+    s = c.state({})
+    ch = {f"{k}[p{i}]": 1 for k in ("initiative", "gold", "reserve") for i in (1, 2, 3)}
+    s = c.step("reveal_plots(p1, p2)", s, ch)
+    s = c.step("next_phase", c.step("next_phase", s))
+    seen = [c.get(s, "active")]
+    while not c.enabled("next_phase", s):
+        s = c.step(f"end_turn({seen[-1]})", s)
+        seen.append(c.get(s, "active"))
+    assert seen == ["p2", "p3", "p1"]
+    assert not c.enabled("end_turn(p1)", s)
+    s = c.step("next_phase", s)
+    assert (c.get(s, "phase"), c.get(s, "active")) == ("challenges", "p2")
+    assert [c.get(s, f"gold[p{i}]") for i in (1, 2, 3)] == [1, 1, 1]  # each collected income once
+
+
+def test_one_challenge_of_each_type_and_never_against_oneself():
+    """Rules Reference, 4.2: one military, one intrigue and one power challenge, against an opponent."""
+    c = Concrete(load("round", "small"))
+    s = _reveal(c, _start(c), "p1", "p1")
+    s = c.step("next_phase", c.step("next_phase", s))  # draw, marshaling
+    s = c.step("next_phase", c.step("end_turn(p1)", s))  # player 2 marshals, then challenges
+    assert (c.get(s, "phase"), c.get(s, "active")) == ("challenges", "p1")
+    assert not any(a.label.startswith("initiate_challenge(p1, p1") for a in c.system.actions)
+    s = _attack(c, s, "initiate_challenge(p1, p2, military)", ["c1"])
+    s = c.step("resolve_challenge", _defend(c, s, "declare_defenders(p2)", []))
+    assert c.get(s, "outcome") == "attacker"  # unopposed
+    assert _attack(c, s, "initiate_challenge(p1, p2, military)", ["c2"]) is None
+    assert _attack(c, s, "initiate_challenge(p2, p1, intrigue)", ["c3"]) is None  # not the active player
+    assert _attack(c, s, "initiate_challenge(p1, p2, power)", ["c2"]) is None  # c2 has no power icon
+    assert _attack(c, s, "initiate_challenge(p1, p2, power)", ["c1"]) is None  # c1 knelt as an attacker
+
+
+def test_ties_go_to_the_attacker_and_zero_str_wins_nothing():
+    """Rules Reference, Winning a Challenge: a tie at 1 STR or more goes to the attacker; a side needs at
+    least 1 STR to win, otherwise neither player wins."""
+    c = Concrete(load("round", "small"))
+    s = _reveal(c, _start(c), "p1", "p1")
+    s = c.step("next_phase", c.step("next_phase", s))
+    s = c.step("next_phase", c.step("end_turn(p1)", s))
+    tie = c.step("resolve_challenge", _defend(c, _attack(c, s, "initiate_challenge(p1, p2, military)", ["c1"]), "declare_defenders(p2)", ["c3"]))
+    assert c.get(tie, "outcome") == "attacker"  # 2 against 2
+    lost = c.step("resolve_challenge", _defend(c, _attack(c, s, "initiate_challenge(p1, p2, military)", ["c2"]), "declare_defenders(p2)", ["c3"]))
+    assert c.get(lost, "outcome") == "defender"  # 1 against 2
+
+
+def test_dominance_counts_standing_str_and_gold_and_a_tie_wins_nothing():
+    """Rules Reference, 5.2 Determine dominance: standing STR plus 1 per gold; a tie: no player wins."""
+    c = Concrete(load("round", "small"))
+    base = {"phase": "challenges", "first": "p1", "active": "p2", "turns[p1]": 1, "turns[p2]": 1}
+    s = c.step("next_phase", _start(c, **base, **{"knelt[c1]": True, "gold[p1]": 1}))
+    # player 1: c2 (1) + 1 gold = 2; player 2: c3 (2) + c4 (1) = 3
+    assert (c.get(s, "dominance[p1]"), c.get(s, "dominance[p2]")) == (False, True)
+    s = c.step("next_phase", _start(c, **base, **{"knelt[c1]": True, "gold[p1]": 2, "income[p1]": 2}))
+    assert (c.get(s, "dominance[p1]"), c.get(s, "dominance[p2]")) == (False, False)  # 3 against 3
+    s = c.step("next_phase", _start(c, **base, **{"in_play[c1]": False, "in_play[c2]": False, "in_play[c3]": False,
+                                                   "in_play[c4]": False, "gold[p1]": 1, "income[p1]": 1}))
+    assert c.get(s, "dominance[p1]") is True  # dominance with no standing characters
+
+
+def test_standing_and_taxation_phases():
+    """Rules Reference, 6.2 Stand cards, 7.2 Return unspent gold and 7.3 Check reserve: every knelt card
+    stands; all gold returns; a hand above the reserve value is discarded down to it, one at or below
+    it is kept."""
+    c = Concrete(load("round", "small"))
+    s = _start(c, **{"phase": "dominance", "knelt[c1]": True, "knelt[c4]": True, "gold[p1]": 2, "income[p1]": 3,
+                     "hand[p1]": 5, "hand[p2]": 1, "reserve[p1]": 2, "reserve[p2]": 3})
+    s = c.step("next_phase", s)
+    assert [c.get(s, f"knelt[c{i}]") for i in range(1, 5)] == [False] * 4
+    s = c.step("next_phase", s)
+    assert c.get(s, "phase") == "taxation"
+    assert [c.get(s, k) for k in ("gold[p1]", "hand[p1]", "hand[p2]")] == [0, 2, 1]
+    s = c.step("next_phase", s)
+    assert (c.get(s, "phase"), c.get(s, "round")) == ("plot", 2)
