@@ -121,7 +121,8 @@ def trace_itf(t: Trace, model: str, prop: str) -> dict[str, Any]:
 def _coverage_json(c: Coverage | None) -> Any:
     if c is None:
         return None
-    out: dict[str, Any] = {"depth": c.depth, "fired": list(c.fired), "never": list(c.never), "unknown": list(c.unknown)}
+    out: dict[str, Any] = {"depth": c.depth, "fired": list(c.fired), "never": list(c.never), "unknown": list(c.unknown),
+                           "exhaustive": c.exhaustive}
     if c.rules:
         out["rules"] = [{"kind": x.kind, "rule": x.name, "where": x.where, "status": x.status} for x in c.rules]
     return out
@@ -240,8 +241,9 @@ def render_results(model: str, results: Sequence[Result], show_invariants: bool 
                 out.append(f"warning: {r.system}[{r.scenario}]: rules never reached within {c.depth} steps "
                            f"(properties over them hold vacuously): {'; '.join(missed)}")
         if c.never:
+            within = "in any reachable state" if c.exhaustive else f"within {c.depth} steps"
             out.append(
-                f"warning: {r.system}[{r.scenario}]: actions never enabled within {c.depth} steps "
+                f"warning: {r.system}[{r.scenario}]: actions never enabled {within} "
                 f"(properties over them hold vacuously): {', '.join(c.never)}"
             )
         if c.unknown:

@@ -83,6 +83,8 @@ class Coverage:
 
     ``rules`` is filled by ``ruleproof check --coverage``: every action,
     conditional effect and declared coverage point, reached or not.
+    ``exhaustive``: the families were found by exploring every reachable
+    state (a small system), so ``never`` means never at any depth.
     """
 
     depth: int
@@ -90,6 +92,7 @@ class Coverage:
     never: tuple[str, ...]
     unknown: tuple[str, ...] = ()
     rules: tuple[RuleCoverage, ...] = ()
+    exhaustive: bool = False  # the whole reachable state space was explored: not bounded by ``depth``
 
     @property
     def vacuous_risk(self) -> bool:

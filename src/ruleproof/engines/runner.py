@@ -108,6 +108,10 @@ def coverage(system: System, depth: int, opts: Options, engine: str, evaluator: 
     fams = system.families()
     if rules:
         return _rule_coverage(system, depth, opts)
+    whole = _exhaustive_fired(system, evaluator)
+    if whole is not None:
+        return Coverage(depth, tuple(f for f in fams if f in whole), tuple(f for f in fams if f not in whole),
+                        exhaustive=True)
     if engine == "explicit":
         fired, _n, _done = explicit.explore(system, depth, opts.max_states, evaluator)
         return Coverage(depth, tuple(f for f in fams if f in fired), tuple(f for f in fams if f not in fired))
@@ -118,6 +122,23 @@ def coverage(system: System, depth: int, opts: Options, engine: str, evaluator: 
         tuple(f for f in fams if status[f] == "unreached"),
         tuple(f for f in fams if status[f] == "unknown"),
     )
+
+
+EXHAUST_INITIAL = 1_000
+"""Most initial states for which coverage first tries to explore the whole state space."""
+EXHAUST_STATES = 20_000
+"""State cap of that exploration (past it, coverage is bounded by the depth, by BMC)."""
+
+
+def _exhaustive_fired(system: System, evaluator: Evaluator | None) -> set[str] | None:
+    """Families fired in some reachable state, when the whole (small) state space can be explored."""
+    n = 1
+    for iv in system.init_vars:
+        n *= len(iv.values)
+        if n > EXHAUST_INITIAL:
+            return None
+    fired, _n, done = explicit.explore(system, 1_000_000, EXHAUST_STATES, evaluator)
+    return fired if done else None
 
 
 def _reach(system: System, depth: int, opts: Options,
