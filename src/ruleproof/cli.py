@@ -129,7 +129,7 @@ def _fail(exc: Exception, as_json: bool, s: _Streams) -> int:
 @click.option("--depth", type=int, default=12, show_default=True, help="BMC / explicit-search depth (steps).")
 @click.option("--kmax", type=int, default=8, show_default=True, help="Largest k tried by k-induction.")
 @click.option("--engine", type=click.Choice(ENGINES), default="auto", show_default=True,
-              help="auto: proofs first (k-induction, Spacer), then BMC to --depth.")
+              help="auto: proofs first (k-induction, Spacer, exhaustive search of a small system), then BMC to --depth.")
 @click.option("--timeout", type=float, default=60.0, show_default=True, help="Seconds per property; past it the result is UNKNOWN.")
 @click.option("--scenario", default=None, help="Check this scenario of each system (default: its checked scenarios).")
 @click.option("--param", "params", multiple=True, help="Override a scenario parameter, NAME=VALUE (repeatable).")

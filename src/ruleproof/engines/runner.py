@@ -53,6 +53,12 @@ def check_property(
     c = chc.check(system, prop, replace(opts, timeout=_min(share, clock.left())), lemmas, progress, ev)
     if c.verdict in (Verdict.PROVED, Verdict.VIOLATED):
         return _auto(c, clock)
+    if _few_initial_states(system):
+        # a small system: exploring every reachable state is a proof (or finds the shortest violation)
+        e = explicit.check(system, prop, replace(opts, depth=1_000_000, max_states=EXHAUST_STATES,
+                                                 timeout=_min(share, clock.left())), lemmas, progress, ev)
+        if e.verdict in (Verdict.PROVED, Verdict.VIOLATED):
+            return _auto(e, clock)
     b = bmc.check(system, prop, replace(opts, timeout=clock.left()), lemmas, progress, ev)
     if b.verdict is Verdict.UNKNOWN and r.verdict is Verdict.HOLDS_TO_DEPTH and r.depth >= b.depth:
         return _auto(r, clock)
@@ -130,13 +136,20 @@ EXHAUST_STATES = 20_000
 """State cap of that exploration (past it, coverage is bounded by the depth, by BMC)."""
 
 
-def _exhaustive_fired(system: System, evaluator: Evaluator | None) -> set[str] | None:
-    """Families fired in some reachable state, when the whole (small) state space can be explored."""
+def _few_initial_states(system: System) -> bool:
+    """At most :data:`EXHAUST_INITIAL` initial states (an upper bound: constraints not applied)."""
     n = 1
     for iv in system.init_vars:
         n *= len(iv.values)
         if n > EXHAUST_INITIAL:
-            return None
+            return False
+    return True
+
+
+def _exhaustive_fired(system: System, evaluator: Evaluator | None) -> set[str] | None:
+    """Families fired in some reachable state, when the whole (small) state space can be explored."""
+    if not _few_initial_states(system):
+        return None
     fired, _n, done = explicit.explore(system, 1_000_000, EXHAUST_STATES, evaluator)
     return fired if done else None
 
