@@ -87,6 +87,15 @@ def register(m: Model) -> None:
         doc="Every chosen character that was not saved is killed in the same step; nothing else is.",
     )
     m.action_property(
+        "kill each character kills every character in play that can be killed, and nothing else",
+        "kill_each",
+        lambda t: ForAll(
+            Char, lambda c: t.post(v.zone[c]) == If(And(v.zone[c] == "play", ~v.cannot_be_killed[c]), "dead", v.zone[c])
+        ),
+        cites=["Kill, Killed", "Cannot"],
+        doc="The forced 'kill each character in play' is carried out for every character it can be carried out for.",
+    )
+    m.action_property(
         "a save discards a duplicate and keeps the character in play",
         "save_with_duplicate",
         lambda t, c: And(t.post(v.zone[c]) == "play", t.post(v.dups[c]) == v.dups[c] - 1),

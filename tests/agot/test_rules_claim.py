@@ -66,6 +66,7 @@ def test_melee_claim_invariants_are_proved():
         ("power_copied", "power claim moves power from the loser's faction card to the winner's"),
         ("power_gained", "power moved by claim is not gained"),
         ("power_gained", "all power on faction cards was gained once"),
+        ("valar_kills_immune", "kill each character kills every character in play that can be killed, and nothing else"),
     ],
 )
 def test_mutant_is_caught_with_a_replayed_trace(mutant, prop):
