@@ -233,7 +233,7 @@ def _must_cannot(actions: Sequence[Action], decl: Consistency) -> list[Property]
             else:
                 # obliged and prohibited => the step keeps the obligation or carries it out
                 parts.append(ir.implies(ir.and_(must[k], cannot[k], ir.not_(h)),
-                                        ir.or_(_prime(must[k]), hp)))
+                                        ir.or_(ir.prime(must[k]), hp)))
         cond = ir.and_(*parts)
         doc = (f"'{o}': the model says '{r.wins}' wins ({', '.join(r.cites)}); "
                + ("no step brings it about while it is prohibited." if r.wins == "cannot"
@@ -253,12 +253,6 @@ def _by_element(ds: Sequence[Declared]) -> dict[str, Expr]:
     return {k: ir.or_(*cs) for k, cs in out.items()}
 
 
-def _prime(e: Expr) -> Expr:
-    if isinstance(e, ir.Var):
-        return ir.Var(e.name, e.type, True)
-    if isinstance(e, ir.App):
-        return ir.App(e.op, tuple(_prime(x) for x in e.args), e.type)
-    return e
 
 
 # --------------------------------------------------------------------------- explanations
@@ -266,10 +260,6 @@ def _prime(e: Expr) -> Expr:
 
 def _show(v: Value) -> str:
     return str(v).lower() if isinstance(v, bool) else str(v)
-
-
-def _conjuncts(e: Expr) -> tuple[Expr, ...]:
-    return e.args if isinstance(e, ir.App) and e.op is ir.Op.AND else (e,)
 
 
 def explain(system: System, prop: Property, states: Sequence[State], action: str | None,
@@ -298,7 +288,7 @@ def explain(system: System, prop: Property, states: Sequence[State], action: str
             if a.family in seen:
                 continue
             seen.add(a.family)
-            failing = next((c for c in _conjuncts(a.guard) if not _free_choice(c) and not ev.compile(c)(s, None, {})), None)
+            failing = next((c for c in ir.conjuncts(a.guard) if not _free_choice(c) and not ev.compile(c)(s, None, {})), None)
             why = f"needs {_clip(show_expr(failing))}" if failing is not None else "no choice satisfies its guard"
             blocked.append(f"{a.label} {why}")
             cites.append(a.cites)

@@ -646,12 +646,7 @@ class Transition:
         )
 
 
-def _prime(e: Expr) -> Expr:
-    if isinstance(e, ir.Var):
-        return ir.Var(e.name, e.type, True)
-    if isinstance(e, ir.App):
-        return ir.App(e.op, tuple(_prime(a) for a in e.args), e.type)
-    return e
+_prime = ir.prime
 
 
 class _Names:

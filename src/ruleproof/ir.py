@@ -66,6 +66,8 @@ __all__ = [
     "walk",
     "free_vars",
     "substitute",
+    "prime",
+    "conjuncts",
 ]
 
 
@@ -604,3 +606,17 @@ def substitute(e: Expr, values: dict[str, Expr]) -> Expr:
             return e
         return mk(e.op, *args)
     return e
+
+
+def prime(e: Expr) -> Expr:
+    """``e`` read in the post-state of a step: every state variable primed (indices too)."""
+    if isinstance(e, Var):
+        return Var(e.name, e.type, True)
+    if isinstance(e, App):
+        return App(e.op, tuple(prime(a) for a in e.args), e.type)
+    return e
+
+
+def conjuncts(e: Expr) -> tuple[Expr, ...]:
+    """The top-level conjuncts of ``e`` (``e`` itself when it is not a conjunction)."""
+    return e.args if isinstance(e, App) and e.op is Op.AND else (e,)

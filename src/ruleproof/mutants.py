@@ -53,8 +53,7 @@ class MutantResult:
     reason: str = ""  # why a mutant is unknown without being checked (a Dask worker died, a timeout)
 
 
-def _conjuncts(e: ir.Expr) -> tuple[ir.Expr, ...]:
-    return e.args if isinstance(e, App) and e.op is Op.AND else (e,)
+_conjuncts = ir.conjuncts
 
 
 def _with_actions(system: System, fam: str, fn: "callable[[Action], Action]") -> System:  # type: ignore[valid-type]

@@ -103,8 +103,6 @@ MUTANT_CASES = [
 
 @pytest.mark.parametrize("mutant,scenario,prop_name", MUTANT_CASES)
 def test_mutant_is_caught(mutant: str, scenario: str, prop_name: str) -> None:
-    system = load(scenario, mutant=mutant)
-    prop = next(p for p in system.properties if p.name == prop_name)
-    r = check_property(system, prop, "bmc", Options(depth=10))
-    assert r.verdict is Verdict.VIOLATED
-    assert r.trace is not None and r.trace.steps
+    from berserk_helpers import assert_mutant_caught
+
+    assert_mutant_caught(load(scenario, mutant=mutant), prop_name, depth=10)
