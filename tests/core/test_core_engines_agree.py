@@ -183,3 +183,25 @@ def test_k_induction_does_not_prove_an_action_property_violated_by_a_step_that_c
         for engine in ("kind", "bmc", "explicit"):
             r = check_property(s, s.prop(name), engine, Options(depth=4, timeout=60))
             assert r.verdict is Verdict.VIOLATED, (name, engine, r.verdict, r.reason)
+
+
+def test_a_witness_does_not_depend_on_earlier_solver_work() -> None:
+    """Each engine query starts in a fresh Z3 context: the trace is a function of the query alone.
+
+    A check that timed out earlier in the same process (or ran on another
+    Dask worker) must not change which witness a later query returns.
+    """
+    bank = Path(__file__).resolve().parents[1] / "scale" / "fixtures" / "mini" / "bank.py"
+    s = load_system(discover(bank)[0], "big", {})
+    target = next(p for p in s.properties if p.kind.value == "reachable")
+    deep = Options(depth=10, kmax=5, timeout=60)
+    first = bmc.check(s, target, deep)
+    assert first.verdict is Verdict.PROVED and first.trace is not None
+    # unrelated solver work in the current context: a deeper unrolling of another property
+    other = load_system(discover(ROOT / "model" / "agot" / "gold.py")[0], "small", {})
+    for p in other.properties[:3]:
+        bmc.check(other, p, Options(depth=6, kmax=6, timeout=30))
+        kind.check(other, p, Options(depth=6, kmax=6, timeout=30))
+    again = bmc.check(s, target, deep)
+    assert again.trace == first.trace
+    assert check_system(s, "auto", deep, [target.name])[0].trace == first.trace

@@ -98,7 +98,7 @@ def test_check_on_the_cluster_gives_the_in_process_results(address: str) -> None
 
 
 def test_mutants_on_the_cluster_give_the_in_process_score(address: str) -> None:
-    args = ["mutants", MINI, "--limit", "2", "--timeout", "5", "--json"]
+    args = ["mutants", MINI, "--limit", "2", "--timeout", "30", "--json"]
     local_code, local = _cli(args)
     dask_code, remote = _cli(args + ["--scheduler", address])
     a, b = json.loads(local), json.loads(remote)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..encoder import SatResult, Unrolling
+from ..encoder import SatResult, Unrolling, fresh_context
 from ..evaluator import Evaluator
 from ..ir import Property, PropKind, System
 from ..results import Result, Verdict
@@ -27,6 +27,7 @@ def check(
     evaluator: Evaluator | None = None,
 ) -> Result:
     """Search for a violation (or, for a target, a witness) of length <= ``opts.depth``."""
+    fresh_context()  # the answer depends on this query alone, not on what ran before
     clock = Clock(opts.timeout)
     ev = evaluator or Evaluator(system)
     u = Unrolling(system, initial=True, lemmas=lemmas, seed=opts.seed, deadline=clock.deadline)

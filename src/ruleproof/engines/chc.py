@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Sequence
 
-from ..encoder import SatResult, chc_prove
+from ..encoder import SatResult, chc_prove, fresh_context
 from ..evaluator import Evaluator
 from ..ir import Property, PropKind, System
 from ..results import Result, Verdict
@@ -29,6 +29,7 @@ def check(
     progress: ProgressFn | None = None,
     evaluator: Evaluator | None = None,
 ) -> Result:
+    fresh_context()  # the answer depends on this query alone, not on what ran before
     clock = Clock(opts.timeout)
     if progress:
         progress(Progress(system.name, prop.name, "chc", 0, 1))

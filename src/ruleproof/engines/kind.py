@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..encoder import SatResult, Unrolling
+from ..encoder import SatResult, Unrolling, fresh_context
 from ..evaluator import Evaluator
 from ..ir import Property, PropKind, System
 from ..results import Result, Verdict
@@ -31,6 +31,7 @@ def check(
     evaluator: Evaluator | None = None,
 ) -> Result:
     """Prove ``prop`` k-inductive for some ``k <= opts.kmax`` or find a violation."""
+    fresh_context()  # the answer depends on this query alone, not on what ran before
     clock = Clock(opts.timeout)
     if prop.kind is PropKind.REACH:
         return result(system, prop, Verdict.UNKNOWN, 0, "kind", clock, reason="k-induction does not search for targets")

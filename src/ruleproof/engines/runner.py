@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Callable, Sequence
 
 from ..consistency import explain
-from ..encoder import Cond, SatResult, Unrolling
+from ..encoder import Cond, SatResult, Unrolling, fresh_context
 from ..evaluator import Evaluator
 from ..ir import TRUE, Expr, Property, PropKind, System, or_
 from ..results import Coverage, Result, RuleCoverage, Verdict
@@ -163,6 +163,7 @@ def _reach(system: System, depth: int, opts: Options,
     early (a declared end of the game) as well as on a long one.
     """
     clock = Clock(opts.timeout)
+    fresh_context()
     u = Unrolling(system, initial=True, seed=opts.seed, deadline=clock.deadline)
     out: dict[str, str] = {}
     open_: dict[str, Callable[[Unrolling], Cond]] = dict(targets)
