@@ -174,9 +174,38 @@ def _fmt(v: Value) -> str:
     return str(v).lower() if isinstance(v, bool) else str(v)
 
 
+def _initial_lines(initial: Sequence[tuple[str, Value]], indent: str) -> list[str]:
+    """The initial state, one line per variable; an array shows its commonest value once.
+
+    ``zone: hand, except card 2=play, card 5=dead`` instead of one entry per
+    element (``--json`` keeps every element).
+    """
+    scalars: list[str] = []
+    arrays: dict[str, list[tuple[str, Value]]] = {}
+    for k, v in initial:
+        name, sep, rest = k.partition("[")
+        if sep and rest.endswith("]"):
+            arrays.setdefault(name, []).append((rest[:-1], v))
+        else:
+            scalars.append(f"{k}={_fmt(v)}")
+    lines = [f"{indent}initial state:" + (" " + ", ".join(scalars) if scalars else "")]
+    for name, items in arrays.items():
+        counts: dict[str, int] = {}
+        for _i, v in items:
+            counts[_fmt(v)] = counts.get(_fmt(v), 0) + 1
+        common = max(counts, key=lambda x: counts[x])  # first of the most frequent (dicts keep order)
+        if counts[common] < 2 or len(items) < 3:
+            body = ", ".join(f"{i}={_fmt(v)}" for i, v in items)
+        else:
+            odd = [f"{i}={_fmt(v)}" for i, v in items if _fmt(v) != common]
+            body = f"{common} for all {len(items)}" if not odd else f"{common}, except " + ", ".join(odd)
+        lines.append(f"{indent}  {name}: {body}")
+    return lines
+
+
 def render_trace(t: Trace, indent: str = "    ") -> list[str]:
     """A trace as game steps: ``1. player 1 marshals card 3: gold[player 1] 5 -> 1, ...``."""
-    lines = [f"{indent}initial state: " + ", ".join(f"{k}={_fmt(v)}" for k, v in t.initial)]
+    lines = _initial_lines(t.initial, indent)
     for i, s in enumerate(t.steps, 1):
         changes = ", ".join(f"{c.var} {_fmt(c.old)} -> {_fmt(c.new)}" for c in s.changes) or "no change"
         choices = f" [choosing {', '.join(f'{k}={_fmt(v)}' for k, v in s.choices)}]" if s.choices else ""
@@ -251,7 +280,7 @@ def render_results(model: str, results: Sequence[Result], show_invariants: bool 
     counts = {v: sum(1 for r in results if r.verdict is v) for v in Verdict}
     out += [
         "",
-        f"{len(results)} properties: {counts[Verdict.PROVED]} proved, {counts[Verdict.HOLDS_TO_DEPTH]} held to a depth, "
+        f"{len(results)} {'property' if len(results) == 1 else 'properties'}: {counts[Verdict.PROVED]} proved, {counts[Verdict.HOLDS_TO_DEPTH]} held to a depth, "
         f"{counts[Verdict.VIOLATED]} violated, {counts[Verdict.UNKNOWN]} unknown",
     ]
     return "\n".join(out) + "\n"
