@@ -279,3 +279,23 @@ def test_put_into_play_records_its_zones(pool) -> None:
     assert unnamed.effects[0].from_zones == ()  # not stated: nothing is guessed
     (other,) = compile_text("<b>Action:</b> Put a character into play from an opponent's discard pile.", "Foo")
     assert other.compiled is Compiled.UNSUPPORTED
+
+
+def test_treaty_draw_then_choose_and_discard_from_your_hand(pool) -> None:
+    (a,) = [x for x in abilities(pool, "00003") if x.type is AT.ACTION]
+    assert strip(a) == Ability(AT.ACTION, costs=(Cost(CostKind.KNEEL, FACTION),),
+                               effects=(Effect(EffectKind.DRAW, 1, YOU), Effect(EffectKind.DISCARD_FROM_HAND, 1, YOU)))
+
+
+def test_discard_from_another_players_hand_is_not_read_as_your_own() -> None:
+    (a,) = compile_text("<b>Action:</b> Look at an opponent's hand. Then, choose and discard 1 card from that hand.")
+    assert a.compiled is not Compiled.FULL
+    assert not any(e.kind is EffectKind.DISCARD_FROM_HAND and e.target == YOU for e in a.effects)
+
+
+def test_cannot_be_canceled_is_read_not_reported() -> None:
+    (a,) = compile_text("<b>Action:</b> Gain 5 gold. (Cannot be canceled.)", "X", "event")
+    assert a.compiled is Compiled.FULL and a.cannot_be_canceled
+    assert strip(a) == Ability(AT.ACTION, effects=(Effect(EffectKind.GAIN_GOLD, 5, YOU),), cannot_be_canceled=True)
+    (b,) = compile_text("<b>Action:</b> Gain 5 gold.", "X", "event")
+    assert not b.cannot_be_canceled

@@ -367,6 +367,7 @@ class Ability:
 
     ``text`` is the normalised source text the ability came from; ``compiled``
     and ``reasons`` say what was not understood (each reason names the phrase).
+    ``cannot_be_canceled``: the text ends with "(Cannot be canceled.)" (Cancel).
     """
 
     type: AbilityType
@@ -381,3 +382,4 @@ class Ability:
     compiled: Compiled = Compiled.FULL
     reasons: tuple[str, ...] = ()
     text: str = ""
+    cannot_be_canceled: bool = False

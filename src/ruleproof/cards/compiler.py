@@ -719,6 +719,11 @@ def _effect_sentence(s: str, ctx: _Ctx) -> tuple[Effect, ...] | None:
 
 def _effect_single(s: str, ctx: _Ctx, optional: bool) -> tuple[Effect, ...] | None:
     s = s.strip()
+    # "(choose and) discard N card(s) from your hand": the player discards from their own hand
+    m = re.match(r"^(?:choose and )?discard (\d+|a|one|two|three) cards? from your hand$", s)
+    if m:
+        return (Effect(EffectKind.DISCARD_FROM_HAND, _amount(m.group(1)), Target(TargetRef.PLAYER, Subject(Scope.YOU)),
+                       optional=optional),)
     # choose ... (sets the antecedent of "it"/"that character")
     m = re.match(r"^choose and (" + _VERBS + r"|stand) (.+)$", s)
     if m:
@@ -893,6 +898,8 @@ _LIMIT_RE = re.compile(
     r"\s*\((limit|max) (once|twice|\d+|one|two|three)(?: times)? per (challenge|phase|round|game)\.?\)\s*$"
 )
 
+_UNCANCELABLE_RE = re.compile(r"\s*\(cannot be canceled\.?\)\s*$")
+
 
 def _split_sentences(s: str) -> list[str]:
     """Split at sentence ends outside parentheses and quotes."""
@@ -958,6 +965,10 @@ def _body(body: str, ctx: _Ctx, needs_cost_split: bool) -> tuple[tuple[Cost, ...
 def _triggered(atype: AbilityType, phase: Phase | None, body: str, ctx: _Ctx) -> Ability:
     limit: Limit | None = None
     understood = 0
+    m = _UNCANCELABLE_RE.search(body)
+    uncancelable = m is not None
+    if m:
+        body = body[: m.start()].strip()
     m = _LIMIT_RE.search(body)
     if m:
         limit = Limit(_NUM.get(m.group(2)) or int(m.group(2)), _PERIODS[m.group(3)], LimitKind(m.group(1)))
@@ -992,7 +1003,7 @@ def _triggered(atype: AbilityType, phase: Phase | None, body: str, ctx: _Ctx) ->
         ctx.reasons.append("no effect text")
     optional = atype not in (AbilityType.FORCED_REACTION, AbilityType.FORCED_INTERRUPT, AbilityType.WHEN_REVEALED)
     return Ability(atype, trigger, costs, effects, limit, phase, optional, compiled=_status(understood, ctx.reasons),
-                   reasons=tuple(ctx.reasons))
+                   reasons=tuple(ctx.reasons), cannot_be_canceled=uncancelable)
 
 
 def _constant(text: str, ctx: _Ctx) -> Ability:
