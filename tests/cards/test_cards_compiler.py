@@ -284,7 +284,8 @@ def test_put_into_play_records_its_zones(pool) -> None:
 def test_treaty_draw_then_choose_and_discard_from_your_hand(pool) -> None:
     (a,) = [x for x in abilities(pool, "00003") if x.type is AT.ACTION]
     assert strip(a) == Ability(AT.ACTION, costs=(Cost(CostKind.KNEEL, FACTION),),
-                               effects=(Effect(EffectKind.DRAW, 1, YOU), Effect(EffectKind.DISCARD_FROM_HAND, 1, YOU)))
+                               effects=(Effect(EffectKind.DRAW, 1, YOU),
+                                        Effect(EffectKind.DISCARD_FROM_HAND, 1, YOU, then=True)))
 
 
 def test_discard_from_another_players_hand_is_not_read_as_your_own() -> None:
@@ -299,3 +300,13 @@ def test_cannot_be_canceled_is_read_not_reported() -> None:
     assert strip(a) == Ability(AT.ACTION, effects=(Effect(EffectKind.GAIN_GOLD, 5, YOU),), cannot_be_canceled=True)
     (b,) = compile_text("<b>Action:</b> Gain 5 gold.", "X", "event")
     assert not b.cannot_be_canceled
+
+
+def test_then_marks_where_the_post_then_aspect_starts(pool) -> None:
+    """Ser Jaime Lannister: "stand ~. Then, discard that character from play." (The word "Then")."""
+    (a,) = [x for x in abilities(pool, "00151") if x.type is AT.FORCED_REACTION]
+    assert [(e.kind, e.then) for e in a.effects] == [(EffectKind.STAND, False), (EffectKind.DISCARD, True)]
+    (b,) = compile_text("<b>Action:</b> Kneel ~ to stand a character, then gain 1 gold.", "X")
+    assert [(e.kind, e.then) for e in b.effects] == [(EffectKind.STAND, False), (EffectKind.GAIN_GOLD, True)]
+    (c,) = compile_text("<b>Action:</b> Kneel ~ to stand a character and gain 1 gold.", "X")
+    assert not any(e.then for e in c.effects)

@@ -231,3 +231,43 @@ def test_partially_compiled_ability_is_unsupported_with_reason() -> None:
     enc = _encode_only({"A": (part,), "B": full}, cards)
     assert isinstance(enc, Unsupported)
     assert "not fully compiled" in enc.reason and "winter" in enc.reason
+
+
+# --------------------------------------------------------------------------- the word "Then"
+
+THEN_PAIR = ("<b>Action:</b> Kneel Alpha to gain 1 gold.",
+             "<b>Reaction:</b> After a character is knelt, draw 1 card. Then, stand that character.")
+
+
+def _lasso_reachable(enc: Encoding, mutant: str = "") -> bool:
+    from ruleproof.engines import bmc
+    from ruleproof.engines.common import Options
+    from ruleproof.results import Verdict
+
+    system = build_model(enc, ModelSpec(lasso_drop=((),), mutant=mutant))
+    r = bmc.check(system, system.prop("lasso"), Options(depth=2 * enc.n, timeout=60))
+    assert r.verdict in (Verdict.PROVED, Verdict.UNKNOWN) and (r.verdict is Verdict.PROVED or "not reached" in r.reason)
+    return r.verdict is Verdict.PROVED
+
+
+def test_post_then_effect_needs_the_pre_then_effect_in_full() -> None:
+    """The word "Then": with an empty deck the draw fails, so the character is not stood and the loop ends."""
+    enc = _pair(*THEN_PAIR)
+    assert isinstance(enc, Encoding) and [e.then for e in enc.abilities[1].effects] == [False, True]
+    r = _classify(enc)
+    assert r.category is Category.NOT_A_LOOP and "deck" in r.reason, r.reason
+    assert not _lasso_reachable(enc)
+
+
+def test_mutant_then_ignored_makes_it_unbounded() -> None:
+    """Mutant: stand the character even when the draw failed; the pair then repeats forever on an empty deck."""
+    enc = _pair(*THEN_PAIR)
+    assert isinstance(enc, Encoding)
+    assert _lasso_reachable(enc, mutant="then_ignored")
+
+
+def test_without_then_the_same_pair_is_a_loop() -> None:
+    """"Draw 1 card and stand that character": the stand does not wait for the draw (control for the two above)."""
+    enc = _pair(THEN_PAIR[0], THEN_PAIR[1].replace(". Then, stand", " and stand"))
+    assert isinstance(enc, Encoding) and not any(e.then for e in enc.abilities[1].effects)
+    assert _classify(enc).category is Category.UNBOUNDED

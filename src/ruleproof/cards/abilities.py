@@ -338,6 +338,9 @@ class Effect:
     text names none);
     ``prohibited`` by ``prohibit`` (what cannot happen to the target);
     ``challenge`` by ``icon_mod``; ``keyword`` by ``keyword_mod``.
+    ``then``: this is the first effect after the word "then": it and the
+    effects after it resolve only if the effects before it resolved in full
+    (The word "Then").
     """
 
     kind: EffectKind
@@ -350,6 +353,7 @@ class Effect:
     keyword: Keyword | None = None
     optional: bool = False
     from_zones: tuple[Zone, ...] = ()
+    then: bool = False
 
 
 @dataclass(frozen=True)

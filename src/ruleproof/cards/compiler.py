@@ -694,7 +694,9 @@ def _verb_effect(verb: str, obj: str, ctx: _Ctx, optional: bool) -> tuple[Effect
 def _effect_sentence(s: str, ctx: _Ctx) -> tuple[Effect, ...] | None:
     """Parse one effect sentence (already without costs); ``None`` if not understood."""
     s = s.strip().rstrip(".").strip()
-    s = re.sub(r"^then,? ", "", s)
+    if re.match(r"^then,? ", s):
+        rest = _effect_sentence(re.sub(r"^then,? ", "", s), ctx)
+        return None if rest is None else _mark_then(rest)
     optional = False
     m = re.match(r"^you may (.+)$", s)
     if m:
@@ -712,9 +714,17 @@ def _effect_sentence(s: str, ctx: _Ctx) -> tuple[Effect, ...] | None:
                 if left is not None:
                     right = _effect_sentence(s[idx + len(sep):], ctx)
                     if right is not None:
-                        return left + tuple(replace(e, optional=e.optional or optional) for e in right)
+                        right = tuple(replace(e, optional=e.optional or optional) for e in right)
+                        return left + (_mark_then(right) if "then" in sep else right)
                 idx = s.find(sep, idx + 1)
     return None
+
+
+def _mark_then(effects: tuple[Effect, ...]) -> tuple[Effect, ...]:
+    """Mark the first of ``effects`` as the start of a post-then aspect (The word "Then")."""
+    if not effects:
+        return effects
+    return (replace(effects[0], then=True),) + effects[1:]
 
 
 def _effect_single(s: str, ctx: _Ctx, optional: bool) -> tuple[Effect, ...] | None:

@@ -50,9 +50,15 @@ modifiers, variable amounts, filters on unknown cards, putting a card into
 play from shadows or the draw deck...) makes the candidate *unsupported*,
 with the reason; nothing is guessed.
 
+The word "Then": effects after a "then" resolve only when every effect
+before it resolved in full (changed the game state; a draw drew every card),
+and only then count toward the initiation test; a target chosen after a
+"then" is not modelled (unsupported).
+
 Mutants (:data:`MUTANTS`, built with ``ModelSpec(mutant=...)``, each caught
-by a test in ``tests/loops``): ``max_across_players`` (Limits and Maxima)
-and ``put_into_play_any_zone`` (Put into Play).
+by a test in ``tests/loops``): ``max_across_players`` (Limits and Maxima),
+``put_into_play_any_zone`` (Put into Play) and ``then_ignored`` (The word
+"Then").
 """
 
 from __future__ import annotations
@@ -105,7 +111,7 @@ _BIG = 10**6
 #: ``max_across_players``: a "Max" counts the title's uses of both players (Limits and Maxima: player specific);
 #: ``put_into_play_any_zone``: "put into play" takes the card from any out-of-play zone (Put into Play: the zone
 #: the text names).
-MUTANTS = ("max_across_players", "put_into_play_any_zone")
+MUTANTS = ("max_across_players", "put_into_play_any_zone", "then_ignored")
 
 # dominance groups: which part of the state must be "at least as good" after a pass
 ALL_GROUPS = ("standing", "zones", "triggers", "gold", "hand", "deck", "power", "limits")
@@ -343,8 +349,12 @@ def _ability_problem(a: Ability, card: LoopCard) -> str | None:
             return p
         if c.target.ref is TargetRef.CHOSEN and c.target.subject.card_type in (CardKind.FACTION_CARD,):
             return f"{what}: faction card as a chosen target"
+    post_then = False
     for e in a.effects:
         what = f"effect {e.kind.value}"
+        post_then = post_then or e.then
+        if post_then and e.target.ref is TargetRef.CHOSEN:
+            return f"{what}: a target chosen after 'then' (at resolution) is not modelled by the loop encoder"
         if e.amount is None and e.target.ref is not TargetRef.EACH:
             return f"{what}: variable amount (X)"
         if e.duration is not None:
@@ -422,11 +432,14 @@ class _Sym:
         self.base = dict(cells)
         self.cur: dict[tuple[str, ...], Term] = dict(cells)
         self.touched: list[tuple[str, ...]] = []
+        self.guard: Term | None = None  # every write happens only when this holds (a post-then aspect)
 
     def __getitem__(self, key: tuple[str, ...]) -> Term:
         return self.cur[key]
 
     def put(self, key: tuple[str, ...], value: Term | int | bool | str, when: Term | None = None) -> None:
+        if self.guard is not None:
+            when = self.guard if when is None else And(self.guard, when)
         old = self.cur[key]
         new = value if when is None else If(when, value, old)
         self.cur[key] = new if isinstance(new, Term) else _lift(new, old)
@@ -727,6 +740,8 @@ def _action(ctx: _Ctx, i: int, pos: Term, passes: Term, Card: object) -> None:
 
         def sel_target(tag: str, t: Target, amount: int, eligible: Callable[[str], Term], cost: bool) -> dict[str, Term]:
             if t.ref is TargetRef.SELF or t.subject.scope is Scope.SELF:
+                if sym.guard is not None and not cost:  # post-then: that aspect fails to resolve (The word "Then")
+                    return {sid: eligible(sid)}
                 st.require(eligible(sid))
                 return {sid: _true()}
             if t.ref is TargetRef.TRIGGER:
@@ -782,15 +797,15 @@ def _action(ctx: _Ctx, i: int, pos: Term, passes: Term, Card: object) -> None:
             sym.put(("zone", sid), "discard")
         # ---- effects
         changes: list[Term] = []
-        for ei, e in enumerate(a.effects):
-            tag = f"target{ei}"
-            amt = e.amount if e.amount is not None else 1
+
+        def _effect(e: Effect, tag: str, amt: int) -> None:
+            """Apply one effect; record whether it could change the game state in ``changes``."""
             if e.kind in (EffectKind.STAND, EffectKind.KNEEL):
                 want = e.kind is EffectKind.STAND
                 if e.target.ref is TargetRef.FACTION_CARD:
                     changes.append(Not(pre[("fstand", me)]) if want else pre[("fstand", me)])
                     sym.put(("fstand", me), want)
-                    continue
+                    return
                 elig = (lambda k, w=want, t=e.target: And(in_play(k), Not(pre[("standing", k)]) if w else pre[("standing", k)],
                                                           _state_match(ctx, pre, t.subject, k)))
                 sel = _effect_sel(sel_target, tag, e, amt, elig, changes, ids)
@@ -812,7 +827,7 @@ def _action(ctx: _Ctx, i: int, pos: Term, passes: Term, Card: object) -> None:
                 if e.target.ref is TargetRef.FACTION_CARD:
                     changes.append(_true())
                     sym.put(("fpower", me), sym[("fpower", me)] + amt)
-                    continue
+                    return
                 sel = _effect_sel(sel_target, tag, e, 1, lambda k: in_play(k), changes, ids)
                 for k, s in sel.items():
                     s2 = And(s, sym[("zone", k)] == "play")
@@ -837,7 +852,7 @@ def _action(ctx: _Ctx, i: int, pos: Term, passes: Term, Card: object) -> None:
                 # "each opponent discards 1 card from his or her hand": as many as the hand holds
                 for p in enc.players:
                     if not _scope_ok(e.target.subject.scope, src, LoopCard("", "", "", "", owner=p)):
-                        continue
+                        return
                     changes.append(pre[("hand", p)] >= 1)
                     before = sym[("hand", p)]
                     sym.put(("hand", p), before - If(before >= amt, amt, before))
@@ -854,6 +869,23 @@ def _action(ctx: _Ctx, i: int, pos: Term, passes: Term, Card: object) -> None:
                     s = And(trig_card == k, pre[("imm", k)] != "none", pre[("imm", k)] != "sacrifice")
                     changes.append(s)
                     sym.put(("imm", k), "none", when=s)
+
+        # The word "Then": effects after a "then" resolve only if every effect before it resolved in full;
+        # an effect "resolves in full" here when it changes the game state (a draw: every card is drawn)
+        full: list[Term] = []
+        for ei, e in enumerate(a.effects):
+            tag = f"target{ei}"
+            amt = e.amount if e.amount is not None else 1
+            if e.then and ctx.spec.mutant != "then_ignored":
+                sym.guard = And(*full) if full else _true()
+            first_change = len(changes)
+            whole_draw = sym[("deck", me)] >= amt
+            _effect(e, tag, amt)
+            mine = changes[first_change:]
+            if sym.guard is not None:
+                changes[first_change:] = [And(sym.guard, c) for c in mine]
+            full.append(whole_draw if e.kind is EffectKind.DRAW else (Or(*mine) if mine else _true()))
+        sym.guard = None
         st.require(Or(*changes) if changes else _false())
         # ---- an interrupt's step ends with the removal it interrupted, unless saved
         if a.type in _INTERRUPTS:
