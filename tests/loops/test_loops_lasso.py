@@ -271,3 +271,31 @@ def test_without_then_the_same_pair_is_a_loop() -> None:
     enc = _pair(THEN_PAIR[0], THEN_PAIR[1].replace(". Then, stand", " and stand"))
     assert isinstance(enc, Encoding) and not any(e.then for e in enc.abilities[1].effects)
     assert _classify(enc).category is Category.UNBOUNDED
+
+
+def test_a_standing_jaime_does_not_discard_the_character_that_entered_play() -> None:
+    """Ser Jaime Lannister's text ("stand ~. Then, discard that character from play"): the pre-then stand cannot
+    change a standing ~, so the forced reaction cannot initiate and the character stays in play."""
+    from ruleproof.cards.graph import Candidate
+    from ruleproof.evaluator import Evaluator
+
+    jaime = "<b>Forced Reaction:</b> After a character enters play, stand Alpha. Then, discard that character from play."
+    enter = "<b>Action:</b> Put Beta into play from your hand."
+    abil = {"B": compile_text(enter, "Beta"), "A": compile_text(jaime, "Alpha")}
+    assert all(a.compiled is Compiled.FULL for x in abil.values() for a in x)
+    cand = Candidate(("B", "A"), (("B", 0), ("A", 0)), (), (), False, True)
+    enc = encode(cand, abil, {"A": _card("A", "Alpha"), "B": _card("B", "Beta")})
+    assert isinstance(enc, Encoding), enc
+    ev = Evaluator(build_model(enc, ModelSpec()))
+    start = ev.as_dict(next(ev.initial_states()))
+    for standing in (True, False):
+        s = dict(start)
+        s.update({"zone[cA]": "play", "standing[cA]": standing, "zone[cB]": "hand", "standing[cB]": True, "pos": 0})
+        s.update({k: False for k in s if k.startswith("pending[")})
+        after = ev.apply(0, ev.from_dict(s), {})
+        assert after is not None and ev.as_dict(after)["zone[cB]"] == "play"
+        fired = ev.apply(1, after, {})
+        if standing:
+            assert fired is None  # nothing to stand: the ability cannot initiate, the discard never happens
+        else:
+            assert fired is not None and ev.as_dict(fired)["zone[cB]"] == "discard"
