@@ -310,3 +310,17 @@ def test_then_marks_where_the_post_then_aspect_starts(pool) -> None:
     assert [(e.kind, e.then) for e in b.effects] == [(EffectKind.STAND, False), (EffectKind.GAIN_GOLD, True)]
     (c,) = compile_text("<b>Action:</b> Kneel ~ to stand a character and gain 1 gold.", "X")
     assert not any(e.then for e in c.effects)
+
+
+def test_an_opponents_character_is_one_an_opponent_controls() -> None:
+    """FAQ (2.7): "you"/"your" is the controller, so "an opponent's character" is one an opponent controls."""
+    theirs = Subject(Scope.OPPONENT_CONTROLS, CardKind.CHARACTER)
+    (a,) = compile_text("<b>Action:</b> Kneel ~ to choose and kneel an opponent's character.", "X")
+    assert a.compiled is Compiled.FULL and a.effects == (Effect(EffectKind.KNEEL, 1, Target(R.CHOSEN, theirs)),)
+    (b,) = compile_text("<b>Action:</b> Kneel ~ to kneel each opponent's «Knight» character.", "X")
+    assert b.effects == (Effect(EffectKind.KNEEL, None, Target(R.EACH, Subject(Scope.OPPONENT_CONTROLS, CardKind.CHARACTER,
+                                                                               ("Knight",)))),)
+    (c,) = compile_text("<b>Reaction:</b> After an opponent's character is knelt, gain 1 gold.", "X")
+    assert c.trigger is not None and c.trigger.subject == theirs
+    (d,) = compile_text("<b>Action:</b> Kneel ~ to choose and kneel an opponent's character you control.", "X")
+    assert d.compiled is not Compiled.FULL  # contradictory scopes are not guessed

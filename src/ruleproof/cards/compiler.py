@@ -272,6 +272,13 @@ def _np(s: str, ctx: _Ctx, default_scope: Scope = Scope.ANY) -> _NP | None:
     if s in ("an opponent's faction card", "the losing opponent's faction card", "that player's faction card",
              "the defending player's faction card", "the attacking player's faction card"):
         return _NP(TargetRef.FACTION_CARD, Subject(Scope.OPPONENT_CONTROLS, CardKind.FACTION_CARD))
+    # "an opponent's character": a character an opponent controls ("you"/"your" is the controller: FAQ (2.7))
+    m = re.match(r"^(an|each|the losing|the defending|the attacking) opponent's (.+)$", s)
+    if m:
+        subj = _subject_phrase(m.group(2), Scope.OPPONENT_CONTROLS)
+        if subj is None or subj.scope is not Scope.OPPONENT_CONTROLS:
+            return None
+        return _NP(TargetRef.EACH, subj, None) if m.group(1) == "each" else _NP(TargetRef.CHOSEN, subj, 1)
     m = _DET_RE.match(s)
     if not m:
         return None
