@@ -32,7 +32,8 @@ from ruleproof.errors import InputError, SourceLoc
 __all__ = ["Card", "Deck", "DeckEntry", "Pool", "default_pool_dir", "load_deck", "load_pool", "parse_deck"]
 
 _KEYWORD_SENTENCE = re.compile(
-    r"^(ambush|assault|bestow|insight|intimidate|limited|no attachments|pillage|prized|renown|shadow|stealth|terminal)"
+    r"^(ambush|assault|bestow|insight|intimidate|limited|no attachments(?: except [a-z' ]+)?|pillage|prized|renown|"
+    r"shadow|stealth|terminal)"
     r"(?: \(?(\d+|x)\)?)?$",
     re.IGNORECASE,
 )

@@ -45,7 +45,8 @@ Removals answered by the next ability of the cycle when it is an interrupt
 wait in ``imm`` until that interrupt resolves (Nested Ability Sequences;
 Save; a sacrifice cannot be saved).
 
-Anything the encoder does not model (attachments, cancels, lasting
+Anything the encoder does not model (attachments' constant abilities other
+than their restriction, gold on cards, cancels, lasting
 modifiers, variable amounts, filters on unknown cards, putting a card into
 play from shadows or the draw deck...) makes the candidate *unsupported*,
 with the reason; nothing is guessed.
@@ -57,14 +58,23 @@ and only then count toward the initiation test; a target chosen after a
 
 Mutants (:data:`MUTANTS`, built with ``ModelSpec(mutant=...)``, each caught
 by a test in ``tests/loops``): ``max_across_players`` (Limits and Maxima),
-``put_into_play_any_zone`` (Put into Play) and ``then_ignored`` (The word
-"Then").
+``put_into_play_any_zone`` (Put into Play), ``then_ignored`` (The word
+"Then") and ``attached_any`` (Attachment Cards: "attached character" read
+as any character).
+
+Attachments: an attachment of the candidate is attached to one fixed card
+(:func:`encode` picks it: a candidate card its restriction and the host's
+"No attachments" allow, else a bystander not on the cycle that fits the
+cycle's targets); "attached character" is that card; the attachment is in
+play only while its host is, and returns to its owner's hand (Terminal:
+is discarded) when the host leaves play (Attachment Cards).  Attachments
+are never put into play by the cycle.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Mapping, Sequence
 
 from ruleproof.cards.abilities import (
@@ -111,7 +121,7 @@ _BIG = 10**6
 #: ``max_across_players``: a "Max" counts the title's uses of both players (Limits and Maxima: player specific);
 #: ``put_into_play_any_zone``: "put into play" takes the card from any out-of-play zone (Put into Play: the zone
 #: the text names).
-MUTANTS = ("max_across_players", "put_into_play_any_zone", "then_ignored")
+MUTANTS = ("max_across_players", "put_into_play_any_zone", "then_ignored", "attached_any")
 
 # dominance groups: which part of the state must be "at least as good" after a pass
 ALL_GROUPS = ("standing", "zones", "triggers", "gold", "hand", "deck", "power", "limits")
@@ -177,6 +187,7 @@ class LoopCard:
     icons: tuple[str, ...] = ()
     keywords: tuple[str, ...] = ()
     owner: str = "you"
+    host: str | None = None  # an attachment's: the key of the card it is attached to (in the encoding)
 
 
 @dataclass(frozen=True)
@@ -246,8 +257,6 @@ class ModelSpec:
 
 
 def _subject_problem(s: Subject, what: str) -> str | None:
-    if s.scope is Scope.ATTACHED:
-        return f"{what}: attachments are not modelled by the loop encoder"
     for q in s.qualifiers:
         if q in ("other", "standing", "kneeling", "non-kneeling", "unique", "non-unique", "loyal", "non-loyal",
                  "limited", "non-limited", "in hand"):
@@ -264,6 +273,8 @@ def _subject_problem(s: Subject, what: str) -> str | None:
 
 
 def _target_problem(t: Target, what: str, allow: Iterable[TargetRef]) -> str | None:
+    if t.ref is TargetRef.ATTACHED and TargetRef.SELF in set(allow):
+        return _subject_problem(t.subject, what)  # a fixed card, like ~: the attachment's host
     if t.ref not in set(allow):
         return f"{what}: target '{t.ref.value}' is not modelled by the loop encoder"
     return _subject_problem(t.subject, what)
@@ -303,8 +314,12 @@ def _ability_problem(a: Ability, card: LoopCard) -> str | None:
         return "event with a variable cost"
     if card.type not in ("character", "location", "attachment", "event", "agenda"):
         return f"abilities of {card.type} cards are not modelled by the loop encoder"
-    if card.type == "attachment":
-        return "attachments are not modelled by the loop encoder"
+    if card.type == "attachment" and card.host is None:
+        return "no card can host this attachment (its restriction or 'No attachments' rules out every character)"
+    refs = [x.target for x in (*a.costs, *a.effects)] + ([a.trigger.subject] if a.trigger else [])  # type: ignore[list-item]
+    if card.type != "attachment" and any((x.ref is TargetRef.ATTACHED or x.subject.scope is Scope.ATTACHED)
+                                         if isinstance(x, Target) else x.scope is Scope.ATTACHED for x in refs):
+        return "'attached' on a card that is not an attachment"
     t = a.trigger
     if t is not None:
         p = _subject_problem(t.subject, "trigger")
@@ -400,12 +415,84 @@ def _phase_of(a: Ability) -> Phase | None:
     return a.trigger.phase if a.trigger is not None else None
 
 
+def _restriction(att: Sequence[Ability]) -> tuple[Subject, str | None]:
+    """What an attachment may be attached to (Attachment Cards: a character unless its text says otherwise), or why
+    its text cannot be modelled (a constant ability other than the restriction)."""
+    subj = Subject(Scope.ANY, CardKind.CHARACTER)
+    for a in att:
+        if a.type is not AbilityType.CONSTANT:
+            continue
+        if a.compiled is not Compiled.FULL:
+            return subj, f"constant ability not fully compiled ({'; '.join(a.reasons) or a.compiled.value})"
+        for e in a.effects:
+            if e.kind is not EffectKind.ATTACHMENT_RESTRICTION:
+                return subj, f"its constant ability ({e.kind.value}) is not modelled by the loop encoder"
+            subj = e.target.subject
+    return subj, None
+
+
+def can_host(att: LoopCard, restriction: Subject, k: LoopCard) -> bool:
+    """Can ``att`` be attached to ``k``: the restriction, and ``k``'s "No attachments (except «Trait»)"."""
+    if k.code == att.code or k.type not in ("character", "location") or not _static_match(restriction, att, k):
+        return False
+    if restriction.card_type in (None, CardKind.CARD) and k.type != "character":
+        return False
+    for kw in k.keywords:
+        if kw == "no attachments":
+            return False
+        if kw.startswith("no attachments except "):
+            if kw[len("no attachments except "):] not in {t.lower() for t in att.traits}:
+                return False
+    return True
+
+
+def _pick_host(att: LoopCard, restriction: Subject, used: Sequence[LoopCard],
+               cycle: Sequence[tuple[LoopCard, Ability]], bystanders: Sequence[LoopCard]) -> LoopCard | None:
+    """The card ``att`` is attached to: the first card of the candidate that can host it; else the bystander (a
+    card not on the cycle) that fits the most targets the cycle's abilities choose (the first of those)."""
+    for k in used:
+        if can_host(att, restriction, k):
+            return k
+    keys = {c.code for c in used}
+    wants = [(src, t.subject) for src, a in cycle for t in (*(c.target for c in a.costs), *(e.target for e in a.effects))
+             if t.ref is TargetRef.CHOSEN]
+    best: LoopCard | None = None
+    score = -1
+    for k in bystanders:
+        if k.code in keys or not can_host(att, restriction, k):
+            continue
+        fit = sum(1 for src, w in wants if _static_match(w, src, k))
+        if fit > score:
+            best, score = k, fit
+    return best
+
+
 def encode(candidate: Candidate, abilities: Mapping[str, Sequence[Ability]],
-           cards: Mapping[str, LoopCard]) -> Encoding | Unsupported:
-    """Accept a candidate for encoding, or say why it cannot be encoded faithfully."""
+           cards: Mapping[str, LoopCard], bystanders: Sequence[LoopCard] = ()) -> Encoding | Unsupported:
+    """Accept a candidate for encoding, or say why it cannot be encoded faithfully.
+
+    An attachment of the candidate is attached to a fixed card (:func:`_pick_host`): one of the candidate's
+    cards, else one of ``bystanders`` (cards not on the cycle, e.g. of the deck or the pool, in the order they
+    are preferred; an opponent's card has the key ``opp:CODE`` and owner ``opp``), which joins the encoding.
+    """
+    used = [cards[c] for c in candidate.cards if c in cards]
+    for code in candidate.cards:
+        card = cards.get(code)
+        if card is None or card.type != "attachment":
+            continue
+        restriction, why = _restriction(abilities.get(code, ()))
+        if why:
+            return Unsupported(candidate, f"{card.name} ({code}): {why}")
+        cycle = [(cards[c], abilities[c][i]) for c, i in candidate.abilities if c in cards]
+        host = _pick_host(card, restriction, used, cycle, bystanders)
+        if host is not None and host.code not in candidate.cards:
+            used.append(host)
+        at = used.index(card)
+        used[at] = replace(card, host=host.code if host is not None else None)
+    by_key = {c.code: c for c in used}
     abil: list[Ability] = []
     for code, idx in candidate.abilities:
-        card = cards.get(code)
+        card = by_key.get(code)
         if card is None:
             return Unsupported(candidate, f"{code}: card facts missing")
         a = abilities[code][idx]
@@ -416,9 +503,8 @@ def encode(candidate: Candidate, abilities: Mapping[str, Sequence[Ability]],
     phases = {p for p in (_phase_of(a) for a in abil) if p is not None}
     if len(phases) > 1:
         return Unsupported(candidate, "abilities restricted to different phases")
-    used = tuple(cards[c] for c in candidate.cards)
     players = ("you", "opp") if any(c.owner == "opp" for c in used) else ("you",)
-    return Encoding(candidate, used, tuple(abil), next(iter(phases), None), players)
+    return Encoding(candidate, tuple(used), tuple(abil), next(iter(phases), None), players)
 
 
 # ---------------------------------------------------------------------------
@@ -499,6 +585,8 @@ def build_model(enc: Encoding, spec: ModelSpec) -> System:
             return OneOf("play")
         if c.type == "event":
             return OneOf("hand", "discard")
+        if c.type == "attachment":
+            return OneOf("play", "hand", "discard")
         return OneOf(*ZONES)
 
     declare("zone", Zone, Card, zone_init, "hand")
@@ -517,6 +605,8 @@ def build_model(enc: Encoding, spec: ModelSpec) -> System:
     passes = m.var("passes", Int(0, spec.max_passes), init=0)
     for c in enc.cards:  # events are never in play; out-of-play cards are kept upright (a normal form)
         m.init_constraint(Or(cells[("zone", _cid(c.code))] == "play", cells[("standing", _cid(c.code))]))
+        if c.host is not None:  # an attachment in play is attached to its host, which is in play
+            m.init_constraint(Or(cells[("zone", _cid(c.code))] != "play", cells[("zone", _cid(c.host))] == "play"))
     for j, b in enumerate(enc.abilities):  # a pending card event is about a card its trigger names
         if b.trigger is not None and b.trigger.event in _CARD_EVENTS and _FROM_HAND not in b.trigger.conditions:
             fits = [k for k in ids if _static_match(b.trigger.subject, enc.card_of(j), by_id[k])]
@@ -584,6 +674,8 @@ def _static_match(s: Subject, src: LoopCard, k: LoopCard) -> bool:
     """Filter tests on printed facts (state-dependent qualifiers are left to :func:`_state_match`)."""
     if s.scope is Scope.SELF:
         return k.code == src.code
+    if s.scope is Scope.ATTACHED:
+        return k.code == src.host
     if not _scope_ok(s.scope, src, k):
         return False
     ct = s.card_type
@@ -739,11 +831,16 @@ def _action(ctx: _Ctx, i: int, pos: Term, passes: Term, Card: object) -> None:
             return sel
 
         def sel_target(tag: str, t: Target, amount: int, eligible: Callable[[str], Term], cost: bool) -> dict[str, Term]:
-            if t.ref is TargetRef.SELF or t.subject.scope is Scope.SELF:
+            if ctx.spec.mutant == "attached_any" and (t.ref is TargetRef.ATTACHED or t.subject.scope is Scope.ATTACHED):
+                t = Target(TargetRef.CHOSEN, Subject(Scope.ANY, CardKind.CHARACTER))  # mutant: any character
+            fixed = sid if t.ref is TargetRef.SELF or t.subject.scope is Scope.SELF else \
+                _cid(src.host) if src.host is not None and (t.ref is TargetRef.ATTACHED or
+                                                            t.subject.scope is Scope.ATTACHED) else None
+            if fixed is not None:
                 if sym.guard is not None and not cost:  # post-then: that aspect fails to resolve (The word "Then")
-                    return {sid: eligible(sid)}
-                st.require(eligible(sid))
-                return {sid: _true()}
+                    return {fixed: eligible(fixed)}
+                st.require(eligible(fixed))
+                return {fixed: _true()}
             if t.ref is TargetRef.TRIGGER:
                 return {k: And(trig_card == k, eligible(k)) for k in ids}
             if t.ref is TargetRef.EACH:
@@ -837,7 +934,7 @@ def _action(ctx: _Ctx, i: int, pos: Term, passes: Term, Card: object) -> None:
                 # only from the zones the text names (Put into Play): from the dead pile never takes a card in hand
                 zs = _zones(e, ctx.spec)
                 sel = _effect_sel(sel_target, tag, e, amt, lambda k, zs=zs: And(
-                    Or(*(pre[("zone", k)] == z for z in zs)), by_id[k].owner == me and by_id[k].type != "event"),
+                    Or(*(pre[("zone", k)] == z for z in zs)), by_id[k].owner == me and by_id[k].type not in ("event", "attachment")),
                     changes, ids)
                 for k, s in sel.items():
                     s2 = And(s, Or(*(sym[("zone", k)] == z for z in zs)))
@@ -1001,11 +1098,16 @@ def _remove(ctx: _Ctx, sym: _Sym, kind: str, sel: Mapping[str, Term], i: int, de
 def _finish_removal(ctx: _Ctx, sym: _Sym, kind: str, kid: str, cond: Term, i: int) -> None:
     """The card leaves play: to its destination, upright, without power; then the "after" events."""
     _would, after, dest = _REMOVAL_EVENTS[kind]
+    attached = [c for c in ctx.enc.cards if c.host is not None and _cid(c.host) == kid]
+    was = {_cid(c.code): sym[("zone", _cid(c.code))] == "play" for c in attached}
     sym.put(("zone", kid), dest, when=cond)
     sym.put(("standing", kid), True, when=cond)
     sym.put(("power", kid), 0, when=cond)
     for ev in after:
         _emit(ctx, sym, ev, kid, cond, i)
+    for c in attached:  # Attachment Cards: returned to its owner's hand with the card (Terminal: discarded)
+        aid = _cid(c.code)
+        _finish_removal(ctx, sym, "discard" if "terminal" in c.keywords else "ret", aid, And(cond, was[aid]), i)
 
 
 def _describe(s: Subject) -> str:

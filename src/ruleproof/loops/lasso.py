@@ -94,7 +94,9 @@ class LoopResult:
     ``players``: the controllers of the cycle's abilities (``you`` /
     ``opponent``); ``continued_by``: the players who must each choose to
     continue for another pass (the controllers of its optional abilities;
-    empty when every ability is forced).
+    empty when every ability is forced).  ``hosts``: ``(attachment, host)``
+    card keys for each attachment of the candidate (the host may be a card
+    not on the cycle; the reason then names it).
     """
 
     cards: tuple[str, ...]
@@ -110,6 +112,7 @@ class LoopResult:
     seconds: float = field(default=0.0, compare=False)
     players: tuple[str, ...] = ()
     continued_by: tuple[str, ...] = ()
+    hosts: tuple[tuple[str, str], ...] = ()
 
 
 class _Unknown(Exception):
@@ -199,9 +202,15 @@ def _who_repeats(enc: Encoding) -> str:
 
 
 def _result(enc: Encoding, category: Category, reason: str, t0: float, **kw: Any) -> LoopResult:
+    hosts = tuple((c.code, c.host) for c in enc.cards if c.host is not None)
+    outside = [f"{c.name} is attached to {h.name} ({h.code}), a card not on the cycle"
+               for c in enc.cards if c.host is not None
+               for h in enc.cards if h.code == c.host and h.code not in enc.candidate.cards]
+    if outside:
+        reason = f"{reason} ({'; '.join(outside)})"
     return LoopResult(cards=enc.candidate.cards, abilities=enc.candidate.abilities, category=category, reason=reason,
                       phase=enc.phase.value if enc.phase else "", seconds=round(time.monotonic() - t0, 3),
-                      players=_players(enc), continued_by=continued_by(enc), **kw)
+                      players=_players(enc), continued_by=continued_by(enc), hosts=hosts, **kw)
 
 
 def unsupported_result(u: Unsupported) -> LoopResult:

@@ -75,12 +75,17 @@ class SearchSpace:
     coverage figures).  ``abilities`` and ``cards``: by card key, ``CODE`` for
     your copy and ``opp:CODE`` for the opponent's (a code given both ways has
     both copies).  ``candidates``: the cycles of the ability graph.
+    ``bystanders``: characters an attachment of a candidate may be attached
+    to when no card of the candidate can host it, in order of preference
+    (the searched cards, then the rest of the pool by code; each as yours and
+    as the opponent's).
     """
 
     compiled: Mapping[str, tuple[Ability, ...]]
     abilities: Mapping[str, tuple[Ability, ...]]
     cards: Mapping[str, LoopCard]
     candidates: tuple[Candidate, ...]
+    bystanders: tuple[LoopCard, ...] = ()
 
 
 def search_space(pool: Pool, codes: Iterable[str] | None = None, deck: Deck | None = None,
@@ -113,7 +118,21 @@ def search_space(pool: Pool, codes: Iterable[str] | None = None, deck: Deck | No
         card = pool.get(code)
         assert card is not None
         cards[key] = dataclasses.replace(loop_card(card, "opp" if who == OPPONENT else "you"), code=key)
-    return SearchSpace(compiled, keyed, cards, cands)
+    return SearchSpace(compiled, keyed, cards, cands, _bystanders(pool, mine + list(opp)))
+
+
+def _bystanders(pool: Pool, searched: Iterable[str]) -> tuple[LoopCard, ...]:
+    """Possible hosts of an attachment: the searched characters first, then every other pool character."""
+    first = [c for c in dict.fromkeys(searched)]
+    rest = sorted(c.code for c in pool.cards if c.type == "character" and c.code not in set(first))
+    out: list[LoopCard] = []
+    for code in first + rest:
+        card = pool.get(code)
+        if card is None or card.type != "character":
+            continue
+        out.append(loop_card(card))
+        out.append(dataclasses.replace(loop_card(card, "opp"), code=f"opp:{code}"))
+    return tuple(out)
 
 
 def find_loops(
@@ -163,7 +182,7 @@ def find_loops(
     for i, cand in enumerate(cands):
         if progress is not None:
             progress(i, len(cands), cand)
-        enc = encode(cand, space.abilities, space.cards)
+        enc = encode(cand, space.abilities, space.cards, space.bystanders)
         if isinstance(enc, Unsupported):
             results.append(unsupported_result(enc))
         else:
@@ -189,6 +208,8 @@ def _result_json(r: LoopResult) -> dict[str, Any]:
         "trace_passes": r.trace_passes,
         "trace": trace_json(r.trace),
     }
+    if r.hosts:  # attachments: the card each is attached to
+        out["hosts"] = {a: h for a, h in r.hosts}
     if r.players and r.players != (YOU,):  # cross-player information, only where the opponent takes part
         out["players"] = list(r.players)
         out["continued_by"] = list(r.continued_by)

@@ -82,7 +82,7 @@ def find_loops_on_cluster(
     results: dict[int, LoopResult] = {}
     units: list[LoopUnit] = []
     for i, cand in enumerate(cands):
-        enc = encode(cand, space.abilities, space.cards)
+        enc = encode(cand, space.abilities, space.cards, space.bystanders)
         if isinstance(enc, Unsupported):
             results[i] = unsupported_result(enc)
         else:

@@ -1,0 +1,135 @@
+"""Attachments in the loop encoder: the host is fixed, "attached character" is the host, and the host leaving play
+takes the attachment with it (Attachment Cards, Terminal)."""
+
+from __future__ import annotations
+
+from ruleproof.cards.compiler import compile_text
+from ruleproof.cards.graph import CardFacts, build_ability_graph, find_candidates
+from ruleproof.cards.pool import load_pool
+from ruleproof.engines import bmc
+from ruleproof.engines.common import Options
+from ruleproof.evaluator import Evaluator
+from ruleproof.loops.encode import Encoding, LoopCard, ModelSpec, Unsupported, build_model, can_host, encode
+from ruleproof.loops.lasso import Category, classify
+from ruleproof.loops.search import find_loops
+from ruleproof.results import Verdict
+
+KNEEL_FOR_GOLD = "<b>Action:</b> Kneel {n} to gain 1 gold."
+STAND_ATTACHED = "{restriction}\n<b>Action:</b> Pay 1 gold to stand attached character.{limit}"
+
+
+def _char(code: str, name: str, traits: tuple[str, ...] = (), keywords: tuple[str, ...] = ()) -> LoopCard:
+    return LoopCard(code, name, "character", "stark", traits, cost=2, strength=2, keywords=keywords)
+
+
+def _gift(traits: tuple[str, ...] = (), keywords: tuple[str, ...] = ()) -> LoopCard:
+    return LoopCard("G", "Gift", "attachment", "stark", traits, cost=1, keywords=keywords)
+
+
+def _encode(restriction: str, limit: str = "", bystanders: tuple[LoopCard, ...] = (),
+            alpha: LoopCard | None = None) -> Encoding | Unsupported:
+    """Alpha kneels itself for 1 gold; the Gift pays 1 gold to stand the character it is attached to."""
+    alpha = alpha or _char("A", "Alpha")
+    abil = {"A": compile_text(KNEEL_FOR_GOLD.format(n="Alpha"), "Alpha"),
+            "G": compile_text(STAND_ATTACHED.format(restriction=restriction, limit=limit), "Gift", "attachment")}
+    cards = {"A": alpha, "G": _gift()}
+    facts = {k: CardFacts(k, v.name, v.type, v.faction, v.traits) for k, v in cards.items()}
+    (cand,) = find_candidates(build_ability_graph(abil, facts))
+    return encode(cand, abil, cards, bystanders)
+
+
+def test_an_attachment_on_the_kneeling_character_is_limited_by_its_limit() -> None:
+    enc = _encode("Non-<i>Lady</i> character only.", " (Limit twice per phase.)")
+    assert isinstance(enc, Encoding), enc
+    assert [c.host for c in enc.cards if c.type == "attachment"] == ["A"]
+    r = classify(enc, timeout=30)
+    assert r.category is Category.LIMITED and r.passes == 2, r.reason
+    assert any("Gift" in b for b in r.binding) and dict(r.net_gain)["gold"] == 0
+    assert r.hosts == (("G", "A"),)
+
+
+def test_without_a_limit_it_repeats_forever() -> None:
+    enc = _encode("Non-<i>Lady</i> character only.")
+    assert isinstance(enc, Encoding)
+    assert classify(enc, timeout=30).category is Category.UNBOUNDED
+
+
+def test_the_restriction_decides_the_host() -> None:
+    """Alpha is no Lady: the Gift goes on Beta (a Lady not on the cycle), so standing Beta never restands Alpha."""
+    beta = _char("B", "Beta", ("Lady",))
+    enc = _encode("<i>Lady</i> character only.", bystanders=(beta,))
+    assert isinstance(enc, Encoding), enc
+    assert [c.code for c in enc.cards] == ["A", "G", "B"] and enc.cards[1].host == "B"
+    r = classify(enc, timeout=30)
+    assert r.category is Category.NOT_A_LOOP, r.reason
+    assert "Gift is attached to Beta (B), a card not on the cycle" in r.reason
+
+
+def test_mutant_attached_any_is_caught() -> None:
+    """Mutant: "attached character" read as any character; the Gift on Beta would then stand Alpha forever."""
+    enc = _encode("<i>Lady</i> character only.", bystanders=(_char("B", "Beta", ("Lady",)),))
+    assert isinstance(enc, Encoding)
+    mutant = build_model(enc, ModelSpec(lasso_drop=((),), mutant="attached_any"))
+    assert bmc.check(mutant, mutant.prop("lasso"), Options(depth=2 * enc.n, timeout=60)).verdict is Verdict.PROVED
+    rules = build_model(enc, ModelSpec(lasso_drop=((),)))
+    assert bmc.check(rules, rules.prop("lasso"), Options(depth=2 * enc.n, timeout=60)).verdict is Verdict.UNKNOWN
+
+
+def test_no_host_is_unsupported_with_the_reason() -> None:
+    r = _encode("<i>Lady</i> character only.")
+    assert isinstance(r, Unsupported) and "no card can host" in r.reason
+    no_att = _encode("Non-<i>Lady</i> character only.", alpha=_char("A", "Alpha", keywords=("no attachments",)))
+    assert isinstance(no_att, Unsupported)
+
+
+def test_no_attachments_except_a_trait() -> None:
+    weapon = LoopCard("W", "Sword", "attachment", "stark", ("Weapon",))
+    cloak = LoopCard("C", "Cloak", "attachment", "stark", ("Item",))
+    satin = _char("S", "Satin", keywords=("no attachments except weapon",))
+    from ruleproof.cards.abilities import CardKind, Scope, Subject
+
+    char = Subject(Scope.ANY, CardKind.CHARACTER)
+    assert can_host(weapon, char, satin) and not can_host(cloak, char, satin)
+
+
+def _host_leaves(keywords: tuple[str, ...]) -> str:
+    """Kill the host with a Gift on it: where does the Gift go?"""
+    kill = "<b>Action:</b> Kneel Alpha to choose and kill a character."
+    abil = {"A": compile_text(kill, "Alpha"),
+            "G": compile_text(STAND_ATTACHED.format(restriction="", limit=""), "Gift", "attachment")}
+    beta = _char("B", "Beta")
+    cards = {"A": _char("A", "Alpha"), "G": _gift(keywords=keywords)}
+    from ruleproof.cards.graph import Candidate
+
+    cand = Candidate(("A", "G"), (("A", 0), ("G", 0)), (), (), False, True)
+    enc = encode(cand, abil, cards, (beta,))
+    assert isinstance(enc, Encoding) and enc.cards[1].host == "A"  # Alpha can host it (first candidate card)
+    enc = encode(cand, abil, {"A": cards["A"], "G": cards["G"]}, ())
+    assert isinstance(enc, Encoding)
+    system = build_model(enc, ModelSpec())
+    ev = Evaluator(system)
+    s = {iv.var: iv.values[0] for iv in system.init_vars}  # any start; the cards that matter are set below
+    s.update({"zone[cA]": "play", "standing[cA]": True, "zone[cG]": "play", "pos": 0})
+    s.update({k: False for k in s if k.startswith("pending[")})
+    choice = next(c.name for c in system.actions[0].choices)
+    after = ev.apply(0, ev.from_dict(s), {choice: "cA"})
+    assert after is not None
+    d = ev.as_dict(after)
+    assert d["zone[cA]"] == "dead"
+    return str(d["zone[cG]"])
+
+
+def test_an_attachment_returns_to_hand_with_its_host_and_a_terminal_one_is_discarded() -> None:
+    assert _host_leaves(()) == "hand"
+    assert _host_leaves(("terminal",)) == "discard"
+
+
+def test_queensguard_and_the_new_gift_on_a_steward_from_the_pool() -> None:
+    """Real cards: Queensguard has no host among the two, so a «Steward» from the pool carries it."""
+    pool = load_pool()
+    r = find_loops(pool, codes=["11054", "07017"], timeout=30)
+    (x,) = [x for x in r.results if x.hosts]
+    host = x.hosts[0][1]
+    assert x.hosts[0][0] == "11054" and host not in ("11054", "07017")
+    assert "Steward" in pool.get(host).traits and "Lady" not in pool.get(host).traits
+    assert x.category is not Category.UNSUPPORTED and "a card not on the cycle" in x.reason
