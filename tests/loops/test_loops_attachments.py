@@ -133,3 +133,32 @@ def test_queensguard_and_the_new_gift_on_a_steward_from_the_pool() -> None:
     assert x.hosts[0][0] == "11054" and host not in ("11054", "07017")
     assert "Steward" in pool.get(host).traits and "Lady" not in pool.get(host).traits
     assert x.category is not Category.UNSUPPORTED and "a card not on the cycle" in x.reason
+
+
+def test_a_cost_free_stand_is_re_enabled_by_the_kneel_cost_it_follows() -> None:
+    """Abilities: "Stand attached character" (no cost) can change the game state again once Alpha kneels, so the
+    graph links Alpha's kneel cost to it and the pair is a candidate: limited by the Gift's limit, +1 gold a pass."""
+    abil = {"A": compile_text(KNEEL_FOR_GOLD.format(n="Alpha"), "Alpha"),
+            "G": compile_text("<b>Action:</b> Stand attached character. (Limit twice per phase.)", "Gift", "attachment")}
+    g = build_ability_graph(abil)
+    assert "cost kneel re-enables effect stand" in g.edges[("A", 0), ("G", 0)]["reason"]
+    (cand,) = find_candidates(g)
+    enc = encode(cand, abil, {"A": _char("A", "Alpha"), "G": _gift()})
+    assert isinstance(enc, Encoding)
+    r = classify(enc, timeout=30)
+    assert r.category is Category.LIMITED and r.passes == 2 and dict(r.net_gain)["gold"] == 1, r.reason
+    # no edge when nothing the ability targets is knelt: a kneel of a location does not re-enable standing a character
+    loc = {"L": compile_text("<b>Action:</b> Kneel Keep to gain 1 gold.", "Keep", "location"), "G": abil["G"]}
+    facts = {"L": CardFacts("L", "Keep", "location", "stark"), "G": CardFacts("G", "Gift", "attachment", "stark")}
+    assert not build_ability_graph(loc, facts).has_edge(("L", 0), ("G", 0))
+
+
+def test_ser_eldon_stands_the_northern_encampment_once_per_round() -> None:
+    """A real pair the whole-pool run finds: Northern Encampment kneels for 2 gold, Ser Eldon Estermont stands a
+    [baratheon] location once per round.  The Encampment's constant text is named as not modelled."""
+    r = find_loops(load_pool(), codes=["06088", "13047"], timeout=30)
+    (x,) = r.results
+    assert x.category is Category.LIMITED and x.passes == 1 and dict(x.net_gain)["gold"] == 2
+    assert x.binding == ("Ser Eldon Estermont (13047#0): limit 1 per round",)
+    assert "Northern Encampment: 'Northern Encampment cannot stand during the standing phase" in x.reason
+    assert x.trace is not None and len(x.trace.steps) == 2

@@ -42,6 +42,7 @@ from ruleproof.cards.abilities import (
     Compiled,
     Cost,
     CostKind,
+    Effect,
     EffectKind,
     EventKind,
     Phase,
@@ -424,11 +425,17 @@ def build_ability_graph(abilities: Mapping[str, tuple[Ability, ...]],
             nodes.append((node, a))
     by_event: dict[EventKind, list[tuple[NodeKey, Ability]]] = {}
     by_cost: dict[CostKind, list[tuple[NodeKey, Ability, Cost]]] = {}
+    # actions with no cost whose effect stands or kneels: only the effect's target state limits them
+    free: dict[EffectKind, list[tuple[NodeKey, Ability, Effect]]] = {}
     for node, a in nodes:
         if a.trigger is not None:
             by_event.setdefault(a.trigger.event, []).append((node, a))
         for c in a.costs:
             by_cost.setdefault(c.kind, []).append((node, a, c))
+        if a.type is AbilityType.ACTION and not a.costs:
+            for e in a.effects:
+                if e.kind in (EffectKind.STAND, EffectKind.KNEEL):
+                    free.setdefault(e.kind, []).append((node, a, e))
     reasons: dict[tuple[NodeKey, NodeKey], dict[str, list[str]]] = {}
 
     def add(src: NodeKey, dst: NodeKey, kind: str, reason: str) -> None:
@@ -494,6 +501,23 @@ def build_ability_graph(abilities: Mapping[str, tuple[Ability, ...]],
                         why = m
                     add(node, bnode, "enables",
                         f"effect {e.kind.value}{_zones_text(e)} re-enables cost {ck.value} ({why})")
+        # a cost-free action that stands (kneels) can change the game state again once something kneels (stands)
+        # what it targets (Abilities: an ability can be initiated only if its effect could change the game state)
+        turns: list[tuple[EffectKind, Target, str]] = [
+            (EffectKind.STAND if c.kind is CostKind.KNEEL else EffectKind.KNEEL, c.target, f"cost {c.kind.value}")
+            for c in a.costs if c.kind in (CostKind.KNEEL, CostKind.STAND)]
+        turns += [(EffectKind.STAND if e.kind is EffectKind.KNEEL else EffectKind.KNEEL, e.target, f"effect {e.kind.value}")
+                  for e in a.effects if e.kind in (EffectKind.KNEEL, EffectKind.STAND)]
+        for needs, tgt, what in turns:
+            for bnode, b, be in free.get(needs, ()):
+                if not _phases_ok(a, b):
+                    continue
+                bkey = bnode[0]
+                want = (_Thing(bkey, be.target.subject, frozenset({ctl[bkey]}), ctl[bkey])
+                        if be.target.ref is TargetRef.SELF else _wanted(be.target.subject, bkey, ctl[bkey]))
+                m = _match(_produced(tgt, key, me, what.startswith("cost")), key, want, bkey, facts)
+                if m is not None:
+                    add(node, bnode, "enables", f"{what} re-enables effect {be.kind.value} ({m})")
     for (src, dst), kinds in sorted(reasons.items()):
         cross = ctl[src[0]] != ctl[dst[0]]
         text = "; ".join(r for k in sorted(kinds) for r in kinds[k])

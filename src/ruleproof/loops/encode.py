@@ -200,13 +200,19 @@ class Unsupported:
 
 @dataclass(frozen=True)
 class Encoding:
-    """A candidate the encoder accepted: its cards and abilities in cycle order."""
+    """A candidate the encoder accepted: its cards and abilities in cycle order.
+
+    ``unmodelled``: the constant abilities of its cards that the model leaves
+    out (``Name: 'text'``); a result over the encoding names them, since any
+    of them could change the answer.
+    """
 
     candidate: Candidate
     cards: tuple[LoopCard, ...]
     abilities: tuple[Ability, ...]
     phase: Phase | None
     players: tuple[str, ...]
+    unmodelled: tuple[str, ...] = ()
 
     @property
     def n(self) -> int:
@@ -504,7 +510,11 @@ def encode(candidate: Candidate, abilities: Mapping[str, Sequence[Ability]],
     if len(phases) > 1:
         return Unsupported(candidate, "abilities restricted to different phases")
     players = ("you", "opp") if any(c.owner == "opp" for c in used) else ("you",)
-    return Encoding(candidate, tuple(used), tuple(abil), next(iter(phases), None), players)
+    unmodelled = tuple(dict.fromkeys(
+        f"{c.name}: '{a.text.replace('~', c.name)}'" for c in used for a in abilities.get(c.code, ())
+        if a.type is AbilityType.CONSTANT and not all(e.kind is EffectKind.ATTACHMENT_RESTRICTION for e in a.effects)
+        or a.type is AbilityType.CONSTANT and not a.effects))
+    return Encoding(candidate, tuple(used), tuple(abil), next(iter(phases), None), players, unmodelled)
 
 
 # ---------------------------------------------------------------------------

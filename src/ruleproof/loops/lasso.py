@@ -208,6 +208,8 @@ def _result(enc: Encoding, category: Category, reason: str, t0: float, **kw: Any
                for h in enc.cards if h.code == c.host and h.code not in enc.candidate.cards]
     if outside:
         reason = f"{reason} ({'; '.join(outside)})"
+    if enc.unmodelled:
+        reason = f"{reason}; not modelled, and could change this: {'; '.join(enc.unmodelled)}"
     return LoopResult(cards=enc.candidate.cards, abilities=enc.candidate.abilities, category=category, reason=reason,
                       phase=enc.phase.value if enc.phase else "", seconds=round(time.monotonic() - t0, 3),
                       players=_players(enc), continued_by=continued_by(enc), hosts=hosts, **kw)
