@@ -8,7 +8,9 @@ controls (:func:`card_key`, :func:`split_key`); each node carries its
 effect or cost of ``A`` can raise a triggering condition ``B`` answers
 (``triggers``), or can make ``B``'s cost payable again (``enables``: ``A``
 stands what ``B`` kneels, gives the gold ``B`` pays, draws the card ``B``
-discards ...).
+discards ...; or, for an action ``B`` with no cost, kneels what ``B``
+stands or stands what ``B`` kneels, so that ``B`` could change the game
+state again).
 
 Subject filters (self / you control / opponent controls, type, trait,
 faction), phase restrictions and ownership vs control are honoured *per
