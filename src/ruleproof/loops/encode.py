@@ -322,9 +322,10 @@ def _ability_problem(a: Ability, card: LoopCard) -> str | None:
         return f"abilities of {card.type} cards are not modelled by the loop encoder"
     if card.type == "attachment" and card.host is None:
         return "no card can host this attachment (its restriction or 'No attachments' rules out every character)"
-    refs = [x.target for x in (*a.costs, *a.effects)] + ([a.trigger.subject] if a.trigger else [])  # type: ignore[list-item]
-    if card.type != "attachment" and any((x.ref is TargetRef.ATTACHED or x.subject.scope is Scope.ATTACHED)
-                                         if isinstance(x, Target) else x.scope is Scope.ATTACHED for x in refs):
+    targets: list[Target] = [c.target for c in a.costs] + [e.target for e in a.effects]
+    subjects: list[Subject] = [x.subject for x in targets] + ([a.trigger.subject] if a.trigger else [])
+    if card.type != "attachment" and (any(x.ref is TargetRef.ATTACHED for x in targets)
+                                      or any(x.scope is Scope.ATTACHED for x in subjects)):
         return "'attached' on a card that is not an attachment"
     t = a.trigger
     if t is not None:
