@@ -45,8 +45,9 @@ Removals answered by the next ability of the cycle when it is an interrupt
 wait in ``imm`` until that interrupt resolves (Nested Ability Sequences;
 Save; a sacrifice cannot be saved).
 
-Anything the encoder does not model (attachments' constant abilities other
-than their restriction, gold on cards, cancels, lasting
+Constant abilities of the candidate's cards are not modelled: a result names
+them (``Encoding.unmodelled``).  Anything else the encoder does not model
+(gold on cards, cancels, lasting
 modifiers, variable amounts, filters on unknown cards, putting a card into
 play from shadows or the draw deck...) makes the candidate *unsupported*,
 with the reason; nothing is guessed.
@@ -422,20 +423,19 @@ def _phase_of(a: Ability) -> Phase | None:
     return a.trigger.phase if a.trigger is not None else None
 
 
-def _restriction(att: Sequence[Ability]) -> tuple[Subject, str | None]:
-    """What an attachment may be attached to (Attachment Cards: a character unless its text says otherwise), or why
-    its text cannot be modelled (a constant ability other than the restriction)."""
+def _restriction(att: Sequence[Ability]) -> Subject:
+    """What an attachment may be attached to (Attachment Cards: a character unless its text says otherwise).
+
+    Its other constant abilities, like those of every card of a candidate,
+    are left out of the model and named in the result (``Encoding.unmodelled``).
+    """
     subj = Subject(Scope.ANY, CardKind.CHARACTER)
     for a in att:
-        if a.type is not AbilityType.CONSTANT:
-            continue
-        if a.compiled is not Compiled.FULL:
-            return subj, f"constant ability not fully compiled ({'; '.join(a.reasons) or a.compiled.value})"
-        for e in a.effects:
-            if e.kind is not EffectKind.ATTACHMENT_RESTRICTION:
-                return subj, f"its constant ability ({e.kind.value}) is not modelled by the loop encoder"
-            subj = e.target.subject
-    return subj, None
+        if a.type is AbilityType.CONSTANT:
+            for e in a.effects:
+                if e.kind is EffectKind.ATTACHMENT_RESTRICTION:
+                    subj = e.target.subject
+    return subj
 
 
 def can_host(att: LoopCard, restriction: Subject, k: LoopCard) -> bool:
@@ -487,9 +487,7 @@ def encode(candidate: Candidate, abilities: Mapping[str, Sequence[Ability]],
         card = cards.get(code)
         if card is None or card.type != "attachment":
             continue
-        restriction, why = _restriction(abilities.get(code, ()))
-        if why:
-            return Unsupported(candidate, f"{card.name} ({code}): {why}")
+        restriction = _restriction(abilities.get(code, ()))
         cycle = [(cards[c], abilities[c][i]) for c, i in candidate.abilities if c in cards]
         host = _pick_host(card, restriction, used, cycle, bystanders)
         if host is not None and host.code not in candidate.cards:
