@@ -3,6 +3,7 @@ takes the attachment with it (Attachment Cards, Terminal)."""
 
 from __future__ import annotations
 
+from ruleproof.cards.abilities import EffectKind, TargetRef
 from ruleproof.cards.compiler import compile_text
 from ruleproof.cards.graph import CardFacts, build_ability_graph, find_candidates
 from ruleproof.cards.pool import load_pool
@@ -162,3 +163,43 @@ def test_ser_eldon_stands_the_northern_encampment_once_per_round() -> None:
     assert x.binding == ("Ser Eldon Estermont (13047#0): limit 1 per round",)
     assert "Northern Encampment: 'Northern Encampment cannot stand during the standing phase" in x.reason
     assert x.trace is not None and len(x.trace.steps) == 2
+
+
+# --------------------------------------------------------------------------- gold on cards
+
+KNEEL_ME = "<b>Action:</b> Kneel Alpha to gain 1 gold.\n<b>Action:</b> Pay 1 gold to stand Alpha."
+
+
+def _dreams(reaction: str) -> Encoding | Unsupported:
+    abil = {"A": compile_text(KNEEL_ME, "Alpha"), "G": compile_text(reaction, "Gift", "attachment")}
+    cards = {"A": _char("A", "Alpha"), "G": _gift()}
+    facts = {k: CardFacts(k, v.name, v.type, v.faction, v.traits) for k, v in cards.items()}
+    cands = [c for c in find_candidates(build_ability_graph(abil, facts)) if len(c.abilities) == 3]
+    assert len(cands) == 1, cands
+    return encode(cands[0], abil, cards)
+
+
+def test_gold_on_a_card_runs_out() -> None:
+    """Fever Dreams' shape: "discard 1 gold from ~" spends gold on the card, which nothing in the cycle restores."""
+    enc = _dreams("<b>Reaction:</b> After attached character is knelt, discard 1 gold from Gift to gain 1 gold.")
+    assert isinstance(enc, Encoding), enc
+    r = classify(enc, timeout=30)
+    assert r.category is Category.NOT_A_LOOP and "each pass spends gold on cards" in r.reason, r.reason
+    free = _dreams("<b>Reaction:</b> After attached character is knelt, gain 1 gold.")
+    assert isinstance(free, Encoding)
+    assert classify(free, timeout=30).category is Category.UNBOUNDED  # the same cycle without the card's gold
+
+
+def test_gold_on_a_card_is_not_the_players_gold() -> None:
+    """The graph: "~ gains 1 gold" re-enables "discard 1 gold from ~" on that card only, never a gold cost."""
+    abil = {"V": compile_text("<b>Action:</b> Kneel Varys to have Varys gain 1 gold.", "Varys"),
+            "S": compile_text("<b>Reaction:</b> After a character is knelt, Sunspear gains 1 gold.", "Sunspear", "location"),
+            "P": compile_text("<b>Action:</b> Pay 1 gold to stand a character.", "Payer"),
+            "D": compile_text("<b>Action:</b> Discard 1 gold from Dreams to stand a character.", "Dreams")}
+    (s_gain,) = abil["S"]
+    assert [(e.kind, e.target.ref) for e in s_gain.effects] == [(EffectKind.GAIN_GOLD, TargetRef.SELF)]
+    g = build_ability_graph(abil)
+    assert not g.has_edge(("S", 0), ("P", 0)) and not g.has_edge(("S", 0), ("D", 0))
+    both = build_ability_graph({"S": abil["S"], "D2": compile_text(
+        "<b>Action:</b> Discard 1 gold from Sunspear to stand a character.", "Sunspear", "location")})
+    assert not both.has_edge(("S", 0), ("D2", 0))  # another card's gold, even with the same name

@@ -783,6 +783,11 @@ def _effect_single(s: str, ctx: _Ctx, optional: bool) -> tuple[Effect, ...] | No
         np = _np(m.group(1), ctx, Scope.ANY)
         if np is not None:
             return (Effect(EffectKind.GAIN_POWER, _amount(m.group(2)), _target(np), optional=optional),)
+    m = re.match(r"^(.+?) gains? (\d+|x|a|one|two|three) gold$", s)
+    if m:  # gold placed on a card ("~ gains 1 gold"): not the player's gold pool
+        np = _np(m.group(1), ctx, Scope.ANY)
+        if np is not None and np.ref in (TargetRef.SELF, TargetRef.CHOSEN, TargetRef.TRIGGER, TargetRef.ATTACHED):
+            return (Effect(EffectKind.GAIN_GOLD, _amount(m.group(2)), _target(np), optional=optional),)
     m = re.match(r"^gain (\d+|x|a|one|two|three) gold$", s)
     if m:
         return (Effect(EffectKind.GAIN_GOLD, _amount(m.group(1)), Target(TargetRef.PLAYER, Subject(Scope.YOU)), optional=optional),)

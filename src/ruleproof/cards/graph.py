@@ -139,7 +139,7 @@ _ENABLES: dict[CostKind, tuple[EffectKind, ...]] = {
     CostKind.KILL: (EffectKind.PUT_INTO_PLAY,),
     CostKind.DISCARD_FROM_PLAY: (EffectKind.PUT_INTO_PLAY,),
     CostKind.RETURN_TO_SHADOWS: (EffectKind.PUT_INTO_PLAY,),
-    CostKind.DISCARD_GOLD: (),
+    CostKind.DISCARD_GOLD: (EffectKind.GAIN_GOLD,),  # gold placed on the card the cost takes it from
 }
 
 
@@ -488,6 +488,9 @@ def build_ability_graph(abilities: Mapping[str, tuple[Ability, ...]],
                     if not _phases_ok(a, b):
                         continue
                     bkey = bnode[0]
+                    # gold in a player's pool pays gold costs; gold on a card pays "discard N gold from" that card
+                    if e.kind is EffectKind.GAIN_GOLD and (ck is CostKind.DISCARD_GOLD) != (e.target.ref is not TargetRef.PLAYER):
+                        continue
                     if ck in (CostKind.PAY_GOLD, CostKind.DISCARD_FROM_HAND):
                         if ctl[bkey] not in _sides(e.target.subject.scope, me):
                             continue

@@ -11,8 +11,9 @@ the ability graph: ``CODE`` for your copy, ``opp:CODE`` for the opponent's;
 owner fixed, and a card is controlled by its owner: Ownership and Control):
 
 * per card: its zone (hand, play, discard pile, dead pile, removed from the
-  game), standing or kneeling, power on it, a pending removal while an
-  interrupt to it resolves (``imm``);
+  game), standing or kneeling, power on it, gold on it (``cgold``, only when
+  the cycle uses it), a pending removal while an interrupt to it resolves
+  (``imm``);
 * per player (``you`` and, with opponent cards, ``opp``): gold, cards in hand
   besides the candidate's own cards, cards left in the draw deck, power on the
   faction card, whether the faction card stands;
@@ -46,8 +47,10 @@ wait in ``imm`` until that interrupt resolves (Nested Ability Sequences;
 Save; a sacrifice cannot be saved).
 
 Constant abilities of the candidate's cards are not modelled: a result names
-them (``Encoding.unmodelled``).  Anything else the encoder does not model
-(gold on cards, cancels, lasting
+them (``Encoding.unmodelled``).  Gold on a card (``cgold``, declared only
+when an ability of the cycle uses it) is not its controller's gold and
+returns to the treasury when the card leaves play.  Anything else the
+encoder does not model (cancels, lasting
 modifiers, variable amounts, filters on unknown cards, putting a card into
 play from shadows or the draw deck...) makes the candidate *unsupported*,
 with the reason; nothing is guessed.
@@ -122,15 +125,18 @@ _BIG = 10**6
 #: ``max_across_players``: a "Max" counts the title's uses of both players (Limits and Maxima: player specific);
 #: ``put_into_play_any_zone``: "put into play" takes the card from any out-of-play zone (Put into Play: the zone
 #: the text names).
+#: ``then_ignored``: post-then effects resolve even when the pre-then aspect did not (The word "Then");
+#: ``attached_any``: "attached character" is any character (Attachment Cards).
 MUTANTS = ("max_across_players", "put_into_play_any_zone", "then_ignored", "attached_any")
 
 # dominance groups: which part of the state must be "at least as good" after a pass
-ALL_GROUPS = ("standing", "zones", "triggers", "gold", "hand", "deck", "power", "limits")
+ALL_GROUPS = ("standing", "zones", "triggers", "gold", "cgold", "hand", "deck", "power", "limits")
 GROUP_TEXT = {
     "standing": "standing/kneeling state of the cards",
     "zones": "where the cards are (in play, hand, discard pile...)",
     "triggers": "pending triggering conditions",
     "gold": "gold",
+    "cgold": "gold on cards",
     "hand": "cards in hand",
     "deck": "cards left in the draw deck",
     "power": "power",
@@ -357,6 +363,8 @@ def _ability_problem(a: Ability, card: LoopCard) -> str | None:
             p = _target_problem(c.target, what, (TargetRef.SELF, TargetRef.CHOSEN, TargetRef.FACTION_CARD))
         elif c.kind is CostKind.PAY_GOLD:
             p = None
+        elif c.kind is CostKind.DISCARD_GOLD:
+            p = _target_problem(c.target, what, (TargetRef.SELF,))
         elif c.kind is CostKind.DISCARD_FROM_HAND:
             s = c.target.subject
             p = None
@@ -385,6 +393,8 @@ def _ability_problem(a: Ability, card: LoopCard) -> str | None:
         if e.kind in (EffectKind.STAND, EffectKind.KNEEL):
             p = _target_problem(e.target, what, (TargetRef.SELF, TargetRef.CHOSEN, TargetRef.EACH, TargetRef.TRIGGER,
                                                  TargetRef.FACTION_CARD))
+        elif e.kind is EffectKind.GAIN_GOLD and e.target.ref is not TargetRef.PLAYER:
+            p = _target_problem(e.target, what, (TargetRef.SELF, TargetRef.CHOSEN, TargetRef.TRIGGER))  # gold on a card
         elif e.kind in (EffectKind.GAIN_GOLD, EffectKind.DRAW):
             p = None if e.target.ref is TargetRef.PLAYER and e.target.subject.scope in (Scope.YOU, Scope.ANY) \
                 else f"{what}: only 'you' gain or draw in the loop encoder"
@@ -601,6 +611,9 @@ def build_model(enc: Encoding, spec: ModelSpec) -> System:
     declare("zone", Zone, Card, zone_init, "hand")
     declare("standing", Bool, Card, OneOf(False, True), False)
     declare("power", Int(0, _BIG), Card, Range(0, 2), 0)
+    if any(c.kind is CostKind.DISCARD_GOLD for a in enc.abilities for c in a.costs) or \
+            any(e.kind is EffectKind.GAIN_GOLD and e.target.ref is not TargetRef.PLAYER for a in enc.abilities for e in a.effects):
+        declare("cgold", Int(0, _BIG), Card, Range(0, 3), 0)  # gold on cards (Bestow, "~ gains 1 gold"): only if used
     declare("imm", Removal, Card, "none", "none")
     declare("gold", Int(0, _BIG), Player, Range(0, g0), 0)
     declare("hand", Int(0, _BIG), Player, Range(0, 6), 0)
@@ -650,7 +663,7 @@ def _dominates(ctx: _Ctx, drop: set[str]) -> Term:
             parts.append(cur == snap)
         elif name == "trig" and "triggers" not in drop:
             parts.append(Or(Not(ctx.cells[("pending", key[1])]), cur == snap))
-        elif name == "gold" and "gold" not in drop:
+        elif name == "gold" and "gold" not in drop or name == "cgold" and "cgold" not in drop:
             parts.append(cur >= snap)
         elif name == "hand" and "hand" not in drop:
             parts.append(cur >= snap)
@@ -879,6 +892,9 @@ def _action(ctx: _Ctx, i: int, pos: Term, passes: Term, Card: object) -> None:
             elif c.kind is CostKind.PAY_GOLD:
                 st.require(sym[("gold", me)] >= amt)
                 sym.put(("gold", me), sym[("gold", me)] - amt)
+            elif c.kind is CostKind.DISCARD_GOLD:  # "discard N gold from ~": the gold returns to the treasury
+                st.require(sym[("cgold", sid)] >= amt)
+                sym.put(("cgold", sid), sym[("cgold", sid)] - amt)
             elif c.kind is CostKind.DISCARD_FROM_HAND:
                 st.require(sym[("hand", me)] >= amt)
                 sym.put(("hand", me), sym[("hand", me)] - amt)
@@ -919,6 +935,11 @@ def _action(ctx: _Ctx, i: int, pos: Term, passes: Term, Card: object) -> None:
                     s2 = And(s, sym[("zone", k)] == "play", Not(sym[("standing", k)]) if want else sym[("standing", k)])
                     sym.put(("standing", k), want, when=s2)
                     _emit(ctx, sym, EventKind.STOOD if want else EventKind.KNELT, k, s2, i)
+            elif e.kind is EffectKind.GAIN_GOLD and e.target.ref is not TargetRef.PLAYER:
+                # gold placed on a card in play; it is not "you gain gold"
+                sel = _effect_sel(sel_target, tag, e, 1, lambda k: in_play(k), changes, ids)
+                for k, s in sel.items():
+                    sym.put(("cgold", k), sym[("cgold", k)] + amt, when=And(s, sym[("zone", k)] == "play"))
             elif e.kind is EffectKind.GAIN_GOLD:
                 changes.append(_true())
                 sym.put(("gold", me), sym[("gold", me)] + amt)
@@ -1112,6 +1133,8 @@ def _finish_removal(ctx: _Ctx, sym: _Sym, kind: str, kid: str, cond: Term, i: in
     sym.put(("zone", kid), dest, when=cond)
     sym.put(("standing", kid), True, when=cond)
     sym.put(("power", kid), 0, when=cond)
+    if ("cgold", kid) in sym.cur:  # gold on a card leaving play returns to the treasury
+        sym.put(("cgold", kid), 0, when=cond)
     for ev in after:
         _emit(ctx, sym, ev, kid, cond, i)
     for c in attached:  # Attachment Cards: returned to its owner's hand with the card (Terminal: discarded)
