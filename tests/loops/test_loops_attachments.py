@@ -203,3 +203,19 @@ def test_gold_on_a_card_is_not_the_players_gold() -> None:
     both = build_ability_graph({"S": abil["S"], "D2": compile_text(
         "<b>Action:</b> Discard 1 gold from Sunspear to stand a character.", "Sunspear", "location")})
     assert not both.has_edge(("S", 0), ("D2", 0))  # another card's gold, even with the same name
+
+
+def test_two_attachments_on_one_bystander_add_it_once() -> None:
+    """Regression: the second attachment found the bystander the first one brought in and added it again."""
+    from ruleproof.cards.graph import Candidate
+
+    stand = compile_text("<b>Action:</b> Pay 1 gold to stand attached character.", "Gift", "attachment")
+    abil = {"A": compile_text(KNEEL_FOR_GOLD.format(n="Alpha"), "Alpha"), "G": stand, "H": stand}
+    cards = {"A": LoopCard("A", "Alpha", "location", "stark"), "G": _gift(),
+             "H": LoopCard("H", "Hat", "attachment", "stark", cost=1)}
+    cand = Candidate(("A", "G", "H"), (("A", 0), ("G", 0), ("H", 0)), (), (), False, True)
+    enc = encode(cand, abil, cards, (_char("B", "Beta"),))
+    assert isinstance(enc, Encoding), enc
+    assert [c.code for c in enc.cards] == ["A", "G", "H", "B"]
+    assert [c.host for c in enc.cards] == [None, "B", "B", None]
+    build_model(enc, ModelSpec())  # the card sort has no duplicate

@@ -500,8 +500,8 @@ def encode(candidate: Candidate, abilities: Mapping[str, Sequence[Ability]],
         restriction = _restriction(abilities.get(code, ()))
         cycle = [(cards[c], abilities[c][i]) for c, i in candidate.abilities if c in cards]
         host = _pick_host(card, restriction, used, cycle, bystanders)
-        if host is not None and host.code not in candidate.cards:
-            used.append(host)
+        if host is not None and all(c.code != host.code for c in used):
+            used.append(host)  # a bystander joins the encoding once, whatever it hosts
         at = used.index(card)
         used[at] = replace(card, host=host.code if host is not None else None)
     by_key = {c.code: c for c in used}
