@@ -219,3 +219,15 @@ def test_two_attachments_on_one_bystander_add_it_once() -> None:
     assert [c.code for c in enc.cards] == ["A", "G", "H", "B"]
     assert [c.host for c in enc.cards] == [None, "B", "B", None]
     build_model(enc, ModelSpec())  # the card sort has no duplicate
+
+
+def test_an_ill_formed_candidate_model_is_unknown_not_a_crash() -> None:
+    """A loop-encoder bug on one candidate (here: a card listed twice) yields UNKNOWN with the reason, so a
+    whole-pool run still reports every other candidate."""
+    from dataclasses import replace
+
+    enc = _encode("Non-<i>Lady</i> character only.")
+    assert isinstance(enc, Encoding)
+    broken = replace(enc, cards=enc.cards + (enc.cards[0],))
+    r = classify(broken, timeout=30)
+    assert r.category is Category.UNKNOWN and "a ruleproof bug" in r.reason and "twice" in r.reason

@@ -23,7 +23,7 @@ Exit status:
   0  no unbounded or mandatory loop found
   1  some unbounded or mandatory loop found (with a replayed trace)
   2  bad input or internal error
-  3  some candidate unknown (solver timeout), no loop found
+  3  some candidate unknown (solver timeout, or a model the encoder could not build), no loop found
 """
 
 

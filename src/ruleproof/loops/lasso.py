@@ -48,6 +48,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ruleproof.engines import bmc
+from ruleproof.errors import InputError
 from ruleproof.engines.common import Options
 from ruleproof.ir import System
 from ruleproof.cards.abilities import AbilityType
@@ -228,6 +229,9 @@ def classify(enc: Encoding, timeout: float | None = 20.0, max_passes: int = 8) -
         return _classify(enc, timeout, max_passes, t0)
     except _Unknown as exc:
         return _result(enc, Category.UNKNOWN, f"solver gave no answer: {exc}", t0)
+    except InputError as exc:  # the encoder built an ill-formed model: say so for this candidate, keep the run
+        return _result(enc, Category.UNKNOWN, f"the loop encoder could not build this candidate's model "
+                       f"(a ruleproof bug; please report it): {exc}", t0)
 
 
 def _classify(enc: Encoding, timeout: float | None, max_passes: int, t0: float) -> LoopResult:
