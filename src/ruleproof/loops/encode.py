@@ -521,8 +521,8 @@ def encode(candidate: Candidate, abilities: Mapping[str, Sequence[Ability]],
     players = ("you", "opp") if any(c.owner == "opp" for c in used) else ("you",)
     unmodelled = tuple(dict.fromkeys(
         f"{c.name}: '{a.text.replace('~', c.name)}'" for c in used for a in abilities.get(c.code, ())
-        if a.type is AbilityType.CONSTANT and not all(e.kind is EffectKind.ATTACHMENT_RESTRICTION for e in a.effects)
-        or a.type is AbilityType.CONSTANT and not a.effects))
+        if a.type is AbilityType.CONSTANT
+        and not (a.effects and all(e.kind is EffectKind.ATTACHMENT_RESTRICTION for e in a.effects))))
     return Encoding(candidate, tuple(used), tuple(abil), next(iter(phases), None), players, unmodelled)
 
 
