@@ -25,6 +25,7 @@ Examples
 from __future__ import annotations
 
 import io
+import textwrap
 from typing import Iterable
 
 import networkx as nx
@@ -147,16 +148,8 @@ def _layout(g: nx.DiGraph) -> dict[str, tuple[float, float]]:
 
 
 def _wrap(text: str, width: int = 26) -> str:
-    words, lines, cur = text.split(), [], ""
-    for w in words:
-        if cur and len(cur) + 1 + len(w) > width:
-            lines.append(cur)
-            cur = w
-        else:
-            cur = f"{cur} {w}" if cur else w
-    if cur:
-        lines.append(cur)
-    return "\n".join(lines)
+    """Greedy word wrap for node and edge labels (words are never broken)."""
+    return textwrap.fill(text, width, break_long_words=False, break_on_hyphens=False)
 
 
 def _short(reason: str) -> str:

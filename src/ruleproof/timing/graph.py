@@ -28,6 +28,7 @@ from __future__ import annotations
 import io
 import os
 import tempfile
+import textwrap
 from pathlib import Path
 from typing import Mapping
 
@@ -276,18 +277,8 @@ _NODE_FILL: Mapping[str, str] = {
 
 
 def _wrap(text: str, width: int = 22) -> str:
-    words = text.split()
-    lines: list[str] = []
-    cur = ""
-    for w in words:
-        if cur and len(cur) + 1 + len(w) > width:
-            lines.append(cur)
-            cur = w
-        else:
-            cur = f"{cur} {w}" if cur else w
-    if cur:
-        lines.append(cur)
-    return "\n".join(lines)
+    """Greedy word wrap for node and edge labels (words are never broken)."""
+    return textwrap.fill(text, width, break_long_words=False, break_on_hyphens=False)
 
 
 def render(g: nx.DiGraph, fmt: str) -> bytes:
