@@ -24,7 +24,8 @@ import time
 
 from ruleproof.dsl import Model
 from ruleproof.results import Change, Result, Trace, TraceStep, Verdict
-from ruleproof.timing.agot import AGOT_SEQUENCE, AGOT_TIMING, MUTANTS, mutant as broken
+from ruleproof.timing.agot import AGOT_SEQUENCE, AGOT_TIMING, MUTANTS
+from ruleproof.timing.agot import mutant as broken
 from ruleproof.timing.checks import run_checks, run_round_checks
 from ruleproof.timing.declaration import Declaration, StepKind
 from ruleproof.timing.graph import timing_graph

@@ -21,8 +21,8 @@ from typing import Any, TextIO
 import click
 
 from . import __version__
-from .engines import ENGINES
 from .consistency import CHECKS
+from .engines import ENGINES
 from .engines.common import Options, Progress
 from .errors import InputError, InternalError
 from .report import JSON_VERSION, exit_status, render_results, results_json, trace_itf
@@ -90,7 +90,8 @@ class _ProgressSink:
         self.task: Any = None
         if self.enabled:
             from rich.console import Console
-            from rich.progress import BarColumn, Progress as RichProgress, TextColumn
+            from rich.progress import BarColumn, TextColumn
+            from rich.progress import Progress as RichProgress
 
             self.progress = RichProgress(
                 TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),

@@ -25,7 +25,7 @@ import click
 from . import ir
 from .engines.common import Options
 from .engines.runner import check_system
-from .ir import Action, App, IntT, Op, System
+from .ir import Action, IntT, System
 from .results import Verdict
 
 __all__ = ["Mutant", "MutantResult", "mutants_of", "check_mutant", "run_mutants", "mutants"]

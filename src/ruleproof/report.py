@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable, Sequence
 
-from .ir import App, Choice, Const, EnumT, Expr, Op, Var, Value
+from .ir import App, Choice, Const, Expr, Op, Value, Var
 from .results import Coverage, Result, Trace, Verdict
 
 __all__ = [

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from agot_rules_helpers import Concrete, assert_caught, check, full_check, load
+
 from ruleproof.results import Verdict
 
 LIMIT = "each copy of an ability is used at most its limit per period"

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from agot_rules_helpers import Concrete, assert_caught, full_check, load
+
 from ruleproof.engines.common import Options
 from ruleproof.engines.runner import check_system
 from ruleproof.results import Verdict

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from agot_rules_helpers import Concrete, assert_caught, full_check, load
+
 from ruleproof.results import Verdict
 
 ORDER = "a value depends only on its base value and the active modifiers, not their order"

@@ -6,8 +6,8 @@ import re
 from pathlib import Path
 
 import pytest
-
 from agot_rules_helpers import Concrete, assert_caught, full_check, load
+
 from ruleproof.results import Verdict
 
 REFERENCE = Path("/work/shared/reference/agot-rules-reference.txt")

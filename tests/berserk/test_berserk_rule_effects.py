@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from ruleproof.engines.common import Options
-from ruleproof.engines.runner import check_property, check_system
+from ruleproof.engines.runner import check_system
 from ruleproof.evaluator import Evaluator, State
 from ruleproof.ir import PropKind, System
 from ruleproof.loader import discover, load_system

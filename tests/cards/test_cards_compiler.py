@@ -5,8 +5,31 @@ from __future__ import annotations
 import pytest
 
 from ruleproof.cards.abilities import (
-    Ability, AbilityType as AT, CardKind, ChallengeType, Compiled, Cost, CostKind, Duration, Effect, EffectKind,
-    EventKind, Keyword, Limit, LimitKind, Period, Phase, Scope, Subject, Target, TargetRef as R, Trigger,
+    Ability,
+    CardKind,
+    ChallengeType,
+    Compiled,
+    Cost,
+    CostKind,
+    Duration,
+    Effect,
+    EffectKind,
+    EventKind,
+    Keyword,
+    Limit,
+    LimitKind,
+    Period,
+    Phase,
+    Scope,
+    Subject,
+    Target,
+    Trigger,
+)
+from ruleproof.cards.abilities import (
+    AbilityType as AT,
+)
+from ruleproof.cards.abilities import (
+    TargetRef as R,
 )
 from ruleproof.cards.compiler import compile_card, compile_text, normalise
 from ruleproof.cards.pool import load_pool

@@ -7,8 +7,22 @@ import time
 import networkx as nx
 
 from ruleproof.cards.abilities import (
-    Ability, AbilityType, CardKind, Cost, CostKind, Effect, EffectKind, EventKind, Limit, Period, Phase, Scope,
-    Subject, Target, TargetRef, Trigger,
+    Ability,
+    AbilityType,
+    CardKind,
+    Cost,
+    CostKind,
+    Effect,
+    EffectKind,
+    EventKind,
+    Limit,
+    Period,
+    Phase,
+    Scope,
+    Subject,
+    Target,
+    TargetRef,
+    Trigger,
 )
 from ruleproof.cards.compiler import compile_text
 from ruleproof.cards.graph import CardFacts, build_ability_graph, facts_from_pool, find_candidates

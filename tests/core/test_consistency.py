@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from ruleproof.cli import run
-from ruleproof.consistency import DEADLOCK, DETERMINISM, MUST_CANNOT
+from ruleproof.consistency import DEADLOCK, MUST_CANNOT
 from ruleproof.dsl import Bool, Int, Model, Step
 from ruleproof.engines.common import Options
 from ruleproof.engines.runner import check_system, coverage

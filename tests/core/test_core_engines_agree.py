@@ -160,7 +160,7 @@ def test_coverage_flags_an_action_that_never_fires() -> None:
 
 def test_k_induction_does_not_prove_an_action_property_violated_by_a_step_that_changes_nothing():
     """Regression: the simple-path constraint must not exclude a violating step back to an earlier state."""
-    from ruleproof.dsl import If, Int, Model, Step
+    from ruleproof.dsl import If, Int, Model
     from ruleproof.engines.common import Options
     from ruleproof.engines.runner import check_property
     from ruleproof.results import Verdict

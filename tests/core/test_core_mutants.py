@@ -9,7 +9,7 @@ from pathlib import Path
 from ruleproof.cli import run
 from ruleproof.engines.common import Options
 from ruleproof.loader import discover, load_system
-from ruleproof.mutants import mutants_of, run_mutants
+from ruleproof.mutants import mutants_of
 
 GOLD = Path(__file__).resolve().parents[2] / "model" / "agot" / "gold.py"
 

@@ -3,13 +3,26 @@
 from __future__ import annotations
 
 from ruleproof.cards.abilities import (
-    Ability, AbilityType, CardKind, Compiled, Cost, CostKind, Effect, EffectKind, EventKind, Scope, Subject, Target, TargetRef, Trigger,
+    Ability,
+    AbilityType,
+    CardKind,
+    Compiled,
+    Cost,
+    CostKind,
+    Effect,
+    EffectKind,
+    EventKind,
+    Scope,
+    Subject,
+    Target,
+    TargetRef,
+    Trigger,
 )
 from ruleproof.cards.compiler import compile_text
 from ruleproof.cards.graph import CardFacts, build_ability_graph, find_candidates
+from ruleproof.encoder import RawTrace
 from ruleproof.engines.common import replay
 from ruleproof.evaluator import Evaluator
-from ruleproof.encoder import RawTrace
 from ruleproof.loops.encode import Encoding, LoopCard, ModelSpec, Unsupported, build_model, encode
 from ruleproof.loops.lasso import Category, LoopResult, classify
 

@@ -18,7 +18,7 @@ from ..evaluator import Evaluator
 from ..ir import TRUE, Expr, Property, PropKind, System, or_
 from ..results import Coverage, Result, RuleCoverage, Verdict
 from . import bmc, chc, explicit, kind
-from .common import Clock, Options, Progress, ProgressFn
+from .common import Clock, Options, ProgressFn
 
 __all__ = ["check_property", "check_system", "coverage"]
 

@@ -47,11 +47,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from ruleproof.engines import bmc
-from ruleproof.errors import InputError
-from ruleproof.engines.common import Options
-from ruleproof.ir import System
 from ruleproof.cards.abilities import AbilityType
+from ruleproof.engines import bmc
+from ruleproof.engines.common import Options
+from ruleproof.errors import InputError
+from ruleproof.ir import System
 from ruleproof.loops.encode import (
     ALL_GROUPS,
     GROUP_TEXT,

@@ -26,7 +26,10 @@ import enum
 from dataclasses import dataclass
 from typing import Any
 
-from ..dsl import And, Bool, ForAll as ForAll_, Implies as Implies_, Int, Min, Model, Not, OneOf, Or, Step as DslStep, Term
+from ..dsl import And, Bool, Int, Min, Model, Not, OneOf, Or, Term
+from ..dsl import ForAll as ForAll_
+from ..dsl import Implies as Implies_
+from ..dsl import Step as DslStep
 from ..errors import InputError
 from .declaration import (
     CALLER,
