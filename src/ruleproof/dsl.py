@@ -232,21 +232,21 @@ class Term:
     def __ge__(self, o: Operand) -> Term:
         return _order(Op.LE, o, self)
 
-    # logic
+    # logic (Python's &, | and ~ bind tighter than comparisons: the errors say so)
     def __and__(self, o: Operand) -> Term:
-        return And(self, o)
+        return _logic_operator("&", And, self, o)
 
     def __rand__(self, o: Operand) -> Term:
-        return And(o, self)
+        return _logic_operator("&", And, o, self)
 
     def __or__(self, o: Operand) -> Term:
-        return Or(self, o)
+        return _logic_operator("|", Or, self, o)
 
     def __ror__(self, o: Operand) -> Term:
-        return Or(o, self)
+        return _logic_operator("|", Or, o, self)
 
     def __invert__(self) -> Term:
-        return Not(self)
+        return _logic_operator("~", Not, self)
 
 
 class Cell(Term):
@@ -340,9 +340,33 @@ def Or(*args: Any) -> Term:
 
 
 def Not(a: Operand) -> Term:
+    """Negation of a Bool term."""
     t = lift(a)
     _need_bool(t, "Not")
     return Term(ir.not_(t.expr))
+
+
+_PRECEDENCE_HINT = (
+    "; Python's {op} binds tighter than a comparison: put parentheses around each comparison, "
+    "as in (a >= 0) {op} (b >= 0), or write {fn}(a >= 0, b >= 0)"
+)
+
+
+def _logic_operator(op: str, fn: Callable[..., Term], *args: Operand) -> Term:
+    """``&``/``|``/``~`` on terms: like ``And``/``Or``/``Not``, with a hint when an operand is not a Bool.
+
+    ``gold[p1] >= 0 & gold[p2] >= 0`` reads as ``gold[p1] >= (0 & gold[p2]) >= 0`` in Python,
+    so the operand that is not a Bool is almost always a comparison missing its parentheses.
+    """
+    for a in args:
+        t = lift(a)
+        if not isinstance(t.type, BoolT):
+            name = {"&": "And", "|": "Or", "~": "Not"}[op]
+            hint = _PRECEDENCE_HINT.format(op=op, fn=name) if op != "~" else (
+                "; Python's ~ binds tighter than a comparison: write ~(a >= 0) or Not(a >= 0)"
+            )
+            raise _err(f"type mismatch: '{op}' needs Bool operands, got {ir.type_name(t.type)}{hint}")
+    return fn(*args)
 
 
 def Implies(a: Operand, b: Operand) -> Term:
@@ -441,8 +465,30 @@ class Sort:
             return Term(ir.Const(self.type.values[key], self.type))
         return self.__getattr__(key)
 
+    def ordinal(self, value: Term | str) -> int:
+        """The position of a constant value in the sort, counting from 1 (the second value gives 2).
+
+        For use while an action is grounded (its parameters are constants), instead of reading
+        a number back out of a value's name.
+
+        >>> m = Model("x")
+        >>> Char = m.sort("Char", ["c1", "c2", "c3"])
+        >>> Char.ordinal(Char.c3), Char.ordinal("c1")
+        (3, 1)
+        """
+        name = value if isinstance(value, str) else _const_name(value, self)
+        if name not in self.type.values:
+            raise _err(f"'{name}' is not a value of {self.type.name}{_suggest(name, self.type.values)}")
+        return self.type.values.index(name) + 1
+
     def __repr__(self) -> str:
         return f"Sort({self.type.name}, {list(self.type.values)})"
+
+
+def _const_name(value: Term, sort: Sort) -> str:
+    if not isinstance(value.expr, ir.Const) or value.type != sort.type:
+        raise _err(f"ordinal needs a constant value of {sort.name}, got {ir.type_name(value.type)}")
+    return str(value.expr.value)
 
 
 def _check_indices(name: str, sorts: tuple[Sort, ...], idx: Any) -> tuple[Term, ...]:
@@ -533,11 +579,14 @@ class Step:
         self._order: list[str] = []
         self._site = 0
 
-    def require(self, cond: Operand) -> None:
-        """The action is enabled only when ``cond`` holds (choices included)."""
-        t = lift(cond)
-        _need_bool(t, "require")
-        self.guard.append(t.expr)
+    def require(self, *conds: Operand) -> None:
+        """The action is enabled only when every one of ``conds`` holds (choices included)."""
+        if not conds:
+            raise _err("require needs at least one condition")
+        for cond in conds:
+            t = lift(cond)
+            _need_bool(t, "require")
+            self.guard.append(t.expr)
 
     def choose(self, name: str, t: Type | Sort, index: Sort | None = None) -> Any:
         """A value the acting player picks at this step (one per ``index`` element)."""
@@ -673,6 +722,32 @@ class _Names:
 @dataclass
 class _PropDecl:
     prop: ir.Property
+
+
+def _grounded(
+    fam: str,
+    params: tuple[Sort, ...],
+    combo: tuple[Term, ...],
+    where: Callable[..., Operand] | None,
+    distinct: bool,
+    loc: SourceLoc | None,
+) -> bool:
+    """Whether an action family is grounded for this parameter tuple (``where=``, ``distinct=``)."""
+    if distinct:
+        seen: set[tuple[str, str]] = set()
+        for p, c in zip(params, combo, strict=True):
+            key = (p.name, c.name)
+            if key in seen:
+                return False
+            seen.add(key)
+    if where is None:
+        return True
+    t = lift(where(*combo))
+    if not isinstance(t.type, BoolT):
+        raise InputError(f"where= of action '{fam}' must give a Bool, got {ir.type_name(t.type)}", loc)
+    if not isinstance(t.expr, ir.Const):
+        raise InputError(f"where= of action '{fam}' may read only the parameters and static data, not state", loc)
+    return bool(t.expr.value)
 
 
 class Model:
@@ -817,8 +892,15 @@ class Model:
         name: str | None = None,
         describe: str | Callable[..., str] | None = None,
         cites: Sequence[str] = (),
+        where: Callable[..., Operand] | None = None,
+        distinct: bool = False,
     ) -> Callable[[Callable[..., None]], Callable[..., None]]:
-        """Declare a guarded action family, grounded over ``params``."""
+        """Declare a guarded action family, grounded over ``params``.
+
+        ``where(*params)``: only the parameter tuples it holds for are grounded (it may read
+        the parameters and static data, not state). ``distinct=True``: parameters of the same
+        sort take different values (an attacker is never its own defender).
+        """
         loc = user_loc()
 
         def deco(fn: Callable[..., None]) -> Callable[..., None]:
@@ -833,6 +915,8 @@ class Model:
                     loc,
                 )
             for combo in itertools.product(*(list(p) for p in params)):
+                if not _grounded(fam, params, combo, where, distinct, loc):
+                    continue
                 step = Step(self, fam)
                 fn(step, *combo)
                 guard = ir.and_(*step.guard)

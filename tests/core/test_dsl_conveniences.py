@@ -1,0 +1,105 @@
+"""The DSL's conveniences for model authors: several conditions per require, grounding filters,
+positions of sort values, and a hint when & / | meet a comparison without parentheses."""
+
+from __future__ import annotations
+
+import pytest
+
+from ruleproof.dsl import Bool, Int, Model, Step
+from ruleproof.errors import InputError
+from ruleproof.evaluator import Evaluator
+
+
+def _two_players() -> tuple[Model, object]:
+    m = Model("t")
+    Player = m.sort("Player", ["p1", "p2", "p3"])
+    return m, Player
+
+
+def test_require_takes_several_conditions_and_all_must_hold() -> None:
+    m = Model("t")
+    x = m.var("x", Int(0, 3), init=0)
+
+    @m.action()
+    def up(a: Step) -> None:
+        a.require(x >= 0, x < 2)
+        a.set(x, x + 1)
+
+    m.game_end(x == 2)
+    system = m.finish()
+    ai = next(i for i, a in enumerate(system.actions) if a.family == "up")
+    ev = Evaluator(system)
+    # both conditions are in the guard: enabled at x = 0 and 1, not at x = 2 (the second fails)
+    assert [ev.enabled(ai, ev.from_dict({"x": x})) for x in (0, 1, 2)] == [True, True, False]
+
+
+def test_require_with_no_condition_is_an_error() -> None:
+    m = Model("t")
+    m.var("x", Int(0, 3), init=0)
+    with pytest.raises(InputError, match="at least one condition"):
+
+        @m.action()
+        def up(a: Step) -> None:
+            a.require()
+
+
+def test_where_and_distinct_filter_the_grounded_parameter_tuples() -> None:
+    m, Player = _two_players()
+    seen = m.var("seen", Bool, index=(Player, Player), init=False)
+
+    @m.action(Player, Player, distinct=True)
+    def challenge(a: Step, p, q) -> None:  # type: ignore[no-untyped-def]
+        a.set(seen[p, q], True)
+
+    @m.action(Player, Player, where=lambda p, q: Player.ordinal(q) == Player.ordinal(p) % 3 + 1)
+    def pass_to(a: Step, p, q) -> None:  # type: ignore[no-untyped-def]
+        a.set(seen[p, q], False)
+
+    system = m.finish()
+    labels = sorted(a.label for a in system.actions)
+    assert [x for x in labels if x.startswith("challenge")] == [
+        "challenge(p1, p2)", "challenge(p1, p3)", "challenge(p2, p1)",
+        "challenge(p2, p3)", "challenge(p3, p1)", "challenge(p3, p2)",
+    ]
+    assert [x for x in labels if x.startswith("pass_to")] == ["pass_to(p1, p2)", "pass_to(p2, p3)", "pass_to(p3, p1)"]
+
+
+def test_where_may_not_read_state() -> None:
+    m, Player = _two_players()
+    x = m.var("x", Int(0, 3), init=0)
+    with pytest.raises(InputError, match="only the parameters and static data"):
+
+        @m.action(Player, where=lambda p: x >= 1)
+        def act(a: Step, p) -> None:  # type: ignore[no-untyped-def]
+            a.set(x, 0)
+
+
+def test_ordinal_counts_from_one_and_rejects_foreign_values() -> None:
+    m, Player = _two_players()
+    assert [Player.ordinal(p) for p in Player] == [1, 2, 3]
+    assert Player.ordinal("p2") == 2
+    with pytest.raises(InputError, match="'player1' is not a value of Player"):
+        Player.ordinal("player1")
+    with pytest.raises(InputError, match="needs a constant value of Player"):
+        Player.ordinal(m.var("who", Player, init="p1"))
+
+
+def test_and_without_parentheses_names_the_precedence() -> None:
+    m, Player = _two_players()
+    gold = m.var("gold", Int(0, 5), index=Player, init=0)
+    with pytest.raises(InputError) as err:
+        m.invariant("both pools non-negative", gold[Player.p1] >= 0 & gold[Player.p2] >= 0)
+    msg = str(err.value)
+    assert "'&' needs Bool operands, got Int" in msg
+    assert "put parentheses around each comparison" in msg
+    # with the parentheses it is accepted
+    m.invariant("both pools non-negative", (gold[Player.p1] >= 0) & (gold[Player.p2] >= 0))
+
+
+def test_or_and_not_give_the_same_hint() -> None:
+    m, Player = _two_players()
+    gold = m.var("gold", Int(0, 5), index=Player, init=0)
+    with pytest.raises(InputError, match=r"Python's \| binds tighter"):
+        m.invariant("one pool empty", gold[Player.p1] == 0 | gold[Player.p2] == 0)
+    with pytest.raises(InputError, match=r"Python's ~ binds tighter"):
+        m.invariant("not empty", ~gold[Player.p1] == 0)
