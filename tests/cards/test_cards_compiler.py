@@ -7,7 +7,9 @@ import pytest
 from ruleproof.cards.abilities import (
     Ability,
     CardKind,
+    ChallengeRole,
     ChallengeType,
+    ClauseRole,
     Compiled,
     Cost,
     CostKind,
@@ -18,12 +20,14 @@ from ruleproof.cards.abilities import (
     Keyword,
     Limit,
     LimitKind,
+    Means,
     Period,
     Phase,
     Scope,
     Subject,
     Target,
     Trigger,
+    Unread,
 )
 from ruleproof.cards.abilities import (
     AbilityType as AT,
@@ -93,7 +97,7 @@ def test_arbor_knight_pay_gold_phase_action(pool) -> None:
     assert a.type is AT.ACTION and a.phase is Phase.CHALLENGES and a.compiled is Compiled.FULL
     assert a.costs == (Cost(CostKind.PAY_GOLD, YOU, 1),)
     assert a.effects == (Effect(EffectKind.STR_MOD, 1, Target(R.CHOSEN, Subject(
-        Scope.ANY, CardKind.CHARACTER, ("House Redwyne",), (), ("participating",))),
+        Scope.ANY, CardKind.CHARACTER, ("House Redwyne",), role=ChallengeRole.PARTICIPATING)),
         duration=Duration.UNTIL_END_OF_CHALLENGE),)
     assert a.limit == Limit(3, Period.PHASE)
 
@@ -110,8 +114,9 @@ def test_varys_keyword_and_interrupt(pool) -> None:
 def test_robb_stark_sacrificed_or_killed(pool) -> None:
     _, a = abilities(pool, "01146")
     assert a.trigger == Trigger(EventKind.KILLED, Subject(Scope.YOU_CONTROL, CardKind.CHARACTER, factions=("stark",)),
-                                conditions=("or sacrificed",))
-    assert a.effects == (Effect(EffectKind.STAND, None, Target(R.EACH, Subject(Scope.YOU_CONTROL, CardKind.CHARACTER))),)
+                                also_events=(EventKind.SACRIFICED,))
+    each_mine = Target(R.EACH, Subject(Scope.YOU_CONTROL, CardKind.CHARACTER))
+    assert a.effects == (Effect(EffectKind.STAND, None, each_mine),)
     assert a.limit == Limit(1, Period.ROUND)
 
 
@@ -120,7 +125,7 @@ def test_bodyguard_would_be_killed_save(pool) -> None:
     assert restriction.effects[0].kind is EffectKind.ATTACHMENT_RESTRICTION
     assert restriction.effects[0].target.subject.traits == ("Lord", "Lady")
     assert a.trigger == Trigger(EventKind.WOULD_BE_KILLED, Subject(Scope.ATTACHED, CardKind.CHARACTER),
-                                conditions=("or would be discarded",))
+                                also_events=(EventKind.WOULD_BE_DISCARDED,))
     assert a.costs == (Cost(CostKind.SACRIFICE, me(CardKind.ATTACHMENT)),)
     assert a.effects == (Effect(EffectKind.SAVE, 1, Target(R.ATTACHED, Subject(Scope.ATTACHED, CardKind.CHARACTER))),)
 
@@ -135,7 +140,8 @@ def test_ser_barristan_stand_as_cost(pool) -> None:
 
 def test_gods_eye_constants(pool) -> None:
     prohibit, income, reserve = abilities(pool, "04058")
-    assert prohibit.effects == (Effect(EffectKind.PROHIBIT, None, me(CardKind.LOCATION), prohibited=EventKind.DISCARDED),)
+    assert prohibit.effects == (Effect(EffectKind.PROHIBIT, None, me(CardKind.LOCATION),
+                                       prohibited=EventKind.DISCARDED),)
     assert income.effects == (Effect(EffectKind.INCOME_MOD, 1, YOU),)
     assert reserve.effects == (Effect(EffectKind.RESERVE_MOD, 1, YOU),)
     assert all(a.type is AT.CONSTANT and not a.optional for a in (prohibit, income, reserve))
@@ -144,13 +150,14 @@ def test_gods_eye_constants(pool) -> None:
 def test_maester_cressen_choose_and_discard(pool) -> None:
     (a,) = abilities(pool, "01046")
     assert a.costs == (Cost(CostKind.KNEEL, me()),)
-    assert a.effects == (Effect(EffectKind.DISCARD, 1, Target(R.CHOSEN, Subject(Scope.ANY, CardKind.ATTACHMENT, ("Condition",)))),)
+    condition = Subject(Scope.ANY, CardKind.ATTACHMENT, ("Condition",))
+    assert a.effects == (Effect(EffectKind.DISCARD, 1, Target(R.CHOSEN, condition)),)
     assert a.phase is Phase.MARSHALING
 
 
 def test_defiance_of_duskendale_it_refers_to_trigger(pool) -> None:
     (a,) = abilities(pool, "23038")
-    assert a.trigger == Trigger(EventKind.KNELT, Subject(Scope.ANY, CardKind.LOCATION), conditions=("by assault",))
+    assert a.trigger == Trigger(EventKind.KNELT, Subject(Scope.ANY, CardKind.LOCATION), means=Means.ASSAULT)
     assert a.effects == (Effect(EffectKind.DISCARD, 1, Target(R.TRIGGER, Subject(Scope.ANY, CardKind.LOCATION))),)
 
 
@@ -165,7 +172,8 @@ def test_lady_keyword_after_restriction(pool) -> None:
     assert [a.type for a in abil] == [AT.KEYWORD, AT.CONSTANT, AT.CONSTANT, AT.ACTION]
     assert abil[0].keyword is Keyword.TERMINAL
     assert abil[1].effects[0].target.subject.factions == ("stark",)
-    assert abil[2].effects == (Effect(EffectKind.STR_MOD, 2, Target(R.ATTACHED, Subject(Scope.ATTACHED, CardKind.CHARACTER))),)
+    attached = Target(R.ATTACHED, Subject(Scope.ATTACHED, CardKind.CHARACTER))
+    assert abil[2].effects == (Effect(EffectKind.STR_MOD, 2, attached),)
     assert abil[3].limit == Limit(1, Period.PHASE)
     assert abil[3].compiled is Compiled.PARTIAL
     assert any("attach ~ to a different character" in r for r in abil[3].reasons)
@@ -199,9 +207,9 @@ def test_win_challenge_conditions() -> None:
                         "by 5 or more STR, draw 2 cards.", "Foo")
     assert a.trigger is not None and a.trigger.event is EventKind.WIN_CHALLENGE
     assert a.trigger.challenge is ChallengeType.INTRIGUE
-    assert a.trigger.subject == Subject(Scope.SELF, CardKind.CHARACTER)
-    assert "unopposed" in a.trigger.conditions and "self attacking" in a.trigger.conditions
-    assert "by 5 or more str" in a.trigger.conditions
+    assert a.trigger.subject == Subject(Scope.YOU)
+    assert a.trigger.participants == (Subject(Scope.SELF, CardKind.CHARACTER, role=ChallengeRole.ATTACKING),)
+    assert a.trigger.unopposed and a.trigger.by_str == 5
 
 
 def test_forced_is_not_optional() -> None:
@@ -233,7 +241,8 @@ def test_you_may_is_optional_effect() -> None:
 def test_unknown_trigger_is_reported() -> None:
     (a,) = compile_text("<b>Reaction:</b> After the moon turns red, gain 1 gold.", "Foo")
     assert a.trigger is None and a.compiled is Compiled.PARTIAL
-    assert a.reasons[0] == "trigger not understood: 'after the moon turns red'"
+    assert a.unread[0] == Unread("after the moon turns red", ClauseRole.TRIGGER)
+    assert a.reasons[0] == "trigger not read: 'after the moon turns red'"
     assert a.effects == (Effect(EffectKind.GAIN_GOLD, 1, YOU),)
 
 
@@ -241,31 +250,32 @@ def test_nothing_understood_is_unsupported() -> None:
     (a,) = compile_text("<b>Action:</b> Name a card. Look at an opponent's hand.", "Foo")
     assert a.compiled is Compiled.UNSUPPORTED
     assert a.effects == () and a.costs == ()
-    assert set(a.reasons) == {"not understood: 'name a card'", "not understood: 'look at an opponent's hand'"}
+    assert set(a.unread) == {Unread("name a card", ClauseRole.EFFECT),
+                             Unread("look at an opponent's hand", ClauseRole.EFFECT)}
 
 
 def test_variable_x_definition_not_guessed(pool) -> None:
     abil = abilities(pool, "08051")  # Asha Greyjoy: search top X cards ...
     react = [a for a in abil if a.type is AT.REACTION][0]
     assert react.compiled is not Compiled.FULL
-    assert any(r.startswith("not understood: 'search the top x cards") for r in react.reasons)
+    assert any(u.phrase.startswith("search the top x cards") for u in react.unread)
 
 
 def test_condition_is_partial() -> None:
-    (a,) = compile_text("While you control a «Lord» character, Foo gets +2 STR.".replace("«Lord»", "<i>Lord</i>"), "Foo")
+    (a,) = compile_text("While you control a <i>Lord</i> character, Foo gets +2 STR.", "Foo")
     assert a.compiled is Compiled.PARTIAL
-    assert a.reasons == ("condition not understood: 'while you control a «Lord» character'",)
+    assert a.unread == (Unread("while you control a «Lord» character", ClauseRole.CONDITION),)
     assert a.effects == (Effect(EffectKind.STR_MOD, 2, me()),)
 
 
 def test_unparsed_limit_and_play_restriction(pool) -> None:
     (a,) = abilities(pool, "00354")  # Gulltown Merchant
     assert a.compiled is Compiled.PARTIAL
-    assert a.reasons == ("play restriction not understood: 'if there is a «City» plot card revealed'",)
+    assert a.unread == (Unread("if there is a «City» plot card revealed", ClauseRole.CONDITION),)
     assert a.costs == (Cost(CostKind.KNEEL, me()),) and a.effects == (Effect(EffectKind.GAIN_GOLD, 1, YOU),)
     (b,) = compile_text("<b>Action:</b> Draw 1 card. (Limit X times per round, where X is 2.)", "Foo")
     assert b.limit is None and b.compiled is Compiled.PARTIAL
-    assert b.reasons[0].startswith("limit not understood")
+    assert b.unread[0].role is ClauseRole.LIMIT
 
 
 def test_normalise_markup() -> None:
@@ -341,7 +351,8 @@ def test_an_opponents_character_is_one_an_opponent_controls() -> None:
     (a,) = compile_text("<b>Action:</b> Kneel ~ to choose and kneel an opponent's character.", "X")
     assert a.compiled is Compiled.FULL and a.effects == (Effect(EffectKind.KNEEL, 1, Target(R.CHOSEN, theirs)),)
     (b,) = compile_text("<b>Action:</b> Kneel ~ to kneel each opponent's «Knight» character.", "X")
-    assert b.effects == (Effect(EffectKind.KNEEL, None, Target(R.EACH, Subject(Scope.OPPONENT_CONTROLS, CardKind.CHARACTER,
+    assert b.effects == (Effect(EffectKind.KNEEL, None, Target(R.EACH, Subject(Scope.OPPONENT_CONTROLS,
+                                                                               CardKind.CHARACTER,
                                                                                ("Knight",)))),)
     (c,) = compile_text("<b>Reaction:</b> After an opponent's character is knelt, gain 1 gold.", "X")
     assert c.trigger is not None and c.trigger.subject == theirs

@@ -37,7 +37,7 @@ def stand_other(scope: Scope, trait: str = "") -> Ability:
     return Ability(AbilityType.ACTION,
                    costs=(Cost(CostKind.KNEEL, SELF),),
                    effects=(Effect(EffectKind.STAND, 1, Target(TargetRef.CHOSEN, Subject(
-                       scope, CardKind.CHARACTER, (trait,) if trait else (), qualifiers=("other",)))),))
+                       scope, CardKind.CHARACTER, (trait,) if trait else (), other=True))),))
 
 
 FACTS = {
@@ -145,7 +145,8 @@ def test_discard_from_hand_by_the_opponent_answers_your_hand_trigger() -> None:
     hand = compile_text("<b>Reaction:</b> After a card is discarded from your hand, draw 1 card.", "Reader")
     g = build_ability_graph({"01128": waymar, "R": hand, "opp:R": hand}, facts_from_pool(pool))
     assert g.has_edge(("01128", 1), ("opp:R", 0)) and not g.has_edge(("01128", 1), ("R", 0))
-    assert "effect discard_from_hand -> discarded (the opponent's hand)" in g.edges[("01128", 1), ("opp:R", 0)]["reason"]
+    reason = g.edges[("01128", 1), ("opp:R", 0)]["reason"]
+    assert "effect discard_from_hand -> discarded (the opponent's hand)" in reason
     discarder = compile_text("<b>Action:</b> Kneel Foo to choose and discard a character from play.", "Foo")
     g2 = build_ability_graph({"F": discarder, "opp:R": hand}, FACTS)
     assert not g2.has_edge(("F", 0), ("opp:R", 0))

@@ -96,7 +96,7 @@ def test_coverage_counts_small() -> None:
     kinds = dict(cov.by_type)
     assert (kinds[AbilityType.KEYWORD].full, kinds[AbilityType.ACTION].unsupported,
             kinds[AbilityType.ACTION].partial) == (1, 1, 1)
-    assert cov.top_unsupported == (("not understood: 'name a card'", 2),)
+    assert cov.top_unsupported == (("effect not read: 'name a card'", 2),)
 
 
 def test_normalise_reason() -> None:

@@ -6,6 +6,7 @@ from ruleproof.cards.abilities import (
     Ability,
     AbilityType,
     CardKind,
+    ClauseRole,
     Compiled,
     Cost,
     CostKind,
@@ -17,6 +18,8 @@ from ruleproof.cards.abilities import (
     Target,
     TargetRef,
     Trigger,
+    Unread,
+    Zone,
 )
 from ruleproof.cards.compiler import compile_text
 from ruleproof.cards.graph import CardFacts, build_ability_graph, find_candidates
@@ -60,7 +63,7 @@ def _replays_passes(enc: Encoding, r: LoopResult, passes: int) -> None:
     assert tuple(r.trace.var_names) == tuple(idx)
     ev = Evaluator(system)
     steps = []
-    for s, st in zip(r.trace.steps, r.trace.states[1:]):
+    for s, _st in zip(r.trace.steps, r.trace.states[1:], strict=True):
         ai = next(i for i, a in enumerate(system.actions) if a.label == s.action)
         choices = tuple((c.name, _raw_choice(system.actions[ai], c.name, v)) for c in system.actions[ai].choices
                         for k, v in s.choices if k == c.label)
@@ -146,7 +149,8 @@ def test_forced_pair_with_limit_is_limited_not_mandatory() -> None:
 
 
 def test_cost_paid_from_a_shrinking_gold_pool_is_not_a_loop() -> None:
-    enc = _pair("<b>Action:</b> Pay 2 gold to choose and stand a character.", "<b>Action:</b> Kneel Beta to gain 1 gold.")
+    enc = _pair("<b>Action:</b> Pay 2 gold to choose and stand a character.",
+                "<b>Action:</b> Kneel Beta to gain 1 gold.")
     r = _classify(enc)
     assert r.category is Category.NOT_A_LOOP
     assert "gold (-1 per pass" in r.reason
@@ -160,7 +164,7 @@ def test_cost_paid_from_a_shrinking_gold_pool_is_not_a_loop() -> None:
 # "Kneel Beta to put a character you own into play from your hand", written as a structured ability
 PUT_FROM_HAND = Ability(AbilityType.ACTION, costs=(Cost(CostKind.KNEEL, Target(TargetRef.SELF, Subject())),),
                         effects=(Effect(EffectKind.PUT_INTO_PLAY, 1, Target(TargetRef.CHOSEN, Subject(
-                            Scope.YOU_OWN, CardKind.CHARACTER, qualifiers=("in hand",)))),))
+                            Scope.YOU_OWN, CardKind.CHARACTER, zone=Zone.HAND))),))
 
 
 def _with_put(first: str) -> Encoding | Unsupported:
@@ -206,7 +210,7 @@ def test_missing_target_is_named() -> None:
 def _save_pair(removal: EffectKind, trigger_event: EventKind) -> Encoding | Unsupported:
     """Alpha: kneel Alpha to <removal> another character you control.  Beta: when Beta would <...>, save it and
     stand a character."""
-    other = Target(TargetRef.CHOSEN, Subject(Scope.YOU_CONTROL, CardKind.CHARACTER, qualifiers=("other",)))
+    other = Target(TargetRef.CHOSEN, Subject(Scope.YOU_CONTROL, CardKind.CHARACTER, other=True))
     a = Ability(AbilityType.ACTION, costs=(Cost(CostKind.KNEEL, Target(TargetRef.SELF, Subject(Scope.SELF))),),
                 effects=(Effect(removal, 1, other),))
     b = Ability(AbilityType.INTERRUPT, Trigger(trigger_event, Subject(Scope.SELF, CardKind.CHARACTER)),
@@ -237,8 +241,8 @@ def test_a_sacrificed_card_cannot_be_saved() -> None:
 def test_partially_compiled_ability_is_unsupported_with_reason() -> None:
     part = Ability(AbilityType.ACTION, costs=(Cost(CostKind.KNEEL, Target(TargetRef.SELF, Subject())),),
                    effects=(Effect(EffectKind.STAND, 1, Target(TargetRef.CHOSEN, Subject(card_type=CardKind.CHARACTER,
-                                                                                           qualifiers=("other",)))),),
-                   compiled=Compiled.PARTIAL, reasons=("'unless it is winter' not understood",))
+                                                                                           other=True))),),
+                   compiled=Compiled.PARTIAL, unread=(Unread("unless it is winter", ClauseRole.CONDITION),))
     full = compile_text(STAND_OTHER.format(n="Beta", lim=""), "Beta")
     cards = {"A": _card("A", "Alpha"), "B": _card("B", "Beta")}
     enc = _encode_only({"A": (part,), "B": full}, cards)
@@ -292,7 +296,8 @@ def test_a_standing_jaime_does_not_discard_the_character_that_entered_play() -> 
     from ruleproof.cards.graph import Candidate
     from ruleproof.evaluator import Evaluator
 
-    jaime = "<b>Forced Reaction:</b> After a character enters play, stand Alpha. Then, discard that character from play."
+    jaime = ("<b>Forced Reaction:</b> After a character enters play, stand Alpha. "
+             "Then, discard that character from play.")
     enter = "<b>Action:</b> Put Beta into play from your hand."
     abil = {"B": compile_text(enter, "Beta"), "A": compile_text(jaime, "Alpha")}
     assert all(a.compiled is Compiled.FULL for x in abil.values() for a in x)

@@ -44,7 +44,7 @@ def test_override_yaml_limit_and_opponent_ownership() -> None:
   - type: action
     costs: [{kind: kneel, target: {ref: self, subject: {scope: self}}}]
     effects: [{kind: stand, target: {ref: chosen, subject: {scope: you_control, card_type: character,
-               qualifiers: [other]}}}]
+               other: true}}}]
     limit: {count: 1, period: phase}
 """, "ov.yaml")
     (r,) = find_loops(TOY, overrides=ov).results

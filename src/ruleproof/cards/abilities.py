@@ -1,9 +1,29 @@
-"""Structured card abilities: the frozen IR the card-text compiler produces.
+"""Structured card abilities: the frozen, typed ability tree the card-text reader produces.
 
-An :class:`Ability` is one ability of one card (type, trigger, costs, effects,
-limit, optional/forced), plus an honest account of how much of its printed text
-was understood (:class:`Compiled` and ``reasons``).  Enum values are lower-case
-strings so that override files and JSON output can name them.
+An :class:`Ability` is one ability of one card: its type, triggering condition
+(:class:`Trigger`), costs (:class:`Cost`), effects (:class:`Effect`), limit,
+play restrictions (:class:`Condition`), and an honest account of the text that
+was *not* read (:class:`Unread`, one record per clause, with what it could
+change).  Every qualifier is a typed field: no module parses a string of this
+tree again.  Enum values are lower-case strings so that override files and
+JSON output can name them.
+
+How to read the tree
+--------------------
+* A card filter is a :class:`Subject`: every field narrows the cards (or
+  players) it names; a field at its default does not filter.  Two filters of
+  the same field list alternatives ("any of"), different fields must all hold.
+* A target is a :class:`Target`: *how* the cost or effect designates what it
+  acts on (``ref``: this card, the chosen card, each card, the card of the
+  trigger, ...) plus the filter.
+* ``compiled`` is ``full`` exactly when ``unread`` is empty: every word of the
+  ability then has a meaning in the tree.  Otherwise each :class:`Unread`
+  names the phrase, its grammatical role (:class:`ClauseRole`) and whether
+  leaving it out only narrows what the ability can do
+  (:attr:`Unread.narrows`): a loop found without such a clause is still a
+  loop; a "no loop" answer that depends on it is unknown.
+* :func:`set_fields` lists the fields of a node that are not at their default,
+  so a consumer can refuse (as "not modelled") any field it does not know.
 
 Examples
 --------
@@ -11,10 +31,15 @@ Examples
 ...             effects=(Effect(EffectKind.GAIN_GOLD, amount=1),))
 >>> a.compiled is Compiled.FULL
 True
+>>> sorted(set_fields(Subject(Scope.YOU_CONTROL, CardKind.CHARACTER, standing=True)))
+['card_type', 'scope', 'standing']
+>>> Unread("or location", ClauseRole.ALTERNATIVE).narrows
+True
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -22,8 +47,14 @@ __all__ = [
     "Ability",
     "AbilityType",
     "CardKind",
+    "ChallengeRole",
     "ChallengeType",
+    "ClauseRole",
+    "Cmp",
+    "Compare",
     "Compiled",
+    "Condition",
+    "CondWord",
     "Cost",
     "CostKind",
     "Duration",
@@ -33,14 +64,24 @@ __all__ = [
     "Keyword",
     "Limit",
     "LimitKind",
+    "Means",
+    "NARROWING_ROLES",
     "Period",
     "Phase",
+    "PlayerRole",
+    "Quantity",
+    "QuantityKind",
     "Scope",
+    "Stat",
     "Subject",
     "Target",
     "TargetRef",
+    "TestKind",
     "Trigger",
+    "Unread",
     "Zone",
+    "describe_subject",
+    "set_fields",
 ]
 
 
@@ -58,7 +99,12 @@ class AbilityType(Enum):
 
 
 class Compiled(Enum):
-    """How much of an ability's printed text the compiler understood."""
+    """How much of an ability's printed text was read.
+
+    ``full``: every clause; ``partial``: the ability's structure (trigger,
+    costs, effects, limit) was read and each clause that was not is named
+    (:class:`Unread`); ``unsupported``: nothing of its structure was read.
+    """
 
     FULL = "full"
     PARTIAL = "partial"
@@ -66,7 +112,7 @@ class Compiled(Enum):
 
 
 class Phase(Enum):
-    """A game phase (for phase-restricted actions and triggers)."""
+    """A game phase (for phase-restricted actions, triggers and conditions)."""
 
     PLOT = "plot"
     DRAW = "draw"
@@ -86,7 +132,7 @@ class ChallengeType(Enum):
 
 
 class EventKind(Enum):
-    """The kind of triggering condition a reaction or interrupt answers."""
+    """The kind of triggering condition a reaction or interrupt answers (also what a prohibition forbids)."""
 
     KNELT = "knelt"
     STOOD = "stood"
@@ -107,8 +153,11 @@ class EventKind(Enum):
     DISCARDED = "discarded"
     WOULD_BE_DISCARDED = "would_be_discarded"
     SACRIFICED = "sacrificed"
+    WOULD_BE_SACRIFICED = "would_be_sacrificed"
     RETURNED_TO_HAND = "returned_to_hand"
+    WOULD_BE_RETURNED_TO_HAND = "would_be_returned_to_hand"
     GAIN_POWER = "gain_power"
+    LOSE_POWER = "lose_power"
     GAIN_GOLD = "gain_gold"
     DRAW = "draw"
     PLOT_REVEALED = "plot_revealed"
@@ -123,6 +172,22 @@ class EventKind(Enum):
     STEALTH_BYPASS = "stealth_bypass"
     PILLAGE_DISCARD = "pillage_discard"
     ATTACHED = "attached"
+    SAVED = "saved"
+    CHALLENGE_ENDS = "challenge_ends"
+    WIN_INITIATIVE = "win_initiative"
+    LOSE_INITIATIVE = "lose_initiative"
+    REVEALED = "revealed"
+    PUT_INTO_SHADOWS = "put_into_shadows"
+    REMOVED_FROM_CHALLENGE = "removed_from_challenge"
+    CONTROL_TAKEN = "control_taken"
+    POWER_MOVED = "power_moved"
+    NO_DEFENDERS = "no_defenders"
+    PLAYED_OR_PUT_INTO_PLAY = "played_or_put_into_play"
+    MARSHALED_OR_PLAYED = "marshaled_or_played"
+    DECLARED = "declared"
+    CHOSEN_AS_TARGET = "chosen_as_target"
+    BECOMES_FIRST_PLAYER = "becomes_first_player"
+    RESERVE_CHECKED = "reserve_checked"
 
 
 class Scope(Enum):
@@ -151,6 +216,7 @@ class CardKind(Enum):
     AGENDA = "agenda"
     CARD = "card"
     FACTION_CARD = "faction_card"
+    DUPLICATE = "duplicate"
 
 
 class TargetRef(Enum):
@@ -182,6 +248,11 @@ class CostKind(Enum):
     RETURN_TO_SHADOWS = "return_to_shadows"
     KILL = "kill"
     DISCARD_FROM_PLAY = "discard_from_play"
+    PUT_INTO_PLAY = "put_into_play"
+    REVEAL = "reveal"
+    MOVE_POWER = "move_power"
+    SHUFFLE_INTO_DECK = "shuffle_into_deck"
+    PLACE_TOKEN = "place_token"
 
 
 class EffectKind(Enum):
@@ -205,6 +276,7 @@ class EffectKind(Enum):
     STR_MOD = "str_mod"
     ICON_MOD = "icon_mod"
     KEYWORD_MOD = "keyword_mod"
+    TRAIT_MOD = "trait_mod"
     SACRIFICE = "sacrifice"
     INCOME_MOD = "income_mod"
     RESERVE_MOD = "reserve_mod"
@@ -212,18 +284,50 @@ class EffectKind(Enum):
     CLAIM_MOD = "claim_mod"
     PROHIBIT = "prohibit"
     ATTACHMENT_RESTRICTION = "attachment_restriction"
+    COPY_LIMIT = "copy_limit"
     PLACE_TOKEN = "place_token"
+    DISCARD_TOKENS = "discard_tokens"
     SHUFFLE_DECK = "shuffle_deck"
+    LOSE_GOLD = "lose_gold"
+    MOVE_GOLD = "move_gold"
+    MOVE_CARD = "move_card"
+    REMOVE_FROM_GAME = "remove_from_game"
+    TAKE_CONTROL = "take_control"
+    ATTACH = "attach"
+    SEARCH_DECK = "search_deck"
+    REVEAL = "reveal"
+    LOOK_AT = "look_at"
+    REMOVE_FROM_CHALLENGE = "remove_from_challenge"
+    PARTICIPATE = "participate"
+    REDUCE_COST = "reduce_cost"
+    BLANK = "blank"
+    NAME = "name"
+    CHOOSE = "choose"
+    INITIATE_CHALLENGE = "initiate_challenge"
+    CONTRIBUTE_STR = "contribute_str"
+    LOSE_POWER = "lose_power"
+    RETURN_GOLD = "return_gold"
+    DOMINANCE_MOD = "dominance_mod"
+    CHOICE = "choice"
+    PLAY_EVENT = "play_event"
+    RESOLVE_ABILITY = "resolve_ability"
+    MARSHAL = "marshal"
 
 
 class Zone(Enum):
-    """An out-of-play area a card can be put into play from (Rules Reference, "Put into Play")."""
+    """An area a card is in, comes from or goes to (Rules Reference, "Put into Play", "Out of Play")."""
 
     HAND = "hand"
     DISCARD_PILE = "discard_pile"
     DEAD_PILE = "dead_pile"
     DRAW_DECK = "draw_deck"
     SHADOWS = "shadows"
+    PLOT_DECK = "plot_deck"
+    USED_PILE = "used_pile"
+    PLAY = "play"
+    OUT_OF_GAME = "out_of_game"
+    TOP_OF_DECK = "top_of_deck"
+    BOTTOM_OF_DECK = "bottom_of_deck"
 
 
 class Duration(Enum):
@@ -232,6 +336,10 @@ class Duration(Enum):
     UNTIL_END_OF_CHALLENGE = "challenge"
     UNTIL_END_OF_PHASE = "phase"
     UNTIL_END_OF_ROUND = "round"
+    WHILE_IN_PLAY = "while_in_play"
+    UNTIL_LEAVES_PLAY = "until_leaves_play"
+    UNTIL_STANDS = "until_stands"
+    UNTIL_END_OF_GAME = "game"
 
 
 class Period(Enum):
@@ -268,9 +376,93 @@ class Keyword(Enum):
     TERMINAL = "terminal"
 
 
+class ChallengeRole(Enum):
+    """A card's part in the current challenge (a filter: "participating", "attacking", ...)."""
+
+    PARTICIPATING = "participating"
+    ATTACKING = "attacking"
+    DEFENDING = "defending"
+    NOT_PARTICIPATING = "not_participating"
+    NOT_ATTACKING = "not_attacking"
+    NOT_DEFENDING = "not_defending"
+
+
+class PlayerRole(Enum):
+    """A player's part in the current challenge ("as the attacking player")."""
+
+    ATTACKING = "attacking"
+    DEFENDING = "defending"
+
+
+class Means(Enum):
+    """How a triggering event came about ("by assault", "using ambush", "by a card effect")."""
+
+    AMBUSH = "ambush"
+    ASSAULT = "assault"
+    PILLAGE = "pillage"
+    STEALTH = "stealth"
+    CLAIM = "claim"
+    CARD_EFFECT = "card_effect"
+    SHADOWS = "shadows"
+    INSIGHT = "insight"
+    RENOWN = "renown"
+    MARSHALING = "marshaling"
+    AT_RANDOM = "at_random"
+    FRAMEWORK = "framework"
+
+
+class Stat(Enum):
+    """A number of a card or player that a filter or condition compares."""
+
+    COST = "cost"
+    PRINTED_COST = "printed_cost"
+    STR = "str"
+    PRINTED_STR = "printed_str"
+    POWER = "power"
+    GOLD = "gold"
+    INITIATIVE = "initiative"
+    CARDS_IN_HAND = "cards_in_hand"
+    RESERVE = "reserve"
+    ATTACHMENTS = "attachments"
+    TOKENS = "tokens"
+    ICONS = "icons"
+    TRAITS = "traits"
+    INFLUENCE = "influence"
+    CLAIM = "claim"
+
+
+class Cmp(Enum):
+    """A comparison operator."""
+
+    LE = "le"
+    GE = "ge"
+    LT = "lt"
+    GT = "gt"
+    EQ = "eq"
+
+
+@dataclass(frozen=True)
+class Compare:
+    """``stat op value`` ("printed cost 3 or lower": ``printed_cost le 3``).
+
+    ``value`` ``None`` is X (defined by the ability's :class:`Quantity`);
+    ``than`` compares with the same stat of another card ("lower printed cost
+    than that character": ``than=trigger``) instead of a constant.
+    """
+
+    stat: Stat
+    op: Cmp
+    value: int | None = None
+    than: TargetRef | None = None
+
+
 @dataclass(frozen=True)
 class Subject:
     """A filter over cards or players.
+
+    Every field at its default does not filter; fields must all hold; the
+    members of a tuple field are alternatives ("any of") unless the field says
+    otherwise.
 
     Parameters
     ----------
@@ -278,20 +470,58 @@ class Subject:
         Control/ownership relative to the ability's controller (or ``self``,
         ``attached``); for player subjects ``you``/``opponent``/``any_player``.
     card_type
-        The card type named, ``None`` for a player subject.
+        The card type named, ``None`` for a player subject; ``other_types``:
+        further card types ("a character or location": ``character`` and
+        ``(location,)``).
     traits, factions
-        Required traits (any of) and factions (any of); empty means no filter.
-    qualifiers
-        Further recognised qualifiers, canonical lower-case words such as
-        ``standing``, ``kneeling``, ``participating``, ``attacking``, ``unique``,
-        ``non-limited``, ``other``.
+        Required traits (any of) and factions (any of).
+    not_traits, not_factions, not_types
+        "non-«Trait»", "non-[faction]", "non-character": none of these.
+    other
+        "another" / "other": not the card whose ability this is.
+    standing
+        ``True`` "standing", ``False`` "kneeling".
+    role
+        Its part in the current challenge (participating, attacking, ...).
+    unique, loyal, limited
+        ``True`` "unique"/"loyal"/"limited", ``False`` "non-unique"/...
+    icons, lacks_icons
+        Challenge icons it has (each of) / does not have ("without a [power] icon").
+    keywords, lacks_keywords
+        Keywords it has (any of) / does not have.
+    compare
+        Comparisons that must all hold (printed cost 3 or lower, 1 or more power...).
+    zone
+        Where the card is (``None``: in play, or the natural place of a player
+        subject); owner scopes (``you_own``) name whose zone.
+    attachments
+        ``True`` "with an attachment", ``False`` "with no attachments".
+    attachment_traits
+        "with a «Weapon» attachment": one of its attachments has one of these traits.
     """
 
     scope: Scope = Scope.ANY
     card_type: CardKind | None = None
     traits: tuple[str, ...] = ()
     factions: tuple[str, ...] = ()
-    qualifiers: tuple[str, ...] = ()
+    other_types: tuple[CardKind, ...] = ()
+    not_traits: tuple[str, ...] = ()
+    not_factions: tuple[str, ...] = ()
+    not_types: tuple[CardKind, ...] = ()
+    other: bool = False
+    standing: bool | None = None
+    role: ChallengeRole | None = None
+    unique: bool | None = None
+    loyal: bool | None = None
+    limited: bool | None = None
+    icons: tuple[ChallengeType, ...] = ()
+    lacks_icons: tuple[ChallengeType, ...] = ()
+    keywords: tuple[Keyword, ...] = ()
+    lacks_keywords: tuple[Keyword, ...] = ()
+    compare: tuple[Compare, ...] = ()
+    zone: Zone | None = None
+    attachments: bool | None = None
+    attachment_traits: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -302,45 +532,168 @@ class Target:
     subject: Subject = field(default_factory=Subject)
 
 
+class QuantityKind(Enum):
+    """What a variable amount counts."""
+
+    COUNT = "count"
+    STAT = "stat"
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A variable amount ("for each «Knight» character you control", "X is that card's printed cost").
+
+    ``count``: the number of cards matching ``subject`` (divided by ``per``:
+    "for every 2 cards"); ``stat``: ``stat`` of ``target``.
+    """
+
+    kind: QuantityKind
+    subject: Subject | None = None
+    target: Target | None = None
+    stat: Stat | None = None
+    per: int = 1
+
+
+class CondWord(Enum):
+    """The word that introduces a condition."""
+
+    IF = "if"
+    WHILE = "while"
+    UNLESS = "unless"
+    DURING = "during"
+
+
+class TestKind(Enum):
+    """What a :class:`Condition` tests."""
+
+    EXISTS = "exists"
+    NOT_EXISTS = "not_exists"
+    IS = "is"
+    IS_NOT = "is_not"
+    PHASE = "phase"
+    CHALLENGE = "challenge"
+    COMPARE = "compare"
+    DID = "did"
+    DID_NOT = "did_not"
+    WON_CHALLENGE = "won_challenge"
+    LOST_CHALLENGE = "lost_challenge"
+    FIRST_PLAYER = "first_player"
+    NOT_FIRST_PLAYER = "not_first_player"
+    ABLE = "able"
+
+
+@dataclass(frozen=True)
+class Condition:
+    """A condition ("if there is a «Winter» plot card revealed", "while ~ is attacking").
+
+    ``test`` says what is tested:
+
+    * ``exists`` / ``not_exists``: at least ``count`` (default 1) / no cards
+      (or players) match ``subject`` ("you control a «Lord» character",
+      "there is a «Winter» plot card revealed" (``zone=play``, a plot);
+    * ``is`` / ``is_not``: the card of ``target`` matches ``subject`` ("~ is
+      attacking", "it is a «Knight» character");
+    * ``phase``: it is ``phase``; ``challenge``: during a challenge (of type
+      ``challenge`` when given; ``subject`` a card that must be participating);
+    * ``compare``: ``compare`` holds for ``target`` (a card or a player:
+      "you have 3 or more cards in hand");
+    * ``did`` / ``did_not``: "if you do" / "if you do not" (the previous effect or choice);
+    * ``won_challenge`` / ``lost_challenge``: the player of ``target`` won / lost
+      the challenge (``challenge`` its type when named);
+    * ``able``: "if able".
+    """
+
+    word: CondWord
+    test: TestKind
+    target: Target | None = None
+    subject: Subject | None = None
+    count: int = 1
+    phase: Phase | None = None
+    challenge: ChallengeType | None = None
+    compare: Compare | None = None
+
+
 @dataclass(frozen=True)
 class Trigger:
     """The triggering condition of a reaction or interrupt.
 
-    ``subject`` is the card (or player) the condition is about; ``phase`` a
-    "during the X phase" restriction; ``challenge`` the challenge type named;
-    ``conditions`` further recognised qualifiers in canonical form (e.g.
-    ``self participating``, ``as attacker``, ``by 5 or more str``, ``unopposed``).
+    ``subject`` is the card (or player) the event is about: "after ~ is
+    knelt" (``self``), "after you win a challenge" (the player ``you``).
+
+    Parameters
+    ----------
+    event, also_events
+        The event, and further events that also trigger ("is sacrificed or
+        killed": ``killed`` and ``(sacrificed,)``).
+    phase
+        "during the X phase" (also the phase a phase-begins/ends event names).
+    challenge, also_challenges
+        The challenge type named ("[military] or [power] challenge").
+    unopposed, by_str
+        "unopposed"; "by N or more STR".
+    participants
+        "in which ~ is attacking", "in which you control a participating
+        «Knight»": cards that must take that part in the challenge.
+    as_role
+        "as the attacking player".
+    means
+        How the event came about ("by assault", "using ambush").
+    from_zone, to_zone
+        "from your hand"; "into your dead pile".
+    in_challenge
+        "during a challenge".
     """
 
     event: EventKind
     subject: Subject = field(default_factory=Subject)
     phase: Phase | None = None
     challenge: ChallengeType | None = None
-    conditions: tuple[str, ...] = ()
+    also_events: tuple[EventKind, ...] = ()
+    also_challenges: tuple[ChallengeType, ...] = ()
+    unopposed: bool = False
+    by_str: int | None = None
+    participants: tuple[Subject, ...] = ()
+    as_role: PlayerRole | None = None
+    means: Means | None = None
+    from_zone: Zone | None = None
+    to_zone: Zone | None = None
+    in_challenge: bool = False
 
 
 @dataclass(frozen=True)
 class Cost:
-    """One cost; ``amount`` ``None`` means a variable (X) amount."""
+    """One cost; ``amount`` ``None`` means a variable (X) amount (``x`` says what it is when read)."""
 
     kind: CostKind
     target: Target = field(default_factory=Target)
     amount: int | None = 1
+    x: Quantity | None = None
+    destination: Target | None = None
 
 
 @dataclass(frozen=True)
 class Effect:
     """One effect; ``amount`` ``None`` means a variable (X) amount.
 
-    ``source`` is used by ``move_power`` (where the power comes from);
+    ``source`` is used by ``move_power``/``move_gold`` (where it comes from)
+    and ``move_card`` (the card's zone is in its subject);
     ``from_zones`` by ``put_into_play`` (the zones the card may come from,
     as printed: "from your hand or discard pile" gives two; empty when the
-    text names none);
+    text names none); ``to_zone`` by ``move_card`` / ``return_to_hand`` of a
+    card out of play (where it goes);
     ``prohibited`` by ``prohibit`` (what cannot happen to the target);
-    ``challenge`` by ``icon_mod``; ``keyword`` by ``keyword_mod``.
+    ``challenge`` by ``icon_mod``; ``keyword`` by ``keyword_mod``; ``trait``
+    by ``trait_mod``; ``amount`` sign for modifiers (``-1`` loses).
     ``then``: this is the first effect after the word "then": it and the
     effects after it resolve only if the effects before it resolved in full
     (The word "Then").
+    ``condition``: this effect (and only it) resolves if the condition holds
+    ("then, if it is a «Knight», stand it").
+    ``x``: what a variable amount is ("for each ...", "X is ...").
+    ``up_to``: "up to N" targets; ``chooser``: the player who chooses
+    ("the losing opponent chooses"); ``destination``: where an attachment or
+    power goes (``attach``).
+    ``options``: for ``choice`` ("either: A, or B"), each option's effects.
     """
 
     kind: EffectKind
@@ -351,9 +704,18 @@ class Effect:
     prohibited: EventKind | None = None
     challenge: ChallengeType | None = None
     keyword: Keyword | None = None
+    trait: str | None = None
     optional: bool = False
     from_zones: tuple[Zone, ...] = ()
+    to_zone: Zone | None = None
     then: bool = False
+    condition: Condition | None = None
+    x: Quantity | None = None
+    up_to: bool = False
+    chooser: Target | None = None
+    destination: Target | None = None
+    options: tuple[tuple[Effect, ...], ...] = ()
+    phase: Phase | None = None
 
 
 @dataclass(frozen=True)
@@ -365,13 +727,75 @@ class Limit:
     kind: LimitKind = LimitKind.LIMIT
 
 
+class ClauseRole(Enum):
+    """The grammatical position of a clause that was not read: what it could change.
+
+    * ``trigger``: the whole triggering condition;
+    * ``trigger_restriction``: a qualifier of the triggering condition;
+    * ``target_restriction``: a qualifier of a target (or of the trigger's card);
+    * ``alternative``: an "or" alternative (another target, event, cost or
+      option) the ability also allows;
+    * ``effect``: an effect that must resolve; ``optional_effect``: one the
+      player may decline ("you may");
+    * ``condition``: a play restriction or an "if"/"while"/"unless";
+    * ``cost``; ``replacement``: an "instead" clause; ``duration``;
+      ``limit``; ``definition``: what X is; ``ability``: a whole ability (an
+      unknown precursor or sentence of a constant ability).
+    """
+
+    TRIGGER = "trigger"
+    TRIGGER_RESTRICTION = "trigger_restriction"
+    TARGET_RESTRICTION = "target_restriction"
+    ALTERNATIVE = "alternative"
+    EFFECT = "effect"
+    OPTIONAL_EFFECT = "optional_effect"
+    CONDITION = "condition"
+    COST = "cost"
+    REPLACEMENT = "replacement"
+    DURATION = "duration"
+    LIMIT = "limit"
+    DEFINITION = "definition"
+    ABILITY = "ability"
+
+
+#: Roles whose clause, left out, only takes options away from the ability: what the read ability can do, the
+#: printed one can do too (an alternative target, event, cost or option; an effect the player may decline).
+NARROWING_ROLES = frozenset({ClauseRole.ALTERNATIVE, ClauseRole.OPTIONAL_EFFECT})
+
+
+@dataclass(frozen=True)
+class Unread:
+    """A clause of the printed text that is not in the tree.
+
+    ``phrase`` is the exact (normalised) text; ``role`` its grammatical
+    position.  :attr:`narrows`: leaving it out only narrows what the ability
+    can do (so a loop found without it is a loop of the printed card too).
+    """
+
+    phrase: str
+    role: ClauseRole
+
+    @property
+    def narrows(self) -> bool:
+        """Leaving this clause out only takes options away (see :data:`NARROWING_ROLES`)."""
+        return self.role in NARROWING_ROLES
+
+    def describe(self) -> str:
+        """One line for reports: ``<role> not read: '<phrase>'``."""
+        return f"{self.role.value.replace('_', ' ')} not read: '{self.phrase}'"
+
+
 @dataclass(frozen=True)
 class Ability:
     """One ability of a card.
 
     ``text`` is the normalised source text the ability came from; ``compiled``
-    and ``reasons`` say what was not understood (each reason names the phrase).
-    ``cannot_be_canceled``: the text ends with "(Cannot be canceled.)" (Cancel).
+    and ``unread`` say what was not read (:attr:`reasons` renders them).
+    ``phase``: a phase-restricted action ("Marshaling Action:") or "during
+    the X phase" at its start; ``conditions``: play restrictions ("if ...,",
+    "during a challenge in which ..."); ``any_player``: "Any player may
+    initiate this ability"; ``cannot_be_canceled``: "(Cannot be canceled.)"
+    (Cancel).
     """
 
     type: AbilityType
@@ -384,6 +808,76 @@ class Ability:
     keyword: Keyword | None = None
     keyword_value: int | None = None
     compiled: Compiled = Compiled.FULL
-    reasons: tuple[str, ...] = ()
     text: str = ""
     cannot_be_canceled: bool = False
+    conditions: tuple[Condition, ...] = ()
+    any_player: bool = False
+    x: Quantity | None = None
+    keyword_except: tuple[str, ...] = ()
+    unread: tuple[Unread, ...] = ()
+
+    @property
+    def reasons(self) -> tuple[str, ...]:
+        """The unread clauses, one line each (empty exactly when ``compiled`` is ``full``)."""
+        return tuple(u.describe() for u in self.unread)
+
+
+_CMP_WORDS = {Cmp.LE: "or lower", Cmp.GE: "or higher", Cmp.LT: "lower than", Cmp.GT: "higher than", Cmp.EQ: "equal to"}
+
+
+def describe_subject(s: Subject) -> str:
+    """A short readable rendering of a filter, without its scope ("standing unique [stark] «Knight» character").
+
+    Used by messages and graph labels; it names every field that filters.
+    """
+    bits: list[str] = []
+    if s.other:
+        bits.append("other")
+    if s.standing is not None:
+        bits.append("standing" if s.standing else "kneeling")
+    if s.role is not None:
+        bits.append(s.role.value.replace("_", "-"))
+    for name in ("unique", "loyal", "limited"):
+        v = getattr(s, name)
+        if v is not None:
+            bits.append(name if v else f"non-{name}")
+    bits += [f"non-«{t}»" for t in s.not_traits] + [f"non-[{f}]" for f in s.not_factions]
+    bits += [f"non-{k.value}" for k in s.not_types]
+    bits += [f"[{f}]" for f in s.factions]
+    if s.traits:
+        bits.append(" or ".join(f"«{t}»" for t in s.traits))
+    types = [k.value for k in ((s.card_type,) if s.card_type else ()) + s.other_types]
+    bits.append(" or ".join(types) if types else "card")
+    for c in s.compare:
+        val = str(c.value) if c.value is not None else (f"that of {c.than.value}" if c.than else "x")
+        bits.append(f"with {c.stat.value.replace('_', ' ')} {val} {_CMP_WORDS[c.op]}")
+    bits += [f"with a [{i.value}] icon" for i in s.icons] + [f"without a [{i.value}] icon" for i in s.lacks_icons]
+    bits += [f"with {k.value}" for k in s.keywords] + [f"without {k.value}" for k in s.lacks_keywords]
+    if s.attachments is not None:
+        bits.append("with an attachment" if s.attachments else "with no attachments")
+    bits += [f"with a «{t}» attachment" for t in s.attachment_traits]
+    if s.zone is not None:
+        bits.append(f"in {s.zone.value.replace('_', ' ')}")
+    return " ".join(bits)
+
+
+def set_fields(node: object) -> frozenset[str]:
+    """The names of the dataclass fields of ``node`` that are not at their default.
+
+    A consumer that models some fields of a node can refuse the others::
+
+        extra = set_fields(subject) - {"scope", "card_type", "traits"}
+    """
+    out: set[str] = set()
+    for f in dataclasses.fields(node):  # type: ignore[arg-type]
+        v = getattr(node, f.name)
+        if f.default is not dataclasses.MISSING:
+            default = f.default
+        elif f.default_factory is not dataclasses.MISSING:
+            default = f.default_factory()
+        else:
+            out.add(f.name)
+            continue
+        if v != default:
+            out.add(f.name)
+    return frozenset(out)

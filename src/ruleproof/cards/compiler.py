@@ -18,13 +18,17 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from typing import Mapping
+from typing import Any, Mapping
 
 from ruleproof.cards.abilities import (
     Ability,
     AbilityType,
     CardKind,
+    ChallengeRole,
     ChallengeType,
+    ClauseRole,
+    Cmp,
+    Compare,
     Compiled,
     Cost,
     CostKind,
@@ -35,19 +39,33 @@ from ruleproof.cards.abilities import (
     Keyword,
     Limit,
     LimitKind,
+    Means,
     Period,
     Phase,
+    PlayerRole,
     Scope,
+    Stat,
     Subject,
     Target,
     TargetRef,
     Trigger,
+    Unread,
     Zone,
 )
 
 __all__ = ["card_text", "compile_card", "compile_text", "normalise"]
 
-_FACTIONS = ("baratheon", "greyjoy", "lannister", "martell", "stark", "targaryen", "thenightswatch", "tyrell", "neutral")
+_FACTIONS = (
+    "baratheon",
+    "greyjoy",
+    "lannister",
+    "martell",
+    "stark",
+    "targaryen",
+    "thenightswatch",
+    "tyrell",
+    "neutral",
+)
 _ICONS = ("military", "intrigue", "power")
 _NUM = {"a": 1, "an": 1, "one": 1, "once": 1, "two": 2, "twice": 2, "three": 3, "four": 4, "five": 5}
 _PRECURSORS: dict[str, tuple[AbilityType, Phase | None]] = {
@@ -88,8 +106,22 @@ _TYPE_NOUNS: dict[str, CardKind] = {
     "faction card": CardKind.FACTION_CARD,
 }
 _QUALIFIERS = (
-    "standing", "kneeling", "participating", "attacking", "defending", "unique", "non-unique", "loyal",
-    "non-loyal", "limited", "non-limited", "another", "other", "different", "non-unique", "non-kneeling",
+    "standing",
+    "kneeling",
+    "participating",
+    "attacking",
+    "defending",
+    "unique",
+    "non-unique",
+    "loyal",
+    "non-loyal",
+    "limited",
+    "non-limited",
+    "another",
+    "other",
+    "different",
+    "non-unique",
+    "non-kneeling",
 )
 _PHASE_WORDS = {p.value: p for p in Phase}
 _PERIODS = {"challenge": Period.CHALLENGE, "phase": Period.PHASE, "round": Period.ROUND, "game": Period.GAME}
@@ -155,7 +187,7 @@ class _Ctx:
     card_kind: CardKind
     trigger_subject: Subject | None = None
     chosen: _NP | None = None
-    reasons: list[str] = field(default_factory=list)
+    reasons: list[Unread] = field(default_factory=list)
 
 
 _DET_RE = re.compile(r"^(a|an|another|each|any|up to (\d+|one|two|three)|(\d+|one|two|three)|all)\s+")
@@ -186,35 +218,35 @@ def _subject_phrase(s: str, default_scope: Scope = Scope.ANY) -> Subject | None:
     while True:
         m = re.match(r"^(non-«[^»]+»|non-\[[a-z]+\])\s+", rest)
         if m:
-            quals.append(m.group(1).replace("«", "").replace("»", "").replace("[", "").replace("]", "").lower())
-            rest = rest[m.end():]
+            quals.append(m.group(1))
+            rest = rest[m.end() :]
             continue
         m = re.match(r"^neutral\s+", rest)
         if m:
             factions.append("neutral")
-            rest = rest[m.end():]
+            rest = rest[m.end() :]
             continue
         m = re.match(r"^([a-z-]+),?\s+", rest)
         if m and m.group(1) in _QUALIFIERS:
             quals.append("other" if m.group(1) in ("another", "different") else m.group(1))
-            rest = rest[m.end():]
+            rest = rest[m.end() :]
             continue
         m = re.match(r"^\[([a-z]+)\](?:,? (?:or|and) \[([a-z]+)\])?\s+", rest)
         if m and m.group(1) in _FACTIONS:
             factions.extend(g for g in m.groups() if g)
-            rest = rest[m.end():]
+            rest = rest[m.end() :]
             continue
         m = re.match(r"^«([^»]+)»(?:(?:,| or|, or) «([^»]+)»)*\s+", rest)
         if m:
             traits.extend(re.findall(r"«([^»]+)»", m.group(0)))
-            rest = rest[m.end():]
+            rest = rest[m.end() :]
             continue
         break
     m = re.match(r"^(plot cards?|faction card|characters?|locations?|attachments?|events?|cards?|agenda)\b\s*", rest)
     if not m:
         return None
     kind = _TYPE_NOUNS[m.group(1)]
-    rest = rest[m.end():].strip()
+    rest = rest[m.end() :].strip()
     scope = default_scope
     post = {
         "you control": Scope.YOU_CONTROL,
@@ -238,22 +270,79 @@ def _subject_phrase(s: str, default_scope: Scope = Scope.ANY) -> Subject | None:
                     scope = sc
                 elif phrase == "with no attachments":
                     quals.append("no attachments")
-                rest = rest[len(phrase):].strip()
+                rest = rest[len(phrase) :].strip()
                 break
         else:
             m = re.match(r"^with (printed )?(str|cost) (\d+|x) or (lower|higher|less|more)\s*", rest)
             if m:
                 cmp = "<=" if m.group(4) in ("lower", "less") else ">="
                 quals.append(f"{m.group(1) or ''}{m.group(2)}{cmp}{m.group(3)}")
-                rest = rest[m.end():]
+                rest = rest[m.end() :]
                 continue
             m = re.match(r"^with (?:a|an) \[(military|intrigue|power)\] icon\s*", rest)
             if m:
                 quals.append(f"has {m.group(1)} icon")
-                rest = rest[m.end():]
+                rest = rest[m.end() :]
                 continue
             return None
-    return Subject(scope, kind, tuple(traits), tuple(factions), tuple(dict.fromkeys(quals)))
+    return _typed_subject(scope, kind, traits, factions, list(dict.fromkeys(quals)))
+
+
+_STATS = {"str": Stat.STR, "cost": Stat.COST, "printed str": Stat.PRINTED_STR, "printed cost": Stat.PRINTED_COST}
+
+
+def _typed_subject(
+    scope: Scope, kind: CardKind | None, traits: list[str], factions: list[str], quals: list[str]
+) -> Subject:
+    """Build a typed :class:`Subject` from the qualifier words the patterns collected."""
+    kw: dict[str, Any] = {}
+    not_traits: list[str] = []
+    not_factions: list[str] = []
+    icons: list[ChallengeType] = []
+    compare: list[Compare] = []
+    for q in quals:
+        if q in ("standing", "non-kneeling"):
+            kw["standing"] = True
+        elif q == "kneeling":
+            kw["standing"] = False
+        elif q in ("participating", "attacking", "defending"):
+            kw["role"] = ChallengeRole(q)
+        elif q in ("unique", "loyal", "limited"):
+            kw[q] = True
+        elif q in ("non-unique", "non-loyal", "non-limited"):
+            kw[q[4:]] = False
+        elif q == "other":
+            kw["other"] = True
+        elif q == "no attachments":
+            kw["attachments"] = False
+        elif q.startswith("has ") and q.endswith(" icon"):
+            icons.append(ChallengeType(q[4:-5]))
+        elif q.startswith("non-«"):
+            not_traits.append(q[5:-1])
+        elif q.startswith("non-["):
+            not_factions.append(q[5:-1])
+        else:
+            m = re.match(r"^(printed )?(str|cost)(<=|>=)(\d+|x)$", q)
+            if m is None:
+                raise ValueError(f"unknown qualifier {q!r}")
+            compare.append(
+                Compare(
+                    _STATS[(m.group(1) or "") + m.group(2)],
+                    Cmp.LE if m.group(3) == "<=" else Cmp.GE,
+                    None if m.group(4) == "x" else int(m.group(4)),
+                )
+            )
+    return Subject(
+        scope,
+        kind,
+        tuple(traits),
+        tuple(factions),
+        not_traits=tuple(not_traits),
+        not_factions=tuple(not_factions),
+        icons=tuple(icons),
+        compare=tuple(compare),
+        **kw,
+    )
 
 
 def _np(s: str, ctx: _Ctx, default_scope: Scope = Scope.ANY) -> _NP | None:
@@ -261,16 +350,33 @@ def _np(s: str, ctx: _Ctx, default_scope: Scope = Scope.ANY) -> _NP | None:
     s = s.strip().rstrip(".").strip()
     if s in ("~", "this card"):
         return _self_np(ctx)
-    if s in ("it", "him", "her", "them", "that character", "that card", "that location", "that attachment",
-             "those characters", "those cards", "each of those characters", "that event"):
+    if s in (
+        "it",
+        "him",
+        "her",
+        "them",
+        "that character",
+        "that card",
+        "that location",
+        "that attachment",
+        "those characters",
+        "those cards",
+        "each of those characters",
+        "that event",
+    ):
         return _pronoun(ctx)
     if s in ("attached character", "attached card", "attached location"):
         kind = CardKind.LOCATION if s.endswith("location") else CardKind.CHARACTER
         return _NP(TargetRef.ATTACHED, Subject(Scope.ATTACHED, kind))
     if s in ("your faction card", "your faction"):
         return _NP(TargetRef.FACTION_CARD, Subject(Scope.YOU_CONTROL, CardKind.FACTION_CARD))
-    if s in ("an opponent's faction card", "the losing opponent's faction card", "that player's faction card",
-             "the defending player's faction card", "the attacking player's faction card"):
+    if s in (
+        "an opponent's faction card",
+        "the losing opponent's faction card",
+        "that player's faction card",
+        "the defending player's faction card",
+        "the attacking player's faction card",
+    ):
         return _NP(TargetRef.FACTION_CARD, Subject(Scope.OPPONENT_CONTROLS, CardKind.FACTION_CARD))
     # "an opponent's character": a character an opponent controls ("you"/"your" is the controller: FAQ (2.7))
     m = re.match(r"^(an|each|the losing|the defending|the attacking) opponent's (.+)$", s)
@@ -283,7 +389,7 @@ def _np(s: str, ctx: _Ctx, default_scope: Scope = Scope.ANY) -> _NP | None:
     if not m:
         return None
     det = m.group(1)
-    body = s[m.end():]
+    body = s[m.end() :]
     if det == "another":
         body = "other " + body
     subj = _subject_phrase(body, default_scope)
@@ -322,15 +428,16 @@ _PLAYER_SUBJ = {
     "each player": Subject(Scope.ANY_PLAYER),
 }
 _CHALLENGE_RE = (
-    r"(you|an opponent) (win|lose|wins|loses) (?:a|an) (unopposed )?(?:\[(military|intrigue|power)\] (?:or (?:an? )?\[[a-z]+\] )?)?"
+    r"(you|an opponent) (win|lose|wins|loses) (?:a|an) (unopposed )?"
+    r"(?:\[(military|intrigue|power)\] (?:or (?:an? )?\[[a-z]+\] )?)?"
     r"(unopposed )?challenge(.*)"
 )
 
 
-def _challenge_conditions(rest: str, ctx: _Ctx) -> tuple[list[str], Subject | None] | None:
-    """Parse the tail of "win a challenge ..." into canonical conditions."""
-    conds: list[str] = []
-    subj: Subject | None = None
+def _challenge_conditions(rest: str, ctx: _Ctx) -> dict[str, Any] | None:
+    """Parse the tail of "win a challenge ..." into typed :class:`Trigger` fields."""
+    out: dict[str, Any] = {}
+    parts: list[Subject] = []
     rest = rest.strip()
     while rest:
         m = re.match(r"^in which (.+?) (?:is|are) (participating|attacking|defending)\b\s*", rest)
@@ -338,23 +445,23 @@ def _challenge_conditions(rest: str, ctx: _Ctx) -> tuple[list[str], Subject | No
             np = _np(m.group(1), ctx, Scope.YOU_CONTROL)
             if np is None:
                 return None
-            subj = np.subject
-            who = "self" if np.ref is TargetRef.SELF else ("attached" if np.ref is TargetRef.ATTACHED else "a card")
-            conds.append(f"{who} {m.group(2)}")
-            rest = rest[m.end():]
+            parts.append(replace(np.subject, role=ChallengeRole(m.group(2))))
+            rest = rest[m.end() :]
             continue
         m = re.match(r"^as the (attacking|defending) player\s*", rest)
         if m:
-            conds.append(f"as {m.group(1)} player")
-            rest = rest[m.end():]
+            out["as_role"] = PlayerRole(m.group(1))
+            rest = rest[m.end() :]
             continue
         m = re.match(r"^by (\d+) or more str\s*", rest)
         if m:
-            conds.append(f"by {m.group(1)} or more str")
-            rest = rest[m.end():]
+            out["by_str"] = int(m.group(1))
+            rest = rest[m.end() :]
             continue
         return None
-    return conds, subj
+    if parts:
+        out["participants"] = tuple(parts)
+    return out
 
 
 def _card_event(verb: str) -> EventKind | None:
@@ -385,20 +492,40 @@ def _card_event(verb: str) -> EventKind | None:
         "is sacrificed or killed": EventKind.KILLED,
         "is killed or sacrificed": EventKind.KILLED,
         "would be killed or discarded from play": EventKind.WOULD_BE_KILLED,
-        "would be returned to your hand": EventKind.WOULD_LEAVE_PLAY,
-        "would be returned to hand": EventKind.WOULD_LEAVE_PLAY,
+        "would be returned to your hand": EventKind.WOULD_BE_RETURNED_TO_HAND,
+        "would be returned to hand": EventKind.WOULD_BE_RETURNED_TO_HAND,
     }
     return table.get(verb)
 
 
 _CARD_VERBS = (
-    "would be killed or discarded from play", "would be returned to your hand", "would be returned to hand",
-    "would be discarded from play", "would be discarded", "is discarded from play", "is discarded",
-    "is sacrificed or killed", "is killed or sacrificed", "comes out of shadows", "would be killed",
-    "would leave play", "is declared as an attacker", "is declared as a defender",
-    "bypasses a character using stealth", "discards a card using pillage", "is returned to your hand",
-    "is returned to hand", "enters play", "is knelt", "kneels", "stands", "is stood", "is killed",
-    "leaves play", "is sacrificed", "gains power",
+    "would be killed or discarded from play",
+    "would be returned to your hand",
+    "would be returned to hand",
+    "would be discarded from play",
+    "would be discarded",
+    "is discarded from play",
+    "is discarded",
+    "is sacrificed or killed",
+    "is killed or sacrificed",
+    "comes out of shadows",
+    "would be killed",
+    "would leave play",
+    "is declared as an attacker",
+    "is declared as a defender",
+    "bypasses a character using stealth",
+    "discards a card using pillage",
+    "is returned to your hand",
+    "is returned to hand",
+    "enters play",
+    "is knelt",
+    "kneels",
+    "stands",
+    "is stood",
+    "is killed",
+    "leaves play",
+    "is sacrificed",
+    "gains power",
 )
 _CARD_TAILS: dict[str, tuple[str | None, Phase | None, Scope | None]] = {
     "": ("", None, None),
@@ -418,6 +545,15 @@ _CARD_TAILS: dict[str, tuple[str | None, Phase | None, Scope | None]] = {
 }
 
 
+_TAIL_FIELDS: dict[str, dict[str, Any]] = {
+    "during a challenge": {"in_challenge": True},
+    "using ambush": {"means": Means.AMBUSH},
+    "by assault": {"means": Means.ASSAULT},
+    "from your hand": {"from_zone": Zone.HAND},
+    "from your dead pile": {"from_zone": Zone.DEAD_PILE},
+}
+
+
 def _trigger(text: str, ctx: _Ctx) -> Trigger | None:
     """Parse a triggering condition ("after ~ is knelt", "when the challenges phase ends")."""
     t = text.strip()
@@ -430,36 +566,45 @@ def _trigger(text: str, ctx: _Ctx) -> Trigger | None:
         ev = EventKind.PHASE_BEGINS if m.group(2) == "begins" else EventKind.PHASE_ENDS
         return Trigger(ev, Subject(Scope.ANY_PLAYER), _PHASE_WORDS.get(m.group(1)))
     if body in ("a phase begins", "a phase ends"):
-        return Trigger(EventKind.PHASE_BEGINS if body.endswith("begins") else EventKind.PHASE_ENDS, Subject(Scope.ANY_PLAYER))
+        return Trigger(
+            EventKind.PHASE_BEGINS if body.endswith("begins") else EventKind.PHASE_ENDS, Subject(Scope.ANY_PLAYER)
+        )
     m = re.match(r"^" + _CHALLENGE_RE + "$", body)
     if m:
         ev = EventKind.WIN_CHALLENGE if m.group(2).startswith("win") else EventKind.LOSE_CHALLENGE
-        parsed = _challenge_conditions(m.group(6), ctx)
-        if parsed is None:
+        fields = _challenge_conditions(m.group(6), ctx)
+        if fields is None:
             return None
-        conds, subj = parsed
-        if m.group(3) or m.group(5):
-            conds.insert(0, "unopposed")
-        ch = ChallengeType(m.group(4)) if m.group(4) else None
-        icons = re.findall(r"\[(military|intrigue|power)\]", body.split("challenge")[0])
-        if len(icons) > 1:
-            ch = None
-            conds.insert(0, " or ".join(icons) + " challenge")
-        player = _PLAYER_SUBJ[m.group(1)]
-        return Trigger(ev, subj if subj is not None else player, None, ch, tuple(conds) if subj is None else
-                       ("player " + player.scope.value, *conds))
+        icons = [ChallengeType(i) for i in re.findall(r"\[(military|intrigue|power)\]", body.split("challenge")[0])]
+        return Trigger(
+            ev,
+            _PLAYER_SUBJ[m.group(1)],
+            None,
+            icons[0] if icons else None,
+            also_challenges=tuple(icons[1:]),
+            unopposed=bool(m.group(3) or m.group(5)),
+            **fields,
+        )
     m = re.match(r"^(you|an opponent) (win|lose|wins|loses) dominance$", body)
     if m:
         ev = EventKind.WIN_DOMINANCE if m.group(2).startswith("win") else EventKind.LOSE_DOMINANCE
         return Trigger(ev, _PLAYER_SUBJ[m.group(1)])
-    m = re.match(r"^(you|an opponent) (initiates?) (?:a|an) (?:\[(military|intrigue|power)\] )?challenge( against you)?$", body)
+    m = re.match(
+        r"^(you|an opponent) (initiates?) (?:a|an) (?:\[(military|intrigue|power)\] )?challenge( against you)?$", body
+    )
     if m:
         ev = EventKind.CHALLENGE_AGAINST if m.group(4) else EventKind.INITIATE_CHALLENGE
-        return Trigger(ev, _PLAYER_SUBJ[m.group(1)], Phase.CHALLENGES, ChallengeType(m.group(3)) if m.group(3) else None)
+        return Trigger(
+            ev, _PLAYER_SUBJ[m.group(1)], Phase.CHALLENGES, ChallengeType(m.group(3)) if m.group(3) else None
+        )
     m = re.match(r"^(?:a|an) (?:\[(military|intrigue|power)\] )?challenge is initiated against you$", body)
     if m:
-        return Trigger(EventKind.CHALLENGE_AGAINST, Subject(Scope.OPPONENT), Phase.CHALLENGES,
-                       ChallengeType(m.group(1)) if m.group(1) else None)
+        return Trigger(
+            EventKind.CHALLENGE_AGAINST,
+            Subject(Scope.OPPONENT),
+            Phase.CHALLENGES,
+            ChallengeType(m.group(1)) if m.group(1) else None,
+        )
     m = re.match(r"^(you|an opponent|a player) (collects?) income$", body)
     if m:
         return Trigger(EventKind.COLLECT_INCOME, _PLAYER_SUBJ[m.group(1)], Phase.MARSHALING)
@@ -470,9 +615,18 @@ def _trigger(text: str, ctx: _Ctx) -> Trigger | None:
     if m:
         subj = _subject_phrase(m.group(3))
         if subj is not None and subj.card_type is CardKind.PLOT:
-            return Trigger(EventKind.PLOT_REVEALED, replace(subj, scope=Scope.YOU_CONTROL if m.group(1) == "you"
-                                                             else Scope.OPPONENT_CONTROLS if m.group(1) == "an opponent"
-                                                             else Scope.ANY), Phase.PLOT)
+            return Trigger(
+                EventKind.PLOT_REVEALED,
+                replace(
+                    subj,
+                    scope=Scope.YOU_CONTROL
+                    if m.group(1) == "you"
+                    else Scope.OPPONENT_CONTROLS
+                    if m.group(1) == "an opponent"
+                    else Scope.ANY,
+                ),
+                Phase.PLOT,
+            )
     m = re.match(r"^(?:a|an) (.+) is revealed$", body)
     if m:
         subj = _subject_phrase(m.group(1))
@@ -490,62 +644,85 @@ def _trigger(text: str, ctx: _Ctx) -> Trigger | None:
     if m:
         np = _np(m.group(1), ctx, Scope.YOU_CONTROL)
         if np is not None:
-            return Trigger(EventKind.MARSHALED, np.subject if np.ref is not TargetRef.SELF else Subject(Scope.SELF, ctx.card_kind),
-                           Phase.MARSHALING)
-    m = re.match(r"^the effects of (an opponent's|an|a) (event|triggered character ability|triggered ability|"
-                 r"opponent's triggered character ability|triggered location ability|card ability) would initiate$", body)
+            return Trigger(
+                EventKind.MARSHALED,
+                np.subject if np.ref is not TargetRef.SELF else Subject(Scope.SELF, ctx.card_kind),
+                Phase.MARSHALING,
+            )
+    m = re.match(
+        r"^the effects of (an opponent's|an|a) (event|triggered character ability|triggered ability|"
+        r"opponent's triggered character ability|triggered location ability|card ability) would initiate$",
+        body,
+    )
     if m:
         ev = EventKind.EVENT_WOULD_INITIATE if m.group(2) == "event" else EventKind.ABILITY_WOULD_INITIATE
         scope = Scope.OPPONENT_CONTROLS if "opponent" in (m.group(1) + m.group(2)) else Scope.ANY
-        kind = CardKind.EVENT if ev is EventKind.EVENT_WOULD_INITIATE else (
-            CardKind.CHARACTER if "character" in m.group(2) else CardKind.LOCATION if "location" in m.group(2) else CardKind.CARD)
+        kind = (
+            CardKind.EVENT
+            if ev is EventKind.EVENT_WOULD_INITIATE
+            else (
+                CardKind.CHARACTER
+                if "character" in m.group(2)
+                else CardKind.LOCATION
+                if "location" in m.group(2)
+                else CardKind.CARD
+            )
+        )
         return Trigger(ev, Subject(scope, kind))
     m = re.match(r"^(?:power is gained by|(?:1 or more )?power is placed on) (.+)$", body)
     if m:
         np = _np(m.group(1), ctx, Scope.ANY)
         if np is not None:
             return Trigger(EventKind.GAIN_POWER, np.subject)
-    m = re.match(r"^(you|an opponent) (gains?) (\d+|one|two|a) (?:or more )?power(?: for (?:your|their|his or her) faction)?$", body)
+    m = re.match(
+        r"^(you|an opponent) (gains?) (\d+|one|two|a) (?:or more )?power(?: for (?:your|their|his or her) faction)?$",
+        body,
+    )
     if m:
-        return Trigger(EventKind.GAIN_POWER, Subject(Scope.YOU_CONTROL if m.group(1) == "you" else Scope.OPPONENT_CONTROLS,
-                                                     CardKind.FACTION_CARD))
+        return Trigger(
+            EventKind.GAIN_POWER,
+            Subject(Scope.YOU_CONTROL if m.group(1) == "you" else Scope.OPPONENT_CONTROLS, CardKind.FACTION_CARD),
+        )
     m = re.match(r"^claim is applied for (?:a|an) (?:\[(military|intrigue|power)\] )?challenge(.*)$", body)
     if m:
-        parsed = _challenge_conditions(m.group(2), ctx)
-        if parsed is not None:
-            conds, subj = parsed
-            return Trigger(EventKind.CLAIM_APPLIED, subj if subj else Subject(Scope.ANY_PLAYER), Phase.CHALLENGES,
-                           ChallengeType(m.group(1)) if m.group(1) else None, tuple(conds))
+        fields = _challenge_conditions(m.group(2), ctx)
+        if fields is not None:
+            return Trigger(
+                EventKind.CLAIM_APPLIED,
+                Subject(Scope.ANY_PLAYER),
+                Phase.CHALLENGES,
+                ChallengeType(m.group(1)) if m.group(1) else None,
+                **fields,
+            )
     # card events: "<np> <verb>[ <tail>]"
     for verb in _CARD_VERBS:
         idx = body.find(" " + verb)
         if idx < 0:
             continue
         head = body[:idx]
-        tail = body[idx + 1 + len(verb):].strip()
-        ev = _card_event(verb)
-        if ev is None or tail not in _CARD_TAILS:
+        tail = body[idx + 1 + len(verb) :].strip()
+        card_ev = _card_event(verb)
+        if card_ev is None or tail not in _CARD_TAILS:
             continue
         np = _np(head, ctx, Scope.ANY)
         if np is None:
             continue
-        cond, phase, scope = _CARD_TAILS[tail]
+        cond, phase, tail_scope = _CARD_TAILS[tail]
         subj = np.subject
-        if scope is not None and np.ref is not TargetRef.SELF:
-            subj = replace(subj, scope=scope)
-        conds: tuple[str, ...] = (cond,) if cond else ()
+        if tail_scope is not None and np.ref is not TargetRef.SELF:
+            subj = replace(subj, scope=tail_scope)
+        extra: dict[str, Any] = dict(_TAIL_FIELDS.get(cond or "", {}))
         if verb in ("is sacrificed or killed", "is killed or sacrificed"):
-            conds = conds + ("or sacrificed",)
+            extra["also_events"] = (EventKind.SACRIFICED,)
         elif verb == "would be killed or discarded from play":
-            conds = conds + ("or would be discarded",)
-        elif verb.startswith("would be returned"):
-            conds = conds + ("returned to hand",)
-        return Trigger(ev, subj, phase, None, conds)
+            extra["also_events"] = (EventKind.WOULD_BE_DISCARDED,)
+        return Trigger(card_ev, subj, phase, None, **extra)
     return None
 
 
 # ---------------------------------------------------------------------------
 # costs
+
 
 def _cost_item(s: str, ctx: _Ctx) -> tuple[Cost, ...] | None:
     s = s.strip()
@@ -560,27 +737,31 @@ def _cost_item(s: str, ctx: _Ctx) -> tuple[Cost, ...] | None:
         np = _np(m.group(2), ctx, Scope.YOU_CONTROL)
         if np is None:
             return None
-        kind = {"kneel": CostKind.KNEEL, "sacrifice": CostKind.SACRIFICE, "kill": CostKind.KILL,
-                "stand": CostKind.STAND}[m.group(1)]
+        kind = {
+            "kneel": CostKind.KNEEL,
+            "sacrifice": CostKind.SACRIFICE,
+            "kill": CostKind.KILL,
+            "stand": CostKind.STAND,
+        }[m.group(1)]
         return (Cost(kind, _target(np), np.count if np.count is not None else 1),)
     m = re.match(r"^pay (\d+|x) gold$", s)
     if m:
         return (Cost(CostKind.PAY_GOLD, Target(TargetRef.PLAYER, Subject(Scope.YOU)), _amount(m.group(1))),)
     m = re.match(r"^discard (\d+|x|a|an|one|two) (?:(.+?) )?cards? from your hand$", s)
     if m:
-        subj = Subject(Scope.YOU_CONTROL, CardKind.CARD, qualifiers=("in hand",))
+        subj = Subject(Scope.YOU_CONTROL, CardKind.CARD, zone=Zone.HAND)
         if m.group(2):
             parsed = _subject_phrase(m.group(2) + " card", Scope.YOU_CONTROL)
             if parsed is None:
                 return None
-            subj = replace(parsed, qualifiers=parsed.qualifiers + ("in hand",))
+            subj = replace(parsed, zone=Zone.HAND)
         return (Cost(CostKind.DISCARD_FROM_HAND, Target(TargetRef.CHOSEN, subj), _amount(m.group(1))),)
     m = re.match(r"^discard (?:(a|an) )?(.+?) from your hand$", s)
     if m:
-        subj = _subject_phrase(m.group(2), Scope.YOU_CONTROL)
-        if subj is None:
+        hand = _subject_phrase(m.group(2), Scope.YOU_CONTROL)
+        if hand is None:
             return None
-        return (Cost(CostKind.DISCARD_FROM_HAND, Target(TargetRef.CHOSEN, replace(subj, qualifiers=subj.qualifiers + ("in hand",)))),)
+        return (Cost(CostKind.DISCARD_FROM_HAND, Target(TargetRef.CHOSEN, replace(hand, zone=Zone.HAND))),)
     m = re.match(r"^return (.+?) to (?:your|its owner's) hand$", s)
     if m:
         np = _np(m.group(1), ctx, Scope.YOU_CONTROL)
@@ -593,7 +774,13 @@ def _cost_item(s: str, ctx: _Ctx) -> tuple[Cost, ...] | None:
         if np is None:
             return None
         what = m.group(2)
-        kind = CostKind.DISCARD_POWER if what == "power" else CostKind.DISCARD_GOLD if what == "gold" else CostKind.DISCARD_TOKENS
+        kind = (
+            CostKind.DISCARD_POWER
+            if what == "power"
+            else CostKind.DISCARD_GOLD
+            if what == "gold"
+            else CostKind.DISCARD_TOKENS
+        )
         return (Cost(kind, _target(np), _amount(m.group(1))),)
     m = re.match(r"^remove (.+?) from the game$", s)
     if m:
@@ -620,7 +807,11 @@ def _costs(s: str, ctx: _Ctx) -> tuple[Cost, ...] | None:
     """Parse a cost list ("kneel ~ and pay 1 gold")."""
     if s.strip().startswith("kneel and sacrifice "):
         return _cost_item(s, ctx)
-    items = re.split(r",? and (?=(?:kneel|sacrifice|pay|discard|return|remove|kill)\b)|, (?=(?:kneel|sacrifice|pay|discard|return|remove|kill)\b)", s)
+    items = re.split(
+        r",? and (?=(?:kneel|sacrifice|pay|discard|return|remove|kill)\b)"
+        r"|, (?=(?:kneel|sacrifice|pay|discard|return|remove|kill)\b)",
+        s,
+    )
     out: list[Cost] = []
     for item in items:
         c = _cost_item(item, ctx)
@@ -647,7 +838,7 @@ _VERBS = "stand|kneel|kill|sacrifice|discard|save"
 def _duration_split(s: str) -> tuple[str, Duration | None]:
     for phrase, d in _DURATIONS.items():
         if s.startswith(phrase + ", "):
-            return s[len(phrase) + 2:], d
+            return s[len(phrase) + 2 :], d
         if s.endswith(" " + phrase):
             return s[: -len(phrase) - 1], d
     return s, None
@@ -719,7 +910,7 @@ def _effect_sentence(s: str, ctx: _Ctx) -> tuple[Effect, ...] | None:
             while idx >= 0:
                 left = _effect_single(s[:idx], ctx, optional)
                 if left is not None:
-                    right = _effect_sentence(s[idx + len(sep):], ctx)
+                    right = _effect_sentence(s[idx + len(sep) :], ctx)
                     if right is not None:
                         right = tuple(replace(e, optional=e.optional or optional) for e in right)
                         return left + (_mark_then(right) if "then" in sep else right)
@@ -739,8 +930,14 @@ def _effect_single(s: str, ctx: _Ctx, optional: bool) -> tuple[Effect, ...] | No
     # "(choose and) discard N card(s) from your hand": the player discards from their own hand
     m = re.match(r"^(?:choose and )?discard (\d+|a|one|two|three) cards? from your hand$", s)
     if m:
-        return (Effect(EffectKind.DISCARD_FROM_HAND, _amount(m.group(1)), Target(TargetRef.PLAYER, Subject(Scope.YOU)),
-                       optional=optional),)
+        return (
+            Effect(
+                EffectKind.DISCARD_FROM_HAND,
+                _amount(m.group(1)),
+                Target(TargetRef.PLAYER, Subject(Scope.YOU)),
+                optional=optional,
+            ),
+        )
     # choose ... (sets the antecedent of "it"/"that character")
     m = re.match(r"^choose and (" + _VERBS + r"|stand) (.+)$", s)
     if m:
@@ -758,7 +955,9 @@ def _effect_single(s: str, ctx: _Ctx, optional: bool) -> tuple[Effect, ...] | No
         return _effect_single(f"{m.group(2)} it{m.group(4)}", ctx, optional)
     m = re.match(r"^choose (an opponent|a player|an opponent or player)$", s)
     if m:
-        ctx.chosen = _NP(TargetRef.PLAYER, Subject(Scope.OPPONENT if m.group(1) == "an opponent" else Scope.ANY_PLAYER), 1)
+        ctx.chosen = _NP(
+            TargetRef.PLAYER, Subject(Scope.OPPONENT if m.group(1) == "an opponent" else Scope.ANY_PLAYER), 1
+        )
         return ()
     if s == "shuffle your deck":
         return (Effect(EffectKind.SHUFFLE_DECK, 1, Target(TargetRef.PLAYER, Subject(Scope.YOU)), optional=optional),)
@@ -776,8 +975,14 @@ def _effect_single(s: str, ctx: _Ctx, optional: bool) -> tuple[Effect, ...] | No
             return eff
     m = re.match(r"^gain (\d+|x|a|one|two|three) power for your faction$", s)
     if m:
-        return (Effect(EffectKind.GAIN_POWER, _amount(m.group(1)),
-                       Target(TargetRef.FACTION_CARD, Subject(Scope.YOU_CONTROL, CardKind.FACTION_CARD)), optional=optional),)
+        return (
+            Effect(
+                EffectKind.GAIN_POWER,
+                _amount(m.group(1)),
+                Target(TargetRef.FACTION_CARD, Subject(Scope.YOU_CONTROL, CardKind.FACTION_CARD)),
+                optional=optional,
+            ),
+        )
     m = re.match(r"^(.+?) gains? (\d+|x|a|one|two|three) power$", s)
     if m:
         np = _np(m.group(1), ctx, Scope.ANY)
@@ -790,19 +995,38 @@ def _effect_single(s: str, ctx: _Ctx, optional: bool) -> tuple[Effect, ...] | No
             return (Effect(EffectKind.GAIN_GOLD, _amount(m.group(2)), _target(np), optional=optional),)
     m = re.match(r"^gain (\d+|x|a|one|two|three) gold$", s)
     if m:
-        return (Effect(EffectKind.GAIN_GOLD, _amount(m.group(1)), Target(TargetRef.PLAYER, Subject(Scope.YOU)), optional=optional),)
+        return (
+            Effect(
+                EffectKind.GAIN_GOLD,
+                _amount(m.group(1)),
+                Target(TargetRef.PLAYER, Subject(Scope.YOU)),
+                optional=optional,
+            ),
+        )
     m = re.match(r"^draw (\d+|x|a|one|two|three) cards?$", s)
     if m:
-        return (Effect(EffectKind.DRAW, _amount(m.group(1)), Target(TargetRef.PLAYER, Subject(Scope.YOU)), optional=optional),)
-    m = re.match(r"^(each player|each opponent|that player|the losing opponent) draws (\d+|x|a|one|two|three) cards?$", s)
+        return (
+            Effect(
+                EffectKind.DRAW, _amount(m.group(1)), Target(TargetRef.PLAYER, Subject(Scope.YOU)), optional=optional
+            ),
+        )
+    m = re.match(
+        r"^(each player|each opponent|that player|the losing opponent) draws (\d+|x|a|one|two|three) cards?$", s
+    )
     if m:
         sc = Scope.ANY_PLAYER if m.group(1) == "each player" else Scope.OPPONENT
         return (Effect(EffectKind.DRAW, _amount(m.group(2)), Target(TargetRef.PLAYER, Subject(sc)), optional=optional),)
-    m = re.match(r"^(each opponent|each player|that player|the losing opponent) discards (\d+|x|a|one|two|three) cards?"
-                 r"(?: at random)? from (?:his or her|their) hand$", s)
+    m = re.match(
+        r"^(each opponent|each player|that player|the losing opponent) discards (\d+|x|a|one|two|three) cards?"
+        r"(?: at random)? from (?:his or her|their) hand$",
+        s,
+    )
     if m is None:
-        m2 = re.match(r"^discard (\d+|x|a|one|two|three) cards?(?: at random)? from "
-                      r"(each opponent|that player|the losing opponent)'s hand$", s)
+        m2 = re.match(
+            r"^discard (\d+|x|a|one|two|three) cards?(?: at random)? from "
+            r"(each opponent|that player|the losing opponent)'s hand$",
+            s,
+        )
         if m2 is not None:
             who, amount = m2.group(2), m2.group(1)
         else:
@@ -815,15 +1039,22 @@ def _effect_single(s: str, ctx: _Ctx, optional: bool) -> tuple[Effect, ...] | No
             sc = chosen.subject.scope if chosen is not None and chosen.ref is TargetRef.PLAYER else Scope.ANY_PLAYER
         else:
             sc = Scope.ANY_PLAYER if who == "each player" else Scope.OPPONENT
-        return (Effect(EffectKind.DISCARD_FROM_HAND, _amount(amount), Target(TargetRef.PLAYER, Subject(sc)),
-                       optional=optional),)
+        return (
+            Effect(
+                EffectKind.DISCARD_FROM_HAND, _amount(amount), Target(TargetRef.PLAYER, Subject(sc)), optional=optional
+            ),
+        )
     m = re.match(r"^move (\d+|x|a|one|two) power from (.+?) to (.+)$", s)
     if m:
         src = _np(m.group(2), ctx, Scope.ANY)
         dst_text = m.group(3).replace("your own", "your faction card")
         dst = _np(dst_text, ctx, Scope.YOU_CONTROL)
         if src is not None and dst is not None:
-            return (Effect(EffectKind.MOVE_POWER, _amount(m.group(1)), _target(dst), source=_target(src), optional=optional),)
+            return (
+                Effect(
+                    EffectKind.MOVE_POWER, _amount(m.group(1)), _target(dst), source=_target(src), optional=optional
+                ),
+            )
     m = re.match(r"^return (.+?) to (?:its owner's|your|his or her|their owner's|their owners') hands?$", s)
     if m:
         np = _np(m.group(1), ctx, Scope.ANY)
@@ -840,9 +1071,15 @@ def _effect_single(s: str, ctx: _Ctx, optional: bool) -> tuple[Effect, ...] | No
         np = _np(m.group(1), ctx, Scope.ANY)
         if np is not None:
             return (Effect(EffectKind.RETURN_TO_SHADOWS, np.count, _target(np), optional=optional),)
-    m = re.match(r"^cancel (?:it|that event|those effects|the effects(?: of that event| of that ability| of that card)?|that ability)$", s)
+    m = re.match(
+        r"^cancel (?:it|that event|those effects|that ability"
+        r"|the effects(?: of that event| of that ability| of that card)?)$",
+        s,
+    )
     if m:
-        return (Effect(EffectKind.CANCEL, 1, Target(TargetRef.EVENT, ctx.trigger_subject or Subject()), optional=optional),)
+        return (
+            Effect(EffectKind.CANCEL, 1, Target(TargetRef.EVENT, ctx.trigger_subject or Subject()), optional=optional),
+        )
     m = re.match(r"^discard (\d+|x|a|one|two) power from (.+)$", s)
     if m:
         np = _np(m.group(2), ctx, Scope.ANY)
@@ -887,28 +1124,56 @@ def _effect_single(s: str, ctx: _Ctx, optional: bool) -> tuple[Effect, ...] | No
         np = _np(m.group(1), ctx, Scope.ANY)
         if np is not None:
             sign = 1 if m.group(2).startswith("gain") else -1
-            return (Effect(EffectKind.ICON_MOD, sign, _target(np), duration=dur,
-                           challenge=ChallengeType(m.group(3)), optional=optional),)
+            return (
+                Effect(
+                    EffectKind.ICON_MOD,
+                    sign,
+                    _target(np),
+                    duration=dur,
+                    challenge=ChallengeType(m.group(3)),
+                    optional=optional,
+                ),
+            )
     m = re.match(r"^(.+?) (gains?|loses?) (ambush|assault|insight|intimidate|pillage|renown|stealth)$", body)
     if m:
         np = _np(m.group(1), ctx, Scope.ANY)
         if np is not None:
             sign = 1 if m.group(2).startswith("gain") else -1
-            return (Effect(EffectKind.KEYWORD_MOD, sign, _target(np), duration=dur,
-                           keyword=Keyword(m.group(3)), optional=optional),)
-    m = re.match(r"^(.+?) cannot be (killed|discarded from play|discarded|sacrificed|knelt|stood|returned to hand)$", body)
+            return (
+                Effect(
+                    EffectKind.KEYWORD_MOD,
+                    sign,
+                    _target(np),
+                    duration=dur,
+                    keyword=Keyword(m.group(3)),
+                    optional=optional,
+                ),
+            )
+    m = re.match(
+        r"^(.+?) cannot be (killed|discarded from play|discarded|sacrificed|knelt|stood|returned to hand)$", body
+    )
     if m:
         np = _np(m.group(1), ctx, Scope.ANY)
         if np is not None:
-            ev = {"killed": EventKind.KILLED, "discarded from play": EventKind.DISCARDED, "discarded": EventKind.DISCARDED,
-                  "sacrificed": EventKind.SACRIFICED, "knelt": EventKind.KNELT, "stood": EventKind.STOOD,
-                  "returned to hand": EventKind.RETURNED_TO_HAND}[m.group(2)]
+            ev = {
+                "killed": EventKind.KILLED,
+                "discarded from play": EventKind.DISCARDED,
+                "discarded": EventKind.DISCARDED,
+                "sacrificed": EventKind.SACRIFICED,
+                "knelt": EventKind.KNELT,
+                "stood": EventKind.STOOD,
+                "returned to hand": EventKind.RETURNED_TO_HAND,
+            }[m.group(2)]
             return (Effect(EffectKind.PROHIBIT, None, _target(np), duration=dur, prohibited=ev, optional=optional),)
     m = re.match(r"^([+-])(\d+) (income|reserve|initiative|claim)$", body)
     if m:
         amt = int(m.group(2)) * (1 if m.group(1) == "+" else -1)
-        kind = {"income": EffectKind.INCOME_MOD, "reserve": EffectKind.RESERVE_MOD,
-                "initiative": EffectKind.INITIATIVE_MOD, "claim": EffectKind.CLAIM_MOD}[m.group(3)]
+        kind = {
+            "income": EffectKind.INCOME_MOD,
+            "reserve": EffectKind.RESERVE_MOD,
+            "initiative": EffectKind.INITIATIVE_MOD,
+            "claim": EffectKind.CLAIM_MOD,
+        }[m.group(3)]
         return (Effect(kind, amt, Target(TargetRef.PLAYER, Subject(Scope.YOU))),)
     return None
 
@@ -937,14 +1202,14 @@ def _split_sentences(s: str) -> list[str]:
         elif ch == '"':
             quote = not quote
         elif ch == "." and depth == 0 and not quote and (i + 1 == len(s) or s[i + 1] == " "):
-            out.append(s[start: i + 1].strip())
+            out.append(s[start : i + 1].strip())
             start = i + 1
     if s[start:].strip():
         out.append(s[start:].strip())
     return [x for x in out if x]
 
 
-def _status(understood: int, reasons: list[str]) -> Compiled:
+def _status(understood: int, reasons: list[Unread]) -> Compiled:
     if not reasons:
         return Compiled.FULL
     return Compiled.PARTIAL if understood > 0 else Compiled.UNSUPPORTED
@@ -961,7 +1226,7 @@ def _body(body: str, ctx: _Ctx, needs_cost_split: bool) -> tuple[tuple[Cost, ...
         if n == 0 and needs_cost_split:
             m = re.match(r"^if (.+?), (.+)$", s)
             if m:
-                ctx.reasons.append(f"play restriction not understood: 'if {m.group(1)}'")
+                ctx.reasons.append(Unread(f"if {m.group(1)}", ClauseRole.CONDITION))
                 s = m.group(2)
             idx = s.find(" to ")
             while idx >= 0:
@@ -969,15 +1234,15 @@ def _body(body: str, ctx: _Ctx, needs_cost_split: bool) -> tuple[tuple[Cost, ...
                 if parsed is not None:
                     costs.extend(parsed)
                     understood += 1
-                    s = s[idx + 4:]
+                    s = s[idx + 4 :]
                     break
                 idx = s.find(" to ", idx + 1)
         if s.startswith("(") and s.endswith(")"):
-            ctx.reasons.append(f"not understood: '{s}'")
+            ctx.reasons.append(Unread(s, ClauseRole.EFFECT))
             continue
         eff = _effect_sentence(s, ctx)
         if eff is None:
-            ctx.reasons.append(f"not understood: '{s}'")
+            ctx.reasons.append(Unread(s, ClauseRole.EFFECT))
         else:
             effects.extend(eff)
             understood += 1 if eff else 0
@@ -998,15 +1263,20 @@ def _triggered(atype: AbilityType, phase: Phase | None, body: str, ctx: _Ctx) ->
     elif re.search(r"\((limit|max) [^)]*\)\s*$", body):
         lm = re.search(r"\((limit|max) [^)]*\)\s*$", body)
         assert lm is not None
-        ctx.reasons.append(f"limit not understood: '{lm.group(0).strip()}'")
+        ctx.reasons.append(Unread(lm.group(0).strip(), ClauseRole.LIMIT))
         body = body[: lm.start()].strip()
     trigger: Trigger | None = None
-    if atype in (AbilityType.REACTION, AbilityType.INTERRUPT, AbilityType.FORCED_REACTION, AbilityType.FORCED_INTERRUPT):
+    if atype in (
+        AbilityType.REACTION,
+        AbilityType.INTERRUPT,
+        AbilityType.FORCED_REACTION,
+        AbilityType.FORCED_INTERRUPT,
+    ):
         m = re.match(r"^((?:after|when) [^,]+), (.*)$", body)
         if m:
             trigger = _trigger(m.group(1), ctx)
             if trigger is None:
-                ctx.reasons.append(f"trigger not understood: '{m.group(1)}'")
+                ctx.reasons.append(Unread(m.group(1), ClauseRole.TRIGGER))
             else:
                 ctx.trigger_subject = trigger.subject
                 understood += 1
@@ -1014,7 +1284,7 @@ def _triggered(atype: AbilityType, phase: Phase | None, body: str, ctx: _Ctx) ->
                     ctx.trigger_subject = trigger.subject
             body = m.group(2)
         else:
-            ctx.reasons.append(f"trigger not understood: '{body}'")
+            ctx.reasons.append(Unread(body, ClauseRole.TRIGGER))
             body = ""
     costs: tuple[Cost, ...] = ()
     effects: tuple[Effect, ...] = ()
@@ -1022,10 +1292,20 @@ def _triggered(atype: AbilityType, phase: Phase | None, body: str, ctx: _Ctx) ->
         costs, effects, n = _body(body, ctx, True)
         understood += n
     elif trigger is not None and not ctx.reasons:
-        ctx.reasons.append("no effect text")
+        ctx.reasons.append(Unread("", ClauseRole.EFFECT))
     optional = atype not in (AbilityType.FORCED_REACTION, AbilityType.FORCED_INTERRUPT, AbilityType.WHEN_REVEALED)
-    return Ability(atype, trigger, costs, effects, limit, phase, optional, compiled=_status(understood, ctx.reasons),
-                   reasons=tuple(ctx.reasons), cannot_be_canceled=uncancelable)
+    return Ability(
+        atype,
+        trigger,
+        costs,
+        effects,
+        limit,
+        phase,
+        optional,
+        compiled=_status(understood, ctx.reasons),
+        unread=tuple(ctx.reasons),
+        cannot_be_canceled=uncancelable,
+    )
 
 
 def _constant(text: str, ctx: _Ctx) -> Ability:
@@ -1043,25 +1323,35 @@ def _constant(text: str, ctx: _Ctx) -> Ability:
                 continue
         m = re.match(r"^limit (\d+|one) copy per (character|location|card)$", s)
         if m:
-            effects.append(Effect(EffectKind.ATTACHMENT_RESTRICTION, _amount(m.group(1)),
-                                  Target(TargetRef.ATTACHED, Subject(Scope.ATTACHED, _TYPE_NOUNS[m.group(2)], qualifiers=("copy limit",)))))
+            effects.append(
+                Effect(
+                    EffectKind.COPY_LIMIT,
+                    _amount(m.group(1)),
+                    Target(TargetRef.ATTACHED, Subject(Scope.ATTACHED, _TYPE_NOUNS[m.group(2)])),
+                )
+            )
             understood += 1
             continue
         m = re.match(r"^((?:while|if|during|as long as) [^,]+), (.+)$", s)
         if m:
-            ctx.reasons.append(f"condition not understood: '{m.group(1)}'")
+            ctx.reasons.append(Unread(m.group(1), ClauseRole.CONDITION))
             s = m.group(2)
         elif re.match(r"^(while|if|during|as long as) ", s):
-            ctx.reasons.append(f"condition not understood: '{s}'")
+            ctx.reasons.append(Unread(s, ClauseRole.CONDITION))
             continue
         eff = _effect_sentence(s, ctx)
         if eff is None:
-            ctx.reasons.append(f"not understood: '{s}'")
+            ctx.reasons.append(Unread(s, ClauseRole.ABILITY))
         else:
             effects.extend(eff)
             understood += 1
-    return Ability(AbilityType.CONSTANT, effects=tuple(effects), optional=False,
-                   compiled=_status(understood, ctx.reasons), reasons=tuple(ctx.reasons))
+    return Ability(
+        AbilityType.CONSTANT,
+        effects=tuple(effects),
+        optional=False,
+        compiled=_status(understood, ctx.reasons),
+        unread=tuple(ctx.reasons),
+    )
 
 
 def _card_kind(card_type: str) -> CardKind:
@@ -1105,8 +1395,15 @@ def compile_text(text: str, name: str = "", card_type: str = "character") -> tup
             src = f"{prec}: {body}"
             ctx = _Ctx(kind)
             if prec not in _PRECURSORS:
-                out.append(Ability(AbilityType.CONSTANT, optional=False, compiled=Compiled.UNSUPPORTED,
-                                   reasons=(f"unknown precursor: '{prec}'",), text=src))
+                out.append(
+                    Ability(
+                        AbilityType.CONSTANT,
+                        optional=False,
+                        compiled=Compiled.UNSUPPORTED,
+                        unread=(Unread(src, ClauseRole.ABILITY),),
+                        text=src,
+                    )
+                )
                 continue
             atype, phase = _PRECURSORS[prec]
             out.append(replace(_triggered(atype, phase, body, ctx), text=src))
@@ -1123,15 +1420,41 @@ def _untriggered(text: str, kind: CardKind) -> list[Ability]:
         m = _KEYWORD_RE.match(s)
         if m:
             val = None if m.group(2) in (None, "x") else int(m.group(2))
-            out.append(Ability(AbilityType.KEYWORD, keyword=Keyword(m.group(1).replace(" ", "_")), keyword_value=val,
-                               optional=False, text=sentences[i]))
+            out.append(
+                Ability(
+                    AbilityType.KEYWORD,
+                    keyword=Keyword(m.group(1).replace(" ", "_")),
+                    keyword_value=val,
+                    optional=False,
+                    text=sentences[i],
+                )
+            )
             i += 1
             continue
         m = re.match(r"^no attachments except (.+)$", s)
         if m:
-            out.append(Ability(AbilityType.KEYWORD, keyword=Keyword.NO_ATTACHMENTS, optional=False,
-                               compiled=Compiled.PARTIAL, reasons=(f"exception not modelled: 'except {m.group(1)}'",),
-                               text=sentences[i]))
+            exc = tuple(re.findall(r"«([^»]+)»", m.group(1)))
+            if exc and re.fullmatch(r"«[^»]+»(?:(?:,| or|, or) «[^»]+»)*", m.group(1)):
+                out.append(
+                    Ability(
+                        AbilityType.KEYWORD,
+                        keyword=Keyword.NO_ATTACHMENTS,
+                        optional=False,
+                        keyword_except=exc,
+                        text=sentences[i],
+                    )
+                )
+            else:
+                out.append(
+                    Ability(
+                        AbilityType.KEYWORD,
+                        keyword=Keyword.NO_ATTACHMENTS,
+                        optional=False,
+                        compiled=Compiled.PARTIAL,
+                        unread=(Unread(f"except {m.group(1)}", ClauseRole.TARGET_RESTRICTION),),
+                        text=sentences[i],
+                    )
+                )
             i += 1
             continue
         break
@@ -1140,8 +1463,15 @@ def _untriggered(text: str, kind: CardKind) -> list[Ability]:
         m = _KEYWORD_RE.match(sent.rstrip(".").strip())
         if m:
             val = None if m.group(2) in (None, "x") else int(m.group(2))
-            out.append(Ability(AbilityType.KEYWORD, keyword=Keyword(m.group(1).replace(" ", "_")), keyword_value=val,
-                               optional=False, text=sent))
+            out.append(
+                Ability(
+                    AbilityType.KEYWORD,
+                    keyword=Keyword(m.group(1).replace(" ", "_")),
+                    keyword_value=val,
+                    optional=False,
+                    text=sent,
+                )
+            )
         else:
             rest_sents.append(sent)
     rest = " ".join(rest_sents)

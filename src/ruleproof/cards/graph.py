@@ -53,6 +53,8 @@ from ruleproof.cards.abilities import (
     Target,
     TargetRef,
     Trigger,
+    Zone,
+    describe_subject,
 )
 
 if TYPE_CHECKING:
@@ -95,7 +97,6 @@ _YOURS = {Scope.SELF, Scope.YOU_CONTROL, Scope.YOU_OWN, Scope.YOU}
 _THEIRS = {Scope.OPPONENT_CONTROLS, Scope.OPPONENT_OWNS, Scope.OPPONENT}
 _BOTH = frozenset({YOU, OPPONENT})
 _POSSESSIVE = {YOU: "your", OPPONENT: "the opponent's"}
-_FROM_HAND = "from your hand"
 
 # events an effect (or cost) kind produces, for the card it targets
 _EFFECT_EVENTS: dict[EffectKind, tuple[EventKind, ...]] = {
@@ -295,7 +296,7 @@ def _card_satisfies(f: CardFacts | None, want: _Thing, other_key: str | None, ke
     s = want.subject
     if split_key(key)[0] not in want.sides:
         return False
-    if "other" in s.qualifiers and other_key == key:
+    if s.other and other_key == key:
         return False
     if f is None:
         return True
@@ -306,9 +307,8 @@ def _card_satisfies(f: CardFacts | None, want: _Thing, other_key: str | None, ke
         return False
     if s.factions and f.faction not in s.factions:
         return False
-    for q in s.qualifiers:
-        if q.startswith("non-") and (q[4:] == f.faction or q[4:] in f.traits):
-            return False
+    if f.faction in s.not_factions or set(s.not_traits) & set(f.traits):
+        return False
     return True
 
 
@@ -333,8 +333,7 @@ def _match(prod: _Thing, prod_key: str, want: _Thing, want_key: str,
 
 def _describe(t: _Thing) -> str:
     s = t.subject
-    bits = [*s.qualifiers, *(f"[{f}]" for f in s.factions), *s.traits,
-            s.card_type.value if s.card_type else "player", s.scope.value.replace("_", " ")]
+    bits = [describe_subject(s) if s.card_type else "player", s.scope.value.replace("_", " ")]
     if t.controller == OPPONENT and t.sides != _BOTH and s.scope in _YOURS | _THEIRS and s.scope is not Scope.SELF:
         bits.append(f"(i.e. {_POSSESSIVE[next(iter(t.sides))]} cards)")
     return " ".join(bits)
@@ -355,12 +354,12 @@ def _phases_ok(a: Ability, b: Ability) -> bool:
 
 def _answers(event: EventKind, kind_name: str, trig: Trigger) -> bool:
     from_hand = kind_name.split()[-1] in _HAND_DISCARDS
-    if event is EventKind.DISCARDED and from_hand != (_FROM_HAND in trig.conditions):
+    if event is EventKind.DISCARDED and from_hand != (trig.from_zone is Zone.HAND):
         return False  # a discard from hand and a discard from play are different triggering conditions
     if trig.event is event:
         return True
     # "after X is sacrificed or killed" answers a sacrifice as well
-    return event is EventKind.SACRIFICED and trig.event is EventKind.KILLED and "or sacrificed" in trig.conditions
+    return event is EventKind.SACRIFICED and trig.event is EventKind.KILLED and EventKind.SACRIFICED in trig.also_events
 
 
 def _zones_text(e: object) -> str:
@@ -489,7 +488,8 @@ def build_ability_graph(abilities: Mapping[str, tuple[Ability, ...]],
                         continue
                     bkey = bnode[0]
                     # gold in a player's pool pays gold costs; gold on a card pays "discard N gold from" that card
-                    if e.kind is EffectKind.GAIN_GOLD and (ck is CostKind.DISCARD_GOLD) != (e.target.ref is not TargetRef.PLAYER):
+                    on_card = e.target.ref is not TargetRef.PLAYER
+                    if e.kind is EffectKind.GAIN_GOLD and (ck is CostKind.DISCARD_GOLD) != on_card:
                         continue
                     if ck in (CostKind.PAY_GOLD, CostKind.DISCARD_FROM_HAND):
                         if ctl[bkey] not in _sides(e.target.subject.scope, me):
@@ -511,8 +511,8 @@ def build_ability_graph(abilities: Mapping[str, tuple[Ability, ...]],
         turns: list[tuple[EffectKind, Target, str]] = [
             (EffectKind.STAND if c.kind is CostKind.KNEEL else EffectKind.KNEEL, c.target, f"cost {c.kind.value}")
             for c in a.costs if c.kind in (CostKind.KNEEL, CostKind.STAND)]
-        turns += [(EffectKind.STAND if e.kind is EffectKind.KNEEL else EffectKind.KNEEL, e.target, f"effect {e.kind.value}")
-                  for e in a.effects if e.kind in (EffectKind.KNEEL, EffectKind.STAND)]
+        turns += [(EffectKind.STAND if e.kind is EffectKind.KNEEL else EffectKind.KNEEL, e.target,
+                   f"effect {e.kind.value}") for e in a.effects if e.kind in (EffectKind.KNEEL, EffectKind.STAND)]
         for needs, tgt, what in turns:
             for bnode, b, be in free.get(needs, ()):
                 if not _phases_ok(a, b):
@@ -523,12 +523,12 @@ def build_ability_graph(abilities: Mapping[str, tuple[Ability, ...]],
                 m = _match(_produced(tgt, key, me, what.startswith("cost")), key, want, bkey, facts)
                 if m is not None:
                     add(node, bnode, "enables", f"{what} re-enables effect {be.kind.value} ({m})")
-    for (src, dst), kinds in sorted(reasons.items()):
+    for (src, dst), by_kind in sorted(reasons.items()):
         cross = ctl[src[0]] != ctl[dst[0]]
-        text = "; ".join(r for k in sorted(kinds) for r in kinds[k])
+        text = "; ".join(r for k in sorted(by_kind) for r in by_kind[k])
         if cross:
             text = f"[{_POSSESSIVE[ctl[src[0]]]} ability -> {_POSSESSIVE[ctl[dst[0]]]} ability] {text}"
-        g.add_edge(src, dst, kind="+".join(sorted(kinds)), reason=text, cross_player="true" if cross else "false")
+        g.add_edge(src, dst, kind="+".join(sorted(by_kind)), reason=text, cross_player="true" if cross else "false")
     return g
 
 

@@ -79,28 +79,33 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ruleproof.cards.abilities import (
     Ability,
     AbilityType,
     CardKind,
+    Cmp,
     Compiled,
     CostKind,
     Effect,
     EffectKind,
     EventKind,
     LimitKind,
+    Means,
     Phase,
     Scope,
+    Stat,
     Subject,
     Target,
     TargetRef,
     Trigger,
     Zone,
+    describe_subject,
+    set_fields,
 )
 from ruleproof.cards.graph import Candidate
-from ruleproof.dsl import And, Bool, If, Int, Model, Not, OneOf, Or, Range, Step, Sum, Term
+from ruleproof.dsl import And, Bool, If, Int, Model, Not, OneOf, Or, Range, Sort, Step, Sum, Term
 from ruleproof.ir import System
 
 __all__ = [
@@ -157,11 +162,19 @@ _CARD_EVENTS = {
 }
 _PLAYER_EVENTS = {EventKind.DRAW, EventKind.GAIN_GOLD}
 # trigger conditions that no effect inside a cycle satisfies (the event then never recurs)
-_NEVER_IN_CYCLE = {"by assault", "using ambush", "during a challenge"}
-_FROM_HAND = "from your hand"
-_KNOWN_CONDITIONS = {"or sacrificed", "or would be discarded", "player you", _FROM_HAND, *_NEVER_IN_CYCLE}
+_NEVER_IN_CYCLE = {Means.ASSAULT, Means.AMBUSH}  # and "during a challenge" (Trigger.in_challenge)
+# the trigger fields the encoder reads, and the "or ..." events it knows
+_TRIGGER_MODELLED = frozenset({"event", "subject", "phase", "challenge", "also_events", "means", "from_zone",
+                               "in_challenge"})
+_ALSO_EVENTS = {(EventKind.KILLED, (EventKind.SACRIFICED,)),
+                (EventKind.WOULD_BE_KILLED, (EventKind.WOULD_BE_DISCARDED,))}
+# the filter fields the encoder reads (compared printed numbers: constants, STR or cost)
+_SUBJECT_MODELLED = frozenset({"scope", "card_type", "traits", "factions", "not_traits", "not_factions", "other",
+                               "standing", "unique", "loyal", "limited", "icons", "compare", "zone"})
+_STAT_OF = {Stat.STR: "str", Stat.PRINTED_STR: "str", Stat.COST: "cost", Stat.PRINTED_COST: "cost"}
 _REMOVAL_EVENTS = {
-    "kill": ((EventKind.WOULD_BE_KILLED, EventKind.WOULD_LEAVE_PLAY), (EventKind.KILLED, EventKind.LEAVES_PLAY), "dead"),
+    "kill": ((EventKind.WOULD_BE_KILLED, EventKind.WOULD_LEAVE_PLAY), (EventKind.KILLED, EventKind.LEAVES_PLAY),
+             "dead"),
     "discard": ((EventKind.WOULD_BE_DISCARDED, EventKind.WOULD_LEAVE_PLAY),
                 (EventKind.DISCARDED, EventKind.LEAVES_PLAY), "discard"),
     "sacrifice": ((EventKind.WOULD_LEAVE_PLAY,), (EventKind.SACRIFICED, EventKind.LEAVES_PLAY), "discard"),
@@ -175,7 +188,6 @@ _EFFECT_REMOVAL = {EffectKind.KILL: "kill", EffectKind.DISCARD: "discard", Effec
 _ZONE_OF = {Zone.HAND: "hand", Zone.DISCARD_PILE: "discard", Zone.DEAD_PILE: "dead"}
 _YOURS = {Scope.YOU_CONTROL, Scope.YOU_OWN, Scope.YOU}
 _THEIRS = {Scope.OPPONENT_CONTROLS, Scope.OPPONENT_OWNS, Scope.OPPONENT}
-_QUAL_RE = re.compile(r"^(printed )?(str|cost)(<=|>=)(\d+)$")
 
 
 @dataclass(frozen=True)
@@ -270,19 +282,20 @@ class ModelSpec:
 
 
 def _subject_problem(s: Subject, what: str) -> str | None:
-    for q in s.qualifiers:
-        if q in ("other", "standing", "kneeling", "non-kneeling", "unique", "non-unique", "loyal", "non-loyal",
-                 "limited", "non-limited", "in hand"):
-            continue
-        if q.startswith("has ") and q.endswith(" icon"):
-            continue
-        m = _QUAL_RE.match(q)
-        if m:
-            continue
-        if q.startswith("non-") and " " not in q:
-            continue
-        return f"{what}: qualifier '{q}' is not modelled by the loop encoder"
+    extra = set_fields(s) - _SUBJECT_MODELLED
+    if extra:
+        return f"{what}: filter '{', '.join(sorted(extra))}' is not modelled by the loop encoder"
+    for c in s.compare:
+        if c.stat not in _STAT_OF or c.value is None or c.than is not None or c.op not in (Cmp.LE, Cmp.GE):
+            return f"{what}: comparison of {c.stat.value.replace('_', ' ')} is not modelled by the loop encoder"
+    if s.zone not in (None, Zone.HAND):
+        return f"{what}: a card in the {s.zone.value.replace('_', ' ')} is not modelled by the loop encoder"
     return None
+
+
+def _never_in_cycle(t: Trigger) -> bool:
+    """A trigger that no effect inside a cycle satisfies (the event then never recurs)."""
+    return t.means in _NEVER_IN_CYCLE or t.in_challenge
 
 
 def _target_problem(t: Target, what: str, allow: Iterable[TargetRef]) -> str | None:
@@ -297,12 +310,12 @@ def source_zones(e: Effect) -> tuple[str, ...]:
     """The model zones (``hand``, ``discard``, ``dead``) ``put into play`` takes the card from.
 
     The zones come from the compiled effect (``from_zones``: "from your hand
-    or discard pile"), or from an ``in hand`` qualifier of an override.  A
+    or discard pile"), or from a target in the hand (``zone: hand``) of an override.  A
     card never comes from a zone the text does not name (Put into Play).
     Zones the model has no place for are left out (see :func:`_zone_problem`).
     """
     zones = tuple(_ZONE_OF[z] for z in e.from_zones if z in _ZONE_OF)
-    if "in hand" in e.target.subject.qualifiers and "hand" not in zones:
+    if e.target.subject.zone is Zone.HAND and "hand" not in zones:
         zones += ("hand",)
     return zones
 
@@ -339,17 +352,25 @@ def _ability_problem(a: Ability, card: LoopCard) -> str | None:
         p = _subject_problem(t.subject, "trigger")
         if p:
             return p
-        for c in t.conditions:
-            if c not in _KNOWN_CONDITIONS:
-                return f"trigger condition '{c}' is not modelled by the loop encoder"
-        if _FROM_HAND in t.conditions:
+        extra = set_fields(t) - _TRIGGER_MODELLED
+        if extra:
+            return f"trigger: '{', '.join(sorted(extra))}' is not modelled by the loop encoder"
+        if t.also_events and (t.event, t.also_events) not in _ALSO_EVENTS:
+            return "trigger: these alternative events are not modelled by the loop encoder"
+        if t.means is not None and t.means not in _NEVER_IN_CYCLE:
+            return f"trigger: 'by {t.means.value}' is not modelled by the loop encoder"
+        if t.from_zone not in (None, Zone.HAND):
+            return f"trigger: from the {t.from_zone.value.replace('_', ' ')} is not modelled by the loop encoder"
+        if t.from_zone is Zone.HAND:
             s = t.subject
             if t.event is not EventKind.DISCARDED or a.type in _INTERRUPTS:
                 return "only reactions after a card is discarded from hand are modelled"
-            if s.scope is Scope.SELF or s.traits or s.factions or s.qualifiers or \
+            if s.scope is Scope.SELF or set_fields(s) - {"scope", "card_type"} or \
                     s.card_type not in (None, CardKind.CARD):
-                return "trigger: which cards in hand match the filter is not known (only the candidate's cards are modelled)"
-            if any(x.target.ref is TargetRef.TRIGGER for x in (*a.effects, *a.costs)):
+                return ("trigger: which cards in hand match the filter is not known "
+                        "(only the candidate's cards are modelled)")
+            if any(x.target.ref is TargetRef.TRIGGER for x in a.effects) or \
+                    any(x.target.ref is TargetRef.TRIGGER for x in a.costs):
                 return "trigger: the card discarded from hand is not modelled"
         if t.challenge is not None and t.event in _CARD_EVENTS:
             return "challenge-type restriction on a card event"
@@ -368,7 +389,7 @@ def _ability_problem(a: Ability, card: LoopCard) -> str | None:
         elif c.kind is CostKind.DISCARD_FROM_HAND:
             s = c.target.subject
             p = None
-            if s.traits or s.factions or (s.card_type not in (None, CardKind.CARD)) or set(s.qualifiers) - {"in hand"}:
+            if set_fields(s) - {"scope", "card_type", "zone"} or s.card_type not in (None, CardKind.CARD):
                 p = f"{what}: which cards in hand match the filter is not known"
         elif c.kind in _COST_REMOVAL:
             p = _target_problem(c.target, what, (TargetRef.SELF, TargetRef.CHOSEN))
@@ -471,8 +492,8 @@ def _pick_host(att: LoopCard, restriction: Subject, used: Sequence[LoopCard],
         if can_host(att, restriction, k):
             return k
     keys = {c.code for c in used}
-    wants = [(src, t.subject) for src, a in cycle for t in (*(c.target for c in a.costs), *(e.target for e in a.effects))
-             if t.ref is TargetRef.CHOSEN]
+    wants = [(src, t.subject) for src, a in cycle
+             for t in (*(c.target for c in a.costs), *(e.target for e in a.effects)) if t.ref is TargetRef.CHOSEN]
     best: LoopCard | None = None
     score = -1
     for k in bystanders:
@@ -579,11 +600,11 @@ def build_model(enc: Encoding, spec: ModelSpec) -> System:
     ids = tuple(_cid(c.code) for c in enc.cards)
     Card = m.sort("Card", list(ids), labels=[f"{c.name} ({c.code})" for c in enc.cards])
     Player = m.sort("Player", list(enc.players))
-    Zone = m.enum("Zone", list(ZONES))
+    ZoneSort = m.enum("Zone", list(ZONES))
     Removal = m.enum("Removal", list(REMOVALS))
     n = enc.n
     Abil = m.sort("Abil", [f"a{i}" for i in range(n)], labels=[enc.label(i) for i in range(n)])
-    by_id = dict(zip(ids, enc.cards))
+    by_id = dict(zip(ids, enc.cards, strict=True))
     gold_need = sum(c.amount or 0 for a in enc.abilities for c in a.costs if c.kind is CostKind.PAY_GOLD)
     gold_need += sum(c.cost or 0 for c in enc.cards if c.type == "event")
     g0 = max(10, 2 * gold_need + 2)
@@ -591,7 +612,7 @@ def build_model(enc: Encoding, spec: ModelSpec) -> System:
     cells: dict[tuple[str, ...], Term] = {}
     snaps: dict[tuple[str, ...], Term] = {}
 
-    def declare(name: str, t: object, index: object, init: object, snap_init: object) -> None:
+    def declare(name: str, t: Any, index: Sort, init: Any, snap_init: Any) -> None:
         arr = m.var(name, t, index=index, init=init)
         sarr = m.var("snap_" + name, t, index=index, init=snap_init)
         for el in index:  # type: ignore[attr-defined]
@@ -608,11 +629,12 @@ def build_model(enc: Encoding, spec: ModelSpec) -> System:
             return OneOf("play", "hand", "discard")
         return OneOf(*ZONES)
 
-    declare("zone", Zone, Card, zone_init, "hand")
+    declare("zone", ZoneSort, Card, zone_init, "hand")
     declare("standing", Bool, Card, OneOf(False, True), False)
     declare("power", Int(0, _BIG), Card, Range(0, 2), 0)
     if any(c.kind is CostKind.DISCARD_GOLD for a in enc.abilities for c in a.costs) or \
-            any(e.kind is EffectKind.GAIN_GOLD and e.target.ref is not TargetRef.PLAYER for a in enc.abilities for e in a.effects):
+            any(e.kind is EffectKind.GAIN_GOLD and e.target.ref is not TargetRef.PLAYER
+                for a in enc.abilities for e in a.effects):
         declare("cgold", Int(0, _BIG), Card, Range(0, 3), 0)  # gold on cards (Bestow, "~ gains 1 gold"): only if used
     declare("imm", Removal, Card, "none", "none")
     declare("gold", Int(0, _BIG), Player, Range(0, g0), 0)
@@ -630,7 +652,7 @@ def build_model(enc: Encoding, spec: ModelSpec) -> System:
         if c.host is not None:  # an attachment in play is attached to its host, which is in play
             m.init_constraint(Or(cells[("zone", _cid(c.code))] != "play", cells[("zone", _cid(c.host))] == "play"))
     for j, b in enumerate(enc.abilities):  # a pending card event is about a card its trigger names
-        if b.trigger is not None and b.trigger.event in _CARD_EVENTS and _FROM_HAND not in b.trigger.conditions:
+        if b.trigger is not None and b.trigger.event in _CARD_EVENTS and b.trigger.from_zone is not Zone.HAND:
             fits = [k for k in ids if _static_match(b.trigger.subject, enc.card_of(j), by_id[k])]
             m.init_constraint(Or(Not(cells[("pending", f"a{j}")]), *(cells[("trig", f"a{j}")] == k for k in fits)))
 
@@ -709,35 +731,29 @@ def _static_match(s: Subject, src: LoopCard, k: LoopCard) -> bool:
         return False
     if s.factions and k.faction not in s.factions:
         return False
-    for q in s.qualifiers:
-        if q == "other" and k.code == src.code:
-            return False
-        if q == "unique" and not k.unique or q == "non-unique" and k.unique:
-            return False
-        if q == "loyal" and not k.loyal or q == "non-loyal" and k.loyal:
-            return False
-        if q == "limited" and "limited" not in k.keywords or q == "non-limited" and "limited" in k.keywords:
-            return False
-        if q.startswith("has ") and q.endswith(" icon") and q[4:-5] not in k.icons:
-            return False
-        mm = _QUAL_RE.match(q)
-        if mm:
-            v = k.strength if mm.group(2) == "str" else k.cost
-            lim = int(mm.group(4))
-            if v is None or (v > lim if mm.group(3) == "<=" else v < lim):
+    if s.other and k.code == src.code:
+        return False
+    if s.unique is not None and s.unique != k.unique or s.loyal is not None and s.loyal != k.loyal:
+        return False
+    if s.limited is not None and s.limited != ("limited" in k.keywords):
+        return False
+    if any(i.value not in k.icons for i in s.icons):
+        return False
+    for c in s.compare:
+        if c.stat in _STAT_OF and c.value is not None:
+            v = k.strength if _STAT_OF[c.stat] == "str" else k.cost
+            if v is None or (v > c.value if c.op is Cmp.LE else v < c.value):
                 return False
-        elif q.startswith("non-") and q not in ("non-unique", "non-loyal", "non-limited", "non-kneeling"):
-            word = q[4:]
-            if word == k.faction or word in {t.lower() for t in k.traits}:
-                return False
+    if k.faction in s.not_factions or {t.lower() for t in s.not_traits} & {t.lower() for t in k.traits}:
+        return False
     return True
 
 
 def _state_match(ctx: _Ctx, sym: _Sym, s: Subject, kid: str) -> Term:
     conds: list[Term] = []
-    if "standing" in s.qualifiers or "non-kneeling" in s.qualifiers:
+    if s.standing is True:
         conds.append(sym[("standing", kid)])
-    if "kneeling" in s.qualifiers:
+    if s.standing is False:
         conds.append(Not(sym[("standing", kid)]))
     return And(*conds) if conds else _true()
 
@@ -752,13 +768,10 @@ def _false() -> Term:
 
 def _trigger_matches(trig: Trigger, ev: EventKind, holder: LoopCard, subject: LoopCard | None) -> bool:
     """Does event ``ev`` (about card ``subject``, or a player) answer ``trig`` on ``holder``'s ability?"""
-    if any(c in _NEVER_IN_CYCLE for c in trig.conditions) or _FROM_HAND in trig.conditions:
+    if _never_in_cycle(trig) or trig.from_zone is Zone.HAND:
         return False  # a discard from hand is emitted by _emit_hand_discard, never by a card leaving play
     ok = trig.event is ev
-    if not ok and ev is EventKind.SACRIFICED and trig.event is EventKind.KILLED and "or sacrificed" in trig.conditions:
-        ok = True
-    if not ok and ev is EventKind.WOULD_BE_DISCARDED and trig.event is EventKind.WOULD_BE_KILLED \
-            and "or would be discarded" in trig.conditions:
+    if not ok and ev in trig.also_events:
         ok = True
     if not ok:
         return False
@@ -771,7 +784,7 @@ def _trigger_matches(trig: Trigger, ev: EventKind, holder: LoopCard, subject: Lo
 # actions
 
 
-def _action(ctx: _Ctx, i: int, pos: Term, passes: Term, Card: object) -> None:
+def _action(ctx: _Ctx, i: int, pos: Term, passes: Term, Card: Sort) -> None:
     enc, m = ctx.enc, ctx.m
     a = enc.abilities[i]
     src = enc.card_of(i)
@@ -813,8 +826,8 @@ def _action(ctx: _Ctx, i: int, pos: Term, passes: Term, Card: object) -> None:
         if a.limit is not None and i in ctx.spec.limits:
             if a.limit.kind is LimitKind.MAX:
                 # a maximum counts every copy of the title, for its player only (Limits and Maxima)
-                same = [j for j in range(n) if enc.abilities[j].limit is not None
-                        and enc.abilities[j].limit.kind is LimitKind.MAX and enc.card_of(j).name == src.name
+                same = [j for j in range(n) if _limit_kind(enc.abilities[j]) is LimitKind.MAX
+                        and enc.card_of(j).name == src.name
                         and (enc.card_of(j).owner == me or ctx.spec.mutant == "max_across_players")]
                 st.require(Sum(ctx.cells[("used", f"a{j}")] for j in same) < a.limit.count)
             else:
@@ -831,7 +844,8 @@ def _action(ctx: _Ctx, i: int, pos: Term, passes: Term, Card: object) -> None:
         def sel_chosen(tag: str, t: Target, amount: int, eligible: Callable[[str], Term],
                        only_mine: bool) -> dict[str, Term]:
             """Choose ``amount`` (exactly, for costs; 1..amount for effects) matching cards."""
-            cands = [k for k in ids if _static_match(t.subject, src, by_id[k]) and (not only_mine or by_id[k].owner == me)]
+            cands = [k for k in ids
+                     if _static_match(t.subject, src, by_id[k]) and (not only_mine or by_id[k].owner == me)]
             if amount == 1:
                 ch = st.choose(tag, Card)
                 st.require(Or(*(ch == k for k in cands)) if cands else _false())
@@ -852,7 +866,8 @@ def _action(ctx: _Ctx, i: int, pos: Term, passes: Term, Card: object) -> None:
                 st.require(And(count >= 1, count <= amount))
             return sel
 
-        def sel_target(tag: str, t: Target, amount: int, eligible: Callable[[str], Term], cost: bool) -> dict[str, Term]:
+        def sel_target(tag: str, t: Target, amount: int, eligible: Callable[[str], Term],
+                       cost: bool) -> dict[str, Term]:
             if ctx.spec.mutant == "attached_any" and (t.ref is TargetRef.ATTACHED or t.subject.scope is Scope.ATTACHED):
                 t = Target(TargetRef.CHOSEN, Subject(Scope.ANY, CardKind.CHARACTER))  # mutant: any character
             fixed = sid if t.ref is TargetRef.SELF or t.subject.scope is Scope.SELF else \
@@ -883,9 +898,10 @@ def _action(ctx: _Ctx, i: int, pos: Term, passes: Term, Card: object) -> None:
                     st.require(sym[("fstand", me)] if want else Not(sym[("fstand", me)]))
                     sym.put(("fstand", me), not want)
                     continue
-                sel = sel_target(tag, c.target, amt, lambda k, w=want: And(
-                    in_play(k), pre[("standing", k)] if w else Not(pre[("standing", k)]),
-                    _state_match(ctx, pre, c.target.subject, k)), True)
+                def can_turn(k: str, w: bool = want, sj: Subject = c.target.subject) -> Term:
+                    return And(in_play(k), pre[("standing", k)] if w else Not(pre[("standing", k)]),
+                               _state_match(ctx, pre, sj, k))
+                sel = sel_target(tag, c.target, amt, can_turn, True)
                 for k, s in sel.items():
                     sym.put(("standing", k), not want, when=s)
                     _emit(ctx, sym, EventKind.KNELT if want else EventKind.STOOD, k, s, i)
@@ -908,8 +924,9 @@ def _action(ctx: _Ctx, i: int, pos: Term, passes: Term, Card: object) -> None:
                     sym.put(("power", sid), sym[("power", sid)] - amt)
             else:
                 kind = _COST_REMOVAL[c.kind]
-                sel = sel_target(tag, c.target, amt, lambda k: And(in_play(k), _state_match(ctx, pre, c.target.subject, k)),
-                                 True)
+                def can_remove(k: str, sj: Subject = c.target.subject) -> Term:
+                    return And(in_play(k), _state_match(ctx, pre, sj, k))
+                sel = sel_target(tag, c.target, amt, can_remove, True)
                 removals.append((kind, sel))
                 _remove(ctx, sym, kind, sel, i, defer=False)
         # ---- event cards pay their printed cost and go to the discard pile
@@ -928,8 +945,9 @@ def _action(ctx: _Ctx, i: int, pos: Term, passes: Term, Card: object) -> None:
                     changes.append(Not(pre[("fstand", me)]) if want else pre[("fstand", me)])
                     sym.put(("fstand", me), want)
                     return
-                elig = (lambda k, w=want, t=e.target: And(in_play(k), Not(pre[("standing", k)]) if w else pre[("standing", k)],
-                                                          _state_match(ctx, pre, t.subject, k)))
+                def elig(k: str, w: bool = want, t: Target = e.target) -> Term:
+                    return And(in_play(k), Not(pre[("standing", k)]) if w else pre[("standing", k)],
+                               _state_match(ctx, pre, t.subject, k))
                 sel = _effect_sel(sel_target, tag, e, amt, elig, changes, ids)
                 for k, s in sel.items():
                     s2 = And(s, sym[("zone", k)] == "play", Not(sym[("standing", k)]) if want else sym[("standing", k)])
@@ -963,16 +981,17 @@ def _action(ctx: _Ctx, i: int, pos: Term, passes: Term, Card: object) -> None:
             elif e.kind is EffectKind.PUT_INTO_PLAY:
                 # only from the zones the text names (Put into Play): from the dead pile never takes a card in hand
                 zs = _zones(e, ctx.spec)
-                sel = _effect_sel(sel_target, tag, e, amt, lambda k, zs=zs: And(
-                    Or(*(pre[("zone", k)] == z for z in zs)), by_id[k].owner == me and by_id[k].type not in ("event", "attachment")),
-                    changes, ids)
+                def can_enter(k: str, zs: Sequence[str] = zs) -> Term:
+                    return And(Or(*(pre[("zone", k)] == z for z in zs)),
+                               by_id[k].owner == me and by_id[k].type not in ("event", "attachment"))
+                sel = _effect_sel(sel_target, tag, e, amt, can_enter, changes, ids)
                 for k, s in sel.items():
                     s2 = And(s, Or(*(sym[("zone", k)] == z for z in zs)))
                     sym.put(("zone", k), "play", when=s2)
                     sym.put(("standing", k), True, when=s2)
                     for j in range(n):  # a new copy of a "Limit" ability enters play
-                        if enc.card_of(j).code == by_id[k].code and (enc.abilities[j].limit is None or
-                                                                       enc.abilities[j].limit.kind is LimitKind.LIMIT):
+                        if enc.card_of(j).code == by_id[k].code and \
+                                _limit_kind(enc.abilities[j]) in (None, LimitKind.LIMIT):
                             sym.put(("used", f"a{j}"), 0, when=s2)
                     _emit(ctx, sym, EventKind.ENTERS_PLAY, k, s2, i)
             elif e.kind is EffectKind.DISCARD_FROM_HAND:
@@ -986,9 +1005,10 @@ def _action(ctx: _Ctx, i: int, pos: Term, passes: Term, Card: object) -> None:
                     _emit_hand_discard(ctx, sym, p, before >= 1)
             elif e.kind in _EFFECT_REMOVAL:
                 kind = _EFFECT_REMOVAL[e.kind]
-                sel = _effect_sel(sel_target, tag, e, amt, lambda k, t=e.target: And(
-                    in_play(k), _state_match(ctx, pre, t.subject, k),
-                    by_id[k].owner == me if kind == "sacrifice" else _true()), changes, ids)
+                def can_leave(k: str, t: Target = e.target, kind: str = kind) -> Term:
+                    return And(in_play(k), _state_match(ctx, pre, t.subject, k),
+                               by_id[k].owner == me if kind == "sacrifice" else _true())
+                sel = _effect_sel(sel_target, tag, e, amt, can_leave, changes, ids)
                 sel = {k: And(s, sym[("zone", k)] == "play", sym[("imm", k)] == "none") for k, s in sel.items()}
                 _remove(ctx, sym, kind, sel, i, defer=True)
             elif e.kind is EffectKind.SAVE:
@@ -1029,7 +1049,7 @@ def _action(ctx: _Ctx, i: int, pos: Term, passes: Term, Card: object) -> None:
             st.set(ctx.cells[key], sym[key])
         if i == n - 1:
             first = passes == 0
-            for key, cell in ctx.cells.items():
+            for key in ctx.cells:
                 st.set(ctx.snaps[key], sym[key], when=first)
 
     body.__name__ = f"ability{i}"
@@ -1041,6 +1061,10 @@ def _zones(e: Effect, spec: ModelSpec) -> tuple[str, ...]:
     if spec.mutant == "put_into_play_any_zone":
         return ("hand", "discard", "dead")
     return source_zones(e)  # non-empty: encode() refuses effects with a _zone_problem
+
+
+def _limit_kind(a: Ability) -> LimitKind | None:
+    return a.limit.kind if a.limit is not None else None
 
 
 def _effect_sel(sel_target: Callable[..., dict[str, Term]], tag: str, e: Effect, amt: int,
@@ -1096,7 +1120,7 @@ def _emit_hand_discard(ctx: _Ctx, sym: _Sym, player: str, cond: Term) -> None:
     hand" reactions of that player (the hand's owner, whoever's effect discarded them)."""
     enc = ctx.enc
     for j, b in enumerate(enc.abilities):
-        if b.trigger is None or b.type in _INTERRUPTS or _FROM_HAND not in b.trigger.conditions:
+        if b.trigger is None or b.type in _INTERRUPTS or b.trigger.from_zone is not Zone.HAND:
             continue
         if b.trigger.event is EventKind.DISCARDED and enc.card_of(j).owner == player:
             sym.put(("pending", f"a{j}"), True, when=cond)
@@ -1143,8 +1167,7 @@ def _finish_removal(ctx: _Ctx, sym: _Sym, kind: str, kid: str, cond: Term, i: in
 
 
 def _describe(s: Subject) -> str:
-    bits = [*s.qualifiers, *(f"[{f}]" for f in s.factions), *(f"«{t}»" for t in s.traits),
-            s.card_type.value if s.card_type else "card"]
+    bits = [describe_subject(s)]
     if s.scope is not Scope.ANY:
         bits.append(f"({s.scope.value.replace('_', ' ')})")
     return " ".join(bits)
