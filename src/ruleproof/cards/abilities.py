@@ -66,6 +66,7 @@ __all__ = [
     "LimitKind",
     "Means",
     "NARROWING_ROLES",
+    "Named",
     "Period",
     "Phase",
     "PlayerRole",
@@ -182,6 +183,7 @@ class EventKind(Enum):
     CONTROL_TAKEN = "control_taken"
     POWER_MOVED = "power_moved"
     NO_DEFENDERS = "no_defenders"
+    PUT_INTO_PLAY = "put_into_play"
     PLAYED_OR_PUT_INTO_PLAY = "played_or_put_into_play"
     MARSHALED_OR_PLAYED = "marshaled_or_played"
     DECLARED = "declared"
@@ -230,6 +232,8 @@ class TargetRef(Enum):
     FACTION_CARD = "faction_card"
     PLAYER = "player"
     EVENT = "event"
+    COST = "cost"
+    NEXT = "next"
 
 
 class CostKind(Enum):
@@ -312,6 +316,9 @@ class EffectKind(Enum):
     PLAY_EVENT = "play_event"
     RESOLVE_ABILITY = "resolve_ability"
     MARSHAL = "marshal"
+    PAY_GOLD = "pay_gold"
+    DISCARD_GOLD = "discard_gold"
+    PLAY_RESTRICTION = "play_restriction"
 
 
 class Zone(Enum):
@@ -388,10 +395,15 @@ class ChallengeRole(Enum):
 
 
 class PlayerRole(Enum):
-    """A player's part in the current challenge ("as the attacking player")."""
+    """Which player: their part in the current challenge ("the losing opponent", "as the attacking
+    player"), the first player, or ``that``: the player the ability named before ("that player")."""
 
     ATTACKING = "attacking"
     DEFENDING = "defending"
+    WINNING = "winning"
+    LOSING = "losing"
+    FIRST = "first"
+    THAT = "that"
 
 
 class Means(Enum):
@@ -409,6 +421,7 @@ class Means(Enum):
     MARSHALING = "marshaling"
     AT_RANDOM = "at_random"
     FRAMEWORK = "framework"
+    PLAYING = "playing"
 
 
 class Stat(Enum):
@@ -429,6 +442,17 @@ class Stat(Enum):
     TRAITS = "traits"
     INFLUENCE = "influence"
     CLAIM = "claim"
+    MARGIN = "margin"
+
+
+class Named(Enum):
+    """What a "name a ..." effect names."""
+
+    TRAIT = "trait"
+    CHALLENGE_TYPE = "challenge_type"
+    CARD = "card"
+    CARDTYPE = "cardtype"
+    FACTION = "faction"
 
 
 class Cmp(Enum):
@@ -498,6 +522,10 @@ class Subject:
         ``True`` "with an attachment", ``False`` "with no attachments".
     attachment_traits
         "with a «Weapon» attachment": one of its attachments has one of these traits.
+    player_role
+        For a player subject: which player ("the losing opponent": ``opponent``
+        and ``losing``); for a card subject: the role of the player its scope
+        names ("controlled by the losing opponent").
     """
 
     scope: Scope = Scope.ANY
@@ -522,14 +550,26 @@ class Subject:
     zone: Zone | None = None
     attachments: bool | None = None
     attachment_traits: tuple[str, ...] = ()
+    player_role: PlayerRole | None = None
 
 
 @dataclass(frozen=True)
 class Target:
-    """What a cost or an effect acts on: a reference plus a filter."""
+    """What a cost or an effect acts on: a reference plus a filter.
+
+    ``ref``: ``self`` (this card), ``attached`` (the card this attachment is
+    on), ``chosen`` (cards chosen when the ability resolves), ``each`` (every
+    card, or every player, matching), ``trigger`` (the card or player of the
+    triggering condition), ``cost`` (the card chosen to pay a cost: "kneel a
+    «Knight» to stand it"), ``faction_card``, ``player`` (the player the
+    subject names), ``event`` (the ability or event a cancel answers).
+    ``also``: alternatives the text allows as well ("~ or a «Small Council»
+    character").
+    """
 
     ref: TargetRef = TargetRef.SELF
     subject: Subject = field(default_factory=Subject)
+    also: tuple[Target, ...] = ()
 
 
 class QuantityKind(Enum):
@@ -571,6 +611,7 @@ class TestKind(Enum):
     IS = "is"
     IS_NOT = "is_not"
     PHASE = "phase"
+    NOT_PHASE = "not_phase"
     CHALLENGE = "challenge"
     COMPARE = "compare"
     DID = "did"
@@ -642,6 +683,8 @@ class Trigger:
         "from your hand"; "into your dead pile".
     in_challenge
         "during a challenge".
+    amount
+        "N or more" (cards drawn, power gained); ``None``: any amount.
     """
 
     event: EventKind
@@ -658,6 +701,7 @@ class Trigger:
     from_zone: Zone | None = None
     to_zone: Zone | None = None
     in_challenge: bool = False
+    amount: int | None = None
 
 
 @dataclass(frozen=True)
@@ -694,6 +738,14 @@ class Effect:
     ("the losing opponent chooses"); ``destination``: where an attachment or
     power goes (``attach``).
     ``options``: for ``choice`` ("either: A, or B"), each option's effects.
+    ``prohibited`` on an effect that is not ``prohibit``: what cannot answer it
+    ("kill it (cannot be saved)": ``saved``).
+    ``knelt``: the card enters play knelt; ``controller``: under whose control
+    ("under your control"); ``token``: the name of the tokens placed or
+    discarded; ``at_random``; ``named``: what a ``name`` effect names;
+    ``means``: how the card of a ``next`` target is brought in ("the next
+    character you marshal"); ``at_end_of``: a delayed effect ("at the end of
+    the phase, ..."); ``phase``: the phase a lasting effect is limited to.
     """
 
     kind: EffectKind
@@ -716,6 +768,13 @@ class Effect:
     destination: Target | None = None
     options: tuple[tuple[Effect, ...], ...] = ()
     phase: Phase | None = None
+    knelt: bool = False
+    controller: Scope | None = None
+    token: str | None = None
+    at_random: bool = False
+    named: Named | None = None
+    means: Means | None = None
+    at_end_of: Period | None = None
 
 
 @dataclass(frozen=True)
@@ -858,6 +917,8 @@ def describe_subject(s: Subject) -> str:
     bits += [f"with a «{t}» attachment" for t in s.attachment_traits]
     if s.zone is not None:
         bits.append(f"in {s.zone.value.replace('_', ' ')}")
+    if s.player_role is not None:
+        bits.append(f"({s.player_role.value} player)")
     return " ".join(bits)
 
 

@@ -288,7 +288,7 @@ def _subject_problem(s: Subject, what: str) -> str | None:
     for c in s.compare:
         if c.stat not in _STAT_OF or c.value is None or c.than is not None or c.op not in (Cmp.LE, Cmp.GE):
             return f"{what}: comparison of {c.stat.value.replace('_', ' ')} is not modelled by the loop encoder"
-    if s.zone not in (None, Zone.HAND):
+    if s.zone not in (None, Zone.PLAY, Zone.HAND):
         return f"{what}: a card in the {s.zone.value.replace('_', ' ')} is not modelled by the loop encoder"
     return None
 
@@ -299,6 +299,8 @@ def _never_in_cycle(t: Trigger) -> bool:
 
 
 def _target_problem(t: Target, what: str, allow: Iterable[TargetRef]) -> str | None:
+    if t.also:
+        return f"{what}: alternative targets are not modelled by the loop encoder"
     if t.ref is TargetRef.ATTACHED and TargetRef.SELF in set(allow):
         return _subject_problem(t.subject, what)  # a fixed card, like ~: the attachment's host
     if t.ref not in set(allow):
