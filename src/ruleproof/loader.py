@@ -4,10 +4,19 @@ A *model* is a directory such as ``model/agot/``: every ``*.py`` in it whose
 name does not start with ``_`` is one *system* module defining
 ``build(**params) -> Model`` and optionally ``SCENARIOS`` (name -> params,
 ``"default"`` first) and ``CHECKED`` (the scenarios ``ruleproof check`` runs).
-Its properties live in ``properties/<model>/<system>.py`` beside ``model/``,
-each defining ``register(m)``; a model file may also declare properties
-itself.  A single ``.py`` file is a model of one system (its properties, if
-any, in the same ``properties/<model>/`` place as for a directory).
+A model file may declare its properties itself; more properties live in a
+properties file defining ``register(m)``, found for ``D/x.py`` at
+(:func:`properties_candidates`):
+
+1. ``D/properties/x.py`` (beside the model);
+2. ``<root>/properties/<game>/x.py`` of the project layout, when ``D`` is
+   ``<root>/model/<game>`` (as for the bundled models).
+
+``--properties PATH`` names the file (a one-system model) or the directory
+of ``<system>.py`` files instead.  Nothing is ignored silently: a file the
+lookup passes over (a second candidate, a file in ``D/properties/`` that
+matches no system) is named in a warning (:attr:`SystemSpec.notes`).  A
+single ``.py`` file is a model of one system.
 
 Any mistake while loading is reported as :class:`InputError` with the file
 and line of the user's code that raised it.
@@ -18,18 +27,20 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import inspect
+import json
 import sys
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Mapping
+from typing import Any, Literal, Mapping
 
 from .dsl import Model, display_path
 from .errors import InputError, SourceLoc
 from .ir import System
 
-__all__ = ["SystemSpec", "bundled_model_dir", "discover", "load_system", "load_all", "graph_check_results"]
+__all__ = ["SystemSpec", "bundled_model_dir", "discover", "load_system", "load_all", "graph_check_results",
+           "properties_candidates", "build_parameters", "BuildParameter"]
 
 _PKG = Path(__file__).resolve().parent
 
@@ -43,26 +54,79 @@ def bundled_model_dir(game: str = "agot") -> Path:
     raise InputError(f"the bundled model '{game}' is missing from this installation")
 
 
-def _properties_dir(model_dir: Path) -> Path:
-    return model_dir.parent.parent / "properties" / model_dir.name
+def properties_candidates(model_file: Path) -> tuple[Path, Path | None]:
+    """Where the properties of ``D/x.py`` are looked for, in order: beside the model, then the project layout.
+
+    The project layout applies to ``<root>/model/<game>/x.py`` only: ``<root>/properties/<game>/x.py``.
+    """
+    d = model_file.resolve().parent
+    layout = d.parent.parent / "properties" / d.name / model_file.name if d.parent.name == "model" else None
+    return d / "properties" / model_file.name, layout
+
+
+def _shown(p: Path) -> str:
+    return display_path(str(p))
+
+
+def _find_properties(f: Path, explicit: Path | None) -> tuple[Path | None, tuple[str, ...]]:
+    """The properties file of model file ``f`` and the notes about the files passed over."""
+    if explicit is not None:
+        if explicit.is_dir():
+            cand = explicit / f.name
+            return (cand if cand.is_file() else None), ()
+        return explicit, ()
+    beside, layout_file = properties_candidates(f)
+    layout = layout_file if layout_file is not None and layout_file.is_file() else None
+    if beside.is_file():
+        notes = (f"{_shown(layout)} is not loaded: the properties beside the model, {_shown(beside)}, come first",) \
+            if layout is not None else ()
+        return beside, notes
+    if beside.parent.is_dir():
+        found = f"loaded {_shown(layout)} instead" if layout is not None else \
+            "this system has only the properties its model file declares"
+        return layout, (f"{_shown(beside.parent)}/ has no {f.name}: {found}",)
+    return layout, ()
+
+
+def _stray_properties(d: Path, systems: list[Path]) -> tuple[str, ...]:
+    """Notes for the files of ``d/properties/`` that no system of the folder would load."""
+    import difflib
+
+    pdir = d / "properties"
+    if not pdir.is_dir():
+        return ()
+    models = sorted(f.name for f in d.glob("*.py") if not f.name.startswith("_"))
+    out = []
+    for pf in sorted(pdir.glob("*.py")):
+        if pf.name.startswith("_") or pf.name in models:
+            continue
+        close = difflib.get_close_matches(pf.name, [f.name for f in systems] or models, n=1)
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        out.append(f"{_shown(pf)} matches no model file in {_shown(d)}/ and is not loaded{hint}")
+    return tuple(out)
 
 
 @dataclass(frozen=True)
 class SystemSpec:
-    """One system module of a model and its scenarios."""
+    """One system module of a model and its scenarios.
+
+    ``notes`` are warnings about the properties lookup (files passed over).
+    """
 
     name: str
     file: Path
     properties_file: Path | None
     scenarios: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...]
     checked: tuple[str, ...]
+    notes: tuple[str, ...] = ()
 
     def params(self, scenario: str) -> dict[str, Any]:
         for n, p in self.scenarios:
             if n == scenario:
                 return dict(p)
         known = ", ".join(n for n, _ in self.scenarios)
-        raise InputError(f"system '{self.name}' has no scenario '{scenario}' (it has: {known})", SourceLoc(display_path(str(self.file))))
+        raise InputError(f"system '{self.name}' has no scenario '{scenario}' (it has: {known})",
+                         SourceLoc(display_path(str(self.file))))
 
 
 def _import(path: Path) -> ModuleType:
@@ -91,22 +155,45 @@ class _user_code:
     def __enter__(self) -> None:
         return None
 
-    def __exit__(self, et: type[BaseException] | None, e: BaseException | None, tb: Any) -> bool:
+    def __exit__(self, et: type[BaseException] | None, e: BaseException | None, tb: Any) -> Literal[False]:
         if e is None or isinstance(e, InputError) or not isinstance(e, Exception):
             return False
         if isinstance(e, SyntaxError):
-            raise InputError(f"syntax error: {e.msg}", SourceLoc(display_path(e.filename or "?"), e.lineno or 0)) from None
+            raise InputError(f"syntax error: {e.msg}",
+                             SourceLoc(display_path(e.filename or "?"), e.lineno or 0)) from None
         loc = None
         for fs in traceback.extract_tb(tb):
-            if str(Path(fs.filename).resolve()) in self.files or not str(Path(fs.filename).resolve()).startswith(str(_PKG)):
+            where = str(Path(fs.filename).resolve())
+            if where in self.files or not where.startswith(str(_PKG)):
                 if not fs.filename.startswith("<"):
                     loc = SourceLoc(display_path(fs.filename), fs.lineno or 0)
         msg = str(e) if isinstance(e, (NameError, AttributeError)) else f"{type(e).__name__}: {e}"
         raise InputError(msg, loc) from None
 
 
-def discover(path: str | Path | None) -> list[SystemSpec]:
-    """The systems of the model at ``path`` (None: the bundled AGoT model)."""
+def _explicit_properties(properties: str | Path | None, files: list[Path]) -> Path | None:
+    if properties is None:
+        return None
+    pp = Path(properties)
+    if not pp.exists():
+        raise InputError(f"no such properties file or directory: {properties}")
+    if pp.is_file() and pp.suffix != ".py":
+        raise InputError(f"a properties file must be Python (.py): {properties}")
+    if pp.is_file() and len(files) > 1:
+        raise InputError(f"--properties names one file but this model has {len(files)} systems: give a directory "
+                         "of <system>.py properties files")
+    if pp.is_dir() and not any((pp / f.name).is_file() for f in files):
+        names = ", ".join(f.name for f in files)
+        raise InputError(f"the properties directory {properties} has no file for any system of this model ({names})")
+    return pp
+
+
+def discover(path: str | Path | None, properties: str | Path | None = None) -> list[SystemSpec]:
+    """The systems of the model at ``path`` (None: the bundled AGoT model).
+
+    ``properties``: a properties file (a one-system model) or a directory of
+    ``<system>.py`` files to load instead of the lookup beside the model.
+    """
     if path is None:
         p = bundled_model_dir()
     else:
@@ -117,13 +204,13 @@ def discover(path: str | Path | None) -> list[SystemSpec]:
         files = sorted(f for f in p.glob("*.py") if not f.name.startswith("_"))
         if not files:
             raise InputError(f"model directory {display_path(str(p))} has no model files (*.py)")
-        pdir = _properties_dir(p)
     else:
         if p.suffix != ".py":
             raise InputError(f"a model file must be Python (.py): {path}")
         files = [p]
-        pdir = _properties_dir(p.resolve().parent)
-    specs = []
+    explicit = _explicit_properties(properties, files)
+    stray = () if explicit is not None else _stray_properties(files[0].resolve().parent, files)
+    specs: list[SystemSpec] = []
     for f in files:
         mod = _import(f)
         build = getattr(mod, "build", None)
@@ -136,25 +223,79 @@ def discover(path: str | Path | None) -> list[SystemSpec]:
         for c in checked:
             if c not in scen:
                 raise InputError(f"CHECKED names an unknown scenario '{c}'", SourceLoc(display_path(str(f))))
-        pf = pdir / f.name if pdir is not None and (pdir / f.name).is_file() else None
+        pf, notes = _find_properties(f, explicit)
+        if not specs:
+            notes = notes + stray
         specs.append(
             SystemSpec(
-                f.stem, f, pf, tuple((n, tuple(sorted(dict(v).items()))) for n, v in scen.items()), checked
+                f.stem, f, pf, tuple((n, tuple(sorted(dict(v).items()))) for n, v in scen.items()), checked, notes
             )
         )
     return specs
+
+
+@dataclass(frozen=True)
+class BuildParameter:
+    """One parameter of a system's ``build()``: its name, type (as written) and default (``required`` if none)."""
+
+    name: str
+    type: str
+    default: Any
+    required: bool
+
+
+_TYPES: dict[str, tuple[type, ...]] = {"int": (int,), "bool": (bool,), "str": (str,), "float": (int, float)}
+
+
+def build_parameters(build: Any) -> tuple[list[BuildParameter], bool]:
+    """The parameters of ``build`` and whether it also takes any keyword (``**params``)."""
+    out = []
+    any_kw = False
+    for k, p in inspect.signature(build).parameters.items():
+        if p.kind is inspect.Parameter.VAR_KEYWORD:
+            any_kw = True
+            continue
+        if p.kind is inspect.Parameter.VAR_POSITIONAL:
+            continue
+        ann = p.annotation
+        text = "" if ann is inspect.Parameter.empty else \
+            (ann if isinstance(ann, str) else getattr(ann, "__name__", str(ann)))
+        req = p.default is inspect.Parameter.empty
+        out.append(BuildParameter(k, text, None if req else p.default, req))
+    return out, any_kw
+
+
+def _check_overrides(spec: SystemSpec, build: Any, overrides: Mapping[str, Any]) -> None:
+    """``--param`` names and value types against ``build()``'s signature: bad input with a suggestion."""
+    import difflib
+
+    params, any_kw = build_parameters(build)
+    by_name = {p.name: p for p in params}
+    loc = SourceLoc(display_path(str(spec.file)), getattr(getattr(build, "__code__", None), "co_firstlineno", 0))
+    for k, v in overrides.items():
+        p = by_name.get(k)
+        if p is None:
+            if any_kw:
+                continue
+            close = difflib.get_close_matches(k, list(by_name), n=1)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            known = ", ".join(by_name) or "none"
+            raise InputError(f"--param {k}: system '{spec.name}' has no build parameter '{k}'{hint}; "
+                             f"its parameters: {known}", loc)
+        want = _TYPES.get(p.type)
+        if want is not None and (not isinstance(v, want) or (bool not in want and isinstance(v, bool))):
+            shown = v if isinstance(v, str) else json.dumps(v)
+            hint = " (a string value is written in JSON quotes: --param NAME='\"text\"')" if p.type == "str" else ""
+            raise InputError(f"--param {k} takes {p.type}, got {shown!r}{hint}", loc)
 
 
 def load_system(spec: SystemSpec, scenario: str | None = None, overrides: Mapping[str, Any] | None = None) -> System:
     """Build and ground one system at a scenario (with parameter overrides)."""
     name = scenario or spec.checked[0]
     mod = _import(spec.file)
-    params = {
-        k: p.default
-        for k, p in inspect.signature(mod.build).parameters.items()
-        if p.default is not inspect.Parameter.empty
-    }
+    params = {p.name: p.default for p in build_parameters(mod.build)[0] if not p.required}
     params.update(spec.params(name))
+    _check_overrides(spec, mod.build, overrides or {})
     params.update(overrides or {})
     files = [spec.file] + ([spec.properties_file] if spec.properties_file else [])
     with _user_code(*files):
@@ -167,15 +308,20 @@ def load_system(spec: SystemSpec, scenario: str | None = None, overrides: Mappin
             pmod = _import(spec.properties_file)
             reg = getattr(pmod, "register", None)
             if not callable(reg):
-                raise InputError("a properties file must define register(m)", SourceLoc(display_path(str(spec.properties_file)), 1))
+                raise InputError("a properties file must define register(m)",
+                                 SourceLoc(display_path(str(spec.properties_file)), 1))
             reg(m)
         return m.finish()
 
 
-def load_all(path: str | Path | None, scenario: str | None = None, overrides: Mapping[str, Any] | None = None) -> list[System]:
-    """Every system of a model: at ``scenario`` if given, else at each checked scenario."""
+def load_all(path: str | Path | None, scenario: str | None = None, overrides: Mapping[str, Any] | None = None,
+             properties: str | Path | None = None, specs: list[SystemSpec] | None = None) -> list[System]:
+    """Every system of a model: at ``scenario`` if given, else at each checked scenario.
+
+    ``specs``: the model's systems as :func:`discover` found them (else it is called).
+    """
     out = []
-    for spec in discover(path):
+    for spec in specs if specs is not None else discover(path, properties):
         names = [scenario] if scenario else list(spec.checked)
         for n in names:
             if scenario and n not in dict(spec.scenarios):

@@ -1,13 +1,17 @@
 """Rendering results: human text, versioned JSON, and ITF traces.
 
-Pure functions from results to strings/objects; nothing here prints.  Human
-output leaves out timings so that it can be compared with golden files.
+Pure functions from results to strings/objects; nothing here prints.  The
+human report shows timings only as ``12.3s`` (:func:`mask_times` replaces
+them, for comparisons and golden files).
 """
 
 from __future__ import annotations
 
+import json
 import re
-from typing import Any, Iterable, Sequence
+import textwrap
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping, Sequence
 
 from .ir import App, Choice, Const, Expr, Op, Value, Var
 from .results import Coverage, Result, Trace, Verdict
@@ -21,6 +25,14 @@ __all__ = [
     "results_json",
     "render_trace",
     "render_results",
+    "TextOptions",
+    "summary_table",
+    "property_table",
+    "result_details",
+    "coverage_lines",
+    "totals_line",
+    "wrap_line",
+    "mask_times",
     "exit_status",
 ]
 
@@ -128,12 +140,15 @@ def _coverage_json(c: Coverage | None) -> Any:
     return out
 
 
-def result_json(r: Result, model: str, trace_format: str = "text") -> dict[str, Any]:
+def result_json(r: Result, model: str, trace_format: str = "text",
+                ids: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """One result as JSON (``id``: the property's short id, when ``ids`` has it)."""
     trace: Any = None
     if r.trace is not None:
         trace = trace_itf(r.trace, model, r.property) if trace_format == "itf" else trace_json(r.trace)
     return {
         "property": r.property,
+        **({"id": ids[r.property]} if ids and r.property in ids else {}),
         "system": r.system,
         "scenario": r.scenario,
         "kind": r.kind,
@@ -150,13 +165,14 @@ def result_json(r: Result, model: str, trace_format: str = "text") -> dict[str, 
     }
 
 
-def results_json(model: str, results: Sequence[Result], trace_format: str = "text") -> dict[str, Any]:
-    """The ``--json`` object of ``ruleproof check``."""
+def results_json(model: str, results: Sequence[Result], trace_format: str = "text",
+                 ids: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The ``--json`` object of ``ruleproof check`` (witness traces included)."""
     return {
         "version": JSON_VERSION,
         "model": model,
         "status": exit_status(results),
-        "results": [result_json(r, model, trace_format) for r in results],
+        "results": [result_json(r, model, trace_format, ids) for r in results],
     }
 
 
@@ -220,69 +236,190 @@ def _verdict_cell(r: Result) -> str:
     return text
 
 
-def render_results(model: str, results: Sequence[Result], show_invariants: bool = True) -> str:
-    """The human report of ``ruleproof check``: a table, then traces, reasons and coverage."""
-    rows: list[tuple[str, str, str, str]] = []
+@dataclass(frozen=True)
+class TextOptions:
+    """How much the human report shows.
+
+    ``verbosity``: -1 (``-q``: what failed and the totals), 0 (a summary
+    table, one line per system, and details of what is not proved), 1
+    (``-v``: one line per property, the inductive invariants, the properties
+    files).  ``witnesses``: the witness traces of reached sanity targets.
+    ``width``: lines are wrapped to it.  ``ids``: short property ids.
+    ``trace_format``: ``itf`` shows traces as ITF JSON.  ``sources``:
+    ``(system, properties file or "")`` for ``-v``.
+    """
+
+    verbosity: int = 0
+    witnesses: bool = False
+    width: int = 100
+    ids: Mapping[str, str] = field(default_factory=dict)
+    trace_format: str = "text"
+    sources: tuple[tuple[str, str], ...] = ()
+
+
+_NUMBERED = re.compile(r"^(\s*)(\d+\. )")
+_TIMES = re.compile(r"\b\d+\.\ds\b")
+
+
+def mask_times(text: str) -> str:
+    """The report with every time (``12.3s``) replaced by ``N.Ns``: equal for equal results."""
+    return _TIMES.sub("N.Ns", text)
+
+
+def wrap_line(line: str, width: int) -> list[str]:
+    """``line`` wrapped to ``width``; continuation lines hang under its text (numbered steps: after the number)."""
+    if len(line) <= width:
+        return [line]
+    m = _NUMBERED.match(line)
+    lead = len(line) - len(line.lstrip(" "))
+    hang = " " * (len(m.group(1)) + len(m.group(2)) if m else lead + 4)
+    return textwrap.wrap(line, width, subsequent_indent=hang, break_long_words=False, break_on_hyphens=False) or [line]
+
+
+def _seconds(x: float) -> str:
+    return f"{x:.1f}s"
+
+
+def _by_system(results: Sequence[Result]) -> dict[str, list[Result]]:
+    groups: dict[str, list[Result]] = {}
     for r in results:
-        rows.append((f"{r.system}[{r.scenario}]", r.property, _verdict_cell(r), r.engine))
-    w0 = max([len("system"), *(len(x[0]) for x in rows)])
-    w1 = max([len("property"), *(len(x[1]) for x in rows)])
-    w2 = max([len("verdict"), *(len(x[2]) for x in rows)])
-    out = [f"model: {model}", "", f"{'system':<{w0}}  {'property':<{w1}}  {'verdict':<{w2}}  engine"]
-    out.append(f"{'-' * w0}  {'-' * w1}  {'-' * w2}  ------")
-    for a, b, c, d in rows:
-        out.append(f"{a:<{w0}}  {b:<{w1}}  {c:<{w2}}  {d}")
-    details: list[str] = []
+        groups.setdefault(f"{r.system}[{r.scenario}]", []).append(r)
+    return groups
+
+
+def summary_table(results: Sequence[Result]) -> list[str]:
+    """One line per system and scenario: how many properties proved, held, violated, unknown, and the time."""
+    rows = []
+    for key, rs in _by_system(results).items():
+        n = {v: sum(1 for r in rs if r.verdict is v) for v in Verdict}
+        rows.append((key, n[Verdict.PROVED], n[Verdict.HOLDS_TO_DEPTH], n[Verdict.VIOLATED], n[Verdict.UNKNOWN],
+                     _seconds(sum(r.seconds for r in rs))))
+    w = max([len("system"), *(len(r[0]) for r in rows)])
+    out = [f"{'system':<{w}}  proved  held  violated  unknown    time"]
+    out += [f"{a:<{w}}  {b:>6}  {c:>4}  {d:>8}  {e:>7}  {t:>6}" for a, b, c, d, e, t in rows]
+    return out
+
+
+def property_table(results: Sequence[Result], ids: Mapping[str, str], width: int) -> list[str]:
+    """One line per property (``-v``): system, verdict, engine, time, short id and the property's sentence."""
+    rows = [(f"{r.system}[{r.scenario}]", _verdict_cell(r), r.engine, _seconds(r.seconds), ids.get(r.property, ""),
+             r.property) for r in results]
+    heads = ("system", "verdict", "engine", "time", "id")
+    ws = [max([len(h), *(len(x[i]) for x in rows)]) for i, h in enumerate(heads)]
+    head = ("system", "verdict", "engine", "time", "id", "property")
+    out = ["  ".join(f"{h:<{ws[i]}}" if i < 5 else h for i, h in enumerate(head))]
+    hang = " " * (sum(ws) + 2 * 5)
+    for row in rows:
+        line = "  ".join(f"{c:<{ws[i]}}" if i < 5 else c for i, c in enumerate(row))
+        out += textwrap.wrap(line, max(width, len(hang) + 20), subsequent_indent=hang, break_long_words=False,
+                             break_on_hyphens=False) or [line]
+    return out
+
+
+def _trace_lines(r: Result, model: str, o: TextOptions) -> list[str]:
+    if r.trace is None:
+        return []
+    if o.trace_format == "itf":  # JSON: not wrapped
+        body = json.dumps(trace_itf(r.trace, model, r.property), indent=1, ensure_ascii=False)
+        return ["    trace (ITF):", *("      " + x for x in body.splitlines())]
+    return _wrapped(render_trace(r.trace), o.width)
+
+
+def _wrapped(lines: Iterable[str], width: int) -> list[str]:
+    return [w for line in lines for w in wrap_line(line, width)]
+
+
+def result_details(r: Result, model: str, o: TextOptions) -> list[str]:
+    """What the report says about one result beyond its table line (nothing for a plain proof)."""
+    head = f"{r.system}[{r.scenario}] / {r.property}"
+    if r.verdict is Verdict.VIOLATED:
+        out = [f"{head}: VIOLATED" + (f" ({r.reason})" if r.reason else "")]
+        out += [f"    rules: {', '.join(r.cites)}"] if r.cites else []
+        return _wrapped(out, o.width) + _trace_lines(r, model, o)
+    if r.verdict is Verdict.UNKNOWN:
+        return wrap_line(f"{head}: UNKNOWN: {r.reason}", o.width)
+    if r.verdict is Verdict.HOLDS_TO_DEPTH:
+        return wrap_line(f"{head}: HOLDS_TO_DEPTH({r.depth}): no violation within {r.depth} steps; not proved for all "
+                         "depths", o.width)
+    if r.trace is not None and o.witnesses:
+        return wrap_line(f"{head}: reached ({r.reason})", o.width) + _trace_lines(r, model, o)
+    if r.invariant and o.verbosity > 0:
+        inv = r.invariant if len(r.invariant) <= 300 else r.invariant[:300] + " ..."
+        return wrap_line(f"{head}: proved by the inductive invariant: {inv}", o.width)
+    return []
+
+
+def _rule_coverage(key: str, c: Coverage) -> list[str]:
+    n_reached = sum(1 for x in c.rules if x.status == "reached")
+    out = ["", f"rule coverage: {key} within {c.depth} steps: {n_reached} of {len(c.rules)} rules reached"]
+    for x in c.rules:
+        where = f" ({x.where})" if x.where else ""
+        out.append(f"  {x.status.upper() if x.status != 'reached' else x.status:<9}  {x.kind:<6}  {x.name}{where}")
+    missed = [f"{x.kind} {x.name}" for x in c.rules if x.status == "unreached" and x.kind != "action"]
+    if missed:
+        out.append(f"warning: {key}: rules never reached within {c.depth} steps "
+                   f"(properties over them hold vacuously): {'; '.join(missed)}")
+    return out
+
+
+def coverage_lines(results: Sequence[Result]) -> list[str]:
+    """Rule coverage (``--coverage``) and the actions never enabled, each explained.
+
+    An action family that one scenario never enables but another scenario of
+    the same system in this run fires is a note (that scenario's setup does
+    not use the rule, the other one covers it); one that no scenario of the
+    run fires is a warning: properties about it hold vacuously.
+    """
+    cov: dict[str, tuple[Result, Coverage]] = {}
     for r in results:
-        head = f"{r.system}[{r.scenario}] / {r.property}"
-        if r.verdict is Verdict.VIOLATED:
-            details.append(f"{head}: VIOLATED" + (f" ({r.reason})" if r.reason else ""))
-            if r.cites:
-                details.append(f"    rules: {', '.join(r.cites)}")
-            if r.trace is not None:
-                details.extend(render_trace(r.trace))
-        elif r.verdict is Verdict.UNKNOWN:
-            details.append(f"{head}: UNKNOWN: {r.reason}")
-        elif r.verdict is Verdict.PROVED and r.trace is not None:
-            details.append(f"{head}: reached ({r.reason})")
-            details.extend(render_trace(r.trace))
-        elif r.verdict is Verdict.PROVED and r.invariant and show_invariants:
-            inv = r.invariant if len(r.invariant) <= 300 else r.invariant[:300] + " ..."
-            details.append(f"{head}: proved by the inductive invariant: {inv}")
+        if r.coverage is not None:
+            cov.setdefault(f"{r.system}[{r.scenario}]", (r, r.coverage))
+    fired: dict[str, set[str]] = {}
+    for r, c in cov.values():
+        fired.setdefault(r.system, set()).update(c.fired)
+    out: list[str] = []
+    for key, (r, c) in cov.items():
+        if c.rules:
+            out += _rule_coverage(key, c)
+        within = "in any reachable state" if c.exhaustive else f"within {c.depth} steps"
+        elsewhere = [f for f in c.never if f in fired[r.system]]
+        nowhere = [f for f in c.never if f not in fired[r.system]]
+        if nowhere:
+            scope = "of this run's scenarios" if len({k for k in cov if k.startswith(r.system + "[")}) > 1 else ""
+            out.append(f"warning: {key}: actions never enabled {within}"
+                       f"{' (nor in any other scenario ' + scope + ')' if scope else ''}, so properties about them "
+                       f"hold vacuously: {', '.join(nowhere)}")
+        if elsewhere:
+            out.append(f"note: {key}: this scenario's setup never enables {', '.join(elsewhere)} ({within}); "
+                       f"another scenario of {r.system} in this run fires each of them, so they are covered there")
+        if c.unknown:
+            out.append(f"warning: {key}: coverage unknown for: {', '.join(c.unknown)}")
+    return out
+
+
+def totals_line(results: Sequence[Result]) -> str:
+    counts = {v: sum(1 for r in results if r.verdict is v) for v in Verdict}
+    return (f"{len(results)} {'property' if len(results) == 1 else 'properties'}: {counts[Verdict.PROVED]} proved, "
+            f"{counts[Verdict.HOLDS_TO_DEPTH]} held to a depth, {counts[Verdict.VIOLATED]} violated, "
+            f"{counts[Verdict.UNKNOWN]} unknown")
+
+
+def render_results(model: str, results: Sequence[Result], o: TextOptions | None = None) -> str:
+    """The human report of ``ruleproof check`` (see :class:`TextOptions`)."""
+    o = o or TextOptions()
+    out = [f"model: {model}"]
+    if o.verbosity > 0:
+        out += _wrapped((f"properties of {sy}: {f or 'only those in the model file'}" for sy, f in o.sources), o.width)
+    if o.verbosity >= 0:
+        out += ["", *(property_table(results, o.ids, o.width) if o.verbosity > 0 else summary_table(results))]
+    quiet = o if o.verbosity >= 0 else TextOptions(-1, False, o.width, o.ids, o.trace_format)
+    details = [x for r in results for x in result_details(r, model, quiet)]
     if details:
         out += ["", *details]
-    seen: set[tuple[str, str]] = set()
-    for r in results:
-        key = (r.system, r.scenario)
-        if key in seen or r.coverage is None:
-            continue
-        seen.add(key)
-        c = r.coverage
-        if c.rules:
-            n_reached = sum(1 for x in c.rules if x.status == "reached")
-            out += ["", f"rule coverage: {r.system}[{r.scenario}] within {c.depth} steps: "
-                        f"{n_reached} of {len(c.rules)} rules reached"]
-            for x in c.rules:
-                where = f" ({x.where})" if x.where else ""
-                out.append(f"  {x.status.upper() if x.status != 'reached' else x.status:<9}  {x.kind:<6}  {x.name}{where}")
-            missed = [f"{x.kind} {x.name}" for x in c.rules if x.status == "unreached" and x.kind != "action"]
-            if missed:
-                out.append(f"warning: {r.system}[{r.scenario}]: rules never reached within {c.depth} steps "
-                           f"(properties over them hold vacuously): {'; '.join(missed)}")
-        if c.never:
-            within = "in any reachable state" if c.exhaustive else f"within {c.depth} steps"
-            out.append(
-                f"warning: {r.system}[{r.scenario}]: actions never enabled {within} "
-                f"(properties over them hold vacuously): {', '.join(c.never)}"
-            )
-        if c.unknown:
-            out.append(f"warning: {r.system}[{r.scenario}]: coverage unknown for: {', '.join(c.unknown)}")
-    counts = {v: sum(1 for r in results if r.verdict is v) for v in Verdict}
-    out += [
-        "",
-        f"{len(results)} {'property' if len(results) == 1 else 'properties'}: {counts[Verdict.PROVED]} proved, {counts[Verdict.HOLDS_TO_DEPTH]} held to a depth, "
-        f"{counts[Verdict.VIOLATED]} violated, {counts[Verdict.UNKNOWN]} unknown",
-    ]
+    notes = [x for x in coverage_lines(results) if o.verbosity >= 0 or not x.startswith("note:")]
+    if notes:
+        out += _wrapped(["", *notes] if notes[0] else notes, o.width)
+    out += ["", *wrap_line(totals_line(results), o.width)]
     return "\n".join(out) + "\n"
 
 

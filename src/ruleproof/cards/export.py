@@ -173,6 +173,9 @@ def render(g: nx.DiGraph, fmt: str) -> bytes:
     if g.number_of_nodes() > PICTURE_LIMIT:
         raise InputError(f"{g.number_of_nodes()} abilities are too many to draw (at most {PICTURE_LIMIT}): "
                          "use --format dot or graphml, or fewer cards (--only-cycles keeps the abilities on cycles)")
+    from ruleproof.extras import require
+
+    require("draw", f"drawing a {fmt} picture")
     import matplotlib
 
     matplotlib.use("Agg")

@@ -39,6 +39,7 @@ class CheckUnit:
     properties: tuple[str, ...]
     engine: str
     options: Options
+    properties_path: str | None = None  # ``check --properties`` (absolute), else the lookup beside the model
 
     @property
     def label(self) -> str:
@@ -47,7 +48,7 @@ class CheckUnit:
 
 def run_check_unit(unit: CheckUnit) -> list[Result]:
     """Worker side: rebuild the system (cached per process) and check it."""
-    system = cached_system(unit.model, unit.system, unit.scenario, unit.params)
+    system = cached_system(unit.model, unit.system, unit.scenario, unit.params, unit.properties_path)
     fresh_solver_context()
     return check_system(system, unit.engine, unit.options, unit.properties)
 
@@ -85,6 +86,7 @@ def check_on_cluster(
     workers: int | None = None,
     scheduler: str | None = None,
     fault: Fault | None = None,
+    properties: str | None = None,
 ) -> list[Result]:
     """What the in-process loop over ``check_system`` returns, computed on a Dask cluster.
 
@@ -93,17 +95,18 @@ def check_on_cluster(
     they give the order and the properties of the UNKNOWN results of failed
     units.  Systems without a selected property are skipped, as in-process.
     """
-    refs = system_refs(model, scenario)
+    refs = system_refs(model, scenario, properties)
     if len(refs) != len(systems):
         raise InternalError(f"{len(systems)} systems loaded but {len(refs)} system references made")
     ref = model_ref(model)
+    pref = model_ref(properties)
     params = encode_params(overrides)
     units: list[CheckUnit] = []
     by_label: dict[str, System] = {}
-    for (name, scen), sy in zip(refs, systems):
+    for (name, scen), sy in zip(refs, systems, strict=True):
         if names and not any(p.name in names for p in sy.properties):
             continue
-        u = CheckUnit(ref, name, scen, params, tuple(names), engine, opts)
+        u = CheckUnit(ref, name, scen, params, tuple(names), engine, opts, pref)
         units.append(u)
         by_label[u.label] = sy
     most = max((sum(1 for p in sy.properties if not names or p.name in names) for sy in by_label.values()), default=0)

@@ -156,6 +156,9 @@ def run_units(
 def _on_cluster(units: Sequence[U], fn: Callable[[U], R], failed: Callable[[U, str], R], workers: int | None,
                 scheduler: str | None, timeout: float | None, progress: UnitProgress | None,
                 fault: Fault | None) -> list[R]:
+    from ..extras import require
+
+    require("dask", "running on a Dask cluster (--workers, --scheduler)")
     import dask
     from distributed import Client, LocalCluster
 

@@ -39,23 +39,25 @@ def decode_params(params: tuple[tuple[str, str], ...]) -> dict[str, Any]:
     return {k: json.loads(v) for k, v in params}
 
 
-def _spec(model: str | None, system: str) -> SystemSpec:
-    for spec in discover(model):
+def _spec(model: str | None, system: str, properties: str | None = None) -> SystemSpec:
+    for spec in discover(model, properties):
         if spec.name == system:
             return spec
     raise InternalError(f"the model {model or 'agot (bundled)'} has no system '{system}' on this worker")
 
 
 @functools.lru_cache(maxsize=16)
-def cached_system(model: str | None, system: str, scenario: str, params: tuple[tuple[str, str], ...]) -> System:
-    """The grounded system of a reference, built once per process."""
-    return load_system(_spec(model, system), scenario, decode_params(params))
+def cached_system(model: str | None, system: str, scenario: str, params: tuple[tuple[str, str], ...],
+                  properties: str | None = None) -> System:
+    """The grounded system of a reference, built once per process (``properties``: as ``check --properties``)."""
+    return load_system(_spec(model, system, properties), scenario, decode_params(params))
 
 
-def system_refs(model: str | Path | None, scenario: str | None) -> list[tuple[str, str]]:
+def system_refs(model: str | Path | None, scenario: str | None,
+                properties: str | None = None) -> list[tuple[str, str]]:
     """``(system name, scenario)`` of each system :func:`ruleproof.loader.load_all` loads, in its order."""
     out: list[tuple[str, str]] = []
-    for spec in discover(model):
+    for spec in discover(model, properties):
         names = [scenario] if scenario else list(spec.checked)
         for n in names:
             if scenario and n not in dict(spec.scenarios):

@@ -73,7 +73,8 @@ def _step_attrs(decl: Declaration, name: str, level: int) -> dict[str, str]:
     }
 
 
-def _add_edge(g: nx.DiGraph, u: str, v: str, kind: MoveKind, label: str, cites: tuple[str, ...], site: str = "", deferred: bool = False) -> None:
+def _add_edge(g: nx.DiGraph, u: str, v: str, kind: MoveKind, label: str, cites: tuple[str, ...], site: str = "",
+              deferred: bool = False) -> None:
     if g.has_edge(u, v):
         d = g.edges[u, v]
         if d["kind"] != kind.value:
@@ -81,14 +82,16 @@ def _add_edge(g: nx.DiGraph, u: str, v: str, kind: MoveKind, label: str, cites: 
         if site and site not in d["sites"].split(","):
             d["sites"] = ",".join(x for x in (d["sites"], site) if x)
         return
-    g.add_edge(u, v, kind=kind.value, label=label, cites="; ".join(cites), sites=site, deferred="true" if deferred else "false")
+    g.add_edge(u, v, kind=kind.value, label=label, cites="; ".join(cites), sites=site,
+               deferred="true" if deferred else "false")
 
 
 def timing_graph(decl: Declaration, levels: int = 2) -> nx.DiGraph:
     """The sequence graph of ``decl`` with ``levels`` nesting levels (>= 1)."""
     if levels < 1:
         raise ValueError("levels must be at least 1")
-    g = nx.DiGraph(name=decl.name, what="timing", queue_order=decl.queue_order.value, levels=str(levels), entry=node_id(0, decl.entry))
+    g = nx.DiGraph(name=decl.name, what="timing", queue_order=decl.queue_order.value, levels=str(levels),
+                   entry=node_id(0, decl.entry))
     for lv in range(levels):
         for s in decl.steps:
             g.add_node(node_id(lv, s.name), **_step_attrs(decl, s.name, lv))
@@ -193,7 +196,8 @@ def layout(g: nx.DiGraph) -> dict[str, tuple[float, float]]:
         # a step off the chain (a cancelled end) sits under the step that leads to it
         for n in main:
             if n not in forward and g.nodes[n]["step"] != entry_step:
-                srcs = [u for u, _, d in g.in_edges(n, data=True) if d["kind"] not in ("nest", "return") and u in pos and u != n]
+                srcs = [u for u, _, d in g.in_edges(n, data=True)
+                        if d["kind"] not in ("nest", "return") and u in pos and u != n]
                 if srcs:
                     sx, sy = pos[srcs[0]]
                     pos[n] = (sx, sy - 1.3)
@@ -285,6 +289,9 @@ def render(g: nx.DiGraph, fmt: str) -> bytes:
     """The drawing of ``g`` as SVG or PNG bytes."""
     if fmt not in ("svg", "png"):
         raise ValueError(f"cannot draw as {fmt}")
+    from ..extras import require
+
+    require("draw", f"drawing a {fmt} picture")
     import matplotlib
 
     matplotlib.use("Agg")
@@ -303,7 +310,8 @@ def render(g: nx.DiGraph, fmt: str) -> bytes:
     ax.axis("off")
     title = g.graph.get("name", "")
     what = g.graph.get("what", "")
-    ax.set_title(f"{title} ({what}; queue order {g.graph.get('queue_order', '')})" if what == "timing" else title, fontsize=12)
+    ax.set_title(f"{title} ({what}; queue order {g.graph.get('queue_order', '')})" if what == "timing" else title,
+                 fontsize=12)
     texts = {}
     for n, d in g.nodes(data=True):
         x, y = pos[n]
@@ -360,7 +368,8 @@ def render(g: nx.DiGraph, fmt: str) -> bytes:
     kinds = sorted({d["kind"] for _, _, d in g.edges(data=True)})
     names = {"pass": "pass (window closes)", "nest": "nest (new condition)", "return": "return (to the caller)"}
     handles = [
-        Line2D([0], [0], color=EDGE_STYLE[k][0], linestyle=EDGE_STYLE[k][1], lw=1.6, label=names.get(k, k))
+        Line2D([0], [0], color=EDGE_STYLE[k][0], linestyle=EDGE_STYLE[k][1], lw=1.6,  # type: ignore[arg-type]
+               label=names.get(k, k))
         for k in kinds
         if k in EDGE_STYLE
     ]
@@ -386,7 +395,8 @@ def _q(s: str) -> str:
 
 def to_dot(g: nx.DiGraph) -> str:
     """``g`` in Graphviz DOT (a small writer: no pygraphviz needed)."""
-    lines = [f"digraph {_q(g.graph.get('name', 'timing'))} {{", "  rankdir=LR;", '  node [shape=box, style="rounded,filled", fontsize=10];']
+    lines = [f"digraph {_q(g.graph.get('name', 'timing'))} {{", "  rankdir=LR;",
+             '  node [shape=box, style="rounded,filled", fontsize=10];']
     for k, v in sorted(g.graph.items()):
         if k != "name":
             lines.append(f"  // {k} = {v}")
