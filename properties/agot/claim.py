@@ -44,7 +44,8 @@ def register(m: Model) -> None:
     # ---------------------------------------------------------------- military claim
     m.invariant(
         "military claim only chooses characters the losing defender controls",
-        ForAll(Char, lambda c: Implies(v.chosen[c], And(v.pending, v.zone[c] == "play", v.controller[c] == v.defender))),
+        ForAll(Char, lambda c: Implies(v.chosen[c],
+                                       And(v.pending, v.zone[c] == "play", v.controller[c] == v.defender))),
         cites=["Military Claim", "Ownership and Control"],
     )
     m.invariant(
@@ -157,7 +158,10 @@ def register(m: Model) -> None:
     # ---------------------------------------------------------------- sanity
     m.reachable(
         "sanity: military claim can kill a character",
-        Count(Char, lambda c: v.zone[c] == "dead") >= 2,
+        # the losing defender has chosen as many characters as the attacker's claim value and one of them is
+        # not saved: the claim kills it next ("kill each character" alone does not reach this)
+        And(v.pending, Count(Char, lambda c: v.chosen[c]) == v.claim[v.attacker],
+            Count(Char, lambda c: And(v.chosen[c], ~v.saved[c])) >= 1),
         cites=["Military Claim"],
     )
     m.reachable(

@@ -81,11 +81,16 @@ def _find_properties(f: Path, explicit: Path | None) -> tuple[Path | None, tuple
         notes = (f"{_shown(layout)} is not loaded: the properties beside the model, {_shown(beside)}, come first",) \
             if layout is not None else ()
         return beside, notes
-    if beside.parent.is_dir():
+    if _holds_properties(beside.parent):
         found = f"loaded {_shown(layout)} instead" if layout is not None else \
             "this system has only the properties its model file declares"
         return layout, (f"{_shown(beside.parent)}/ has no {f.name}: {found}",)
     return layout, ()
+
+
+def _holds_properties(pdir: Path) -> bool:
+    """``pdir`` is a folder of properties files (not the project layout's folder of game folders)."""
+    return pdir.is_dir() and any(not f.name.startswith("_") for f in pdir.glob("*.py"))
 
 
 def _stray_properties(d: Path, systems: list[Path]) -> tuple[str, ...]:

@@ -25,8 +25,10 @@ Examples
 from __future__ import annotations
 
 import io
+import shutil
+import subprocess
 import textwrap
-from typing import Iterable
+from typing import Callable, Iterable
 
 import networkx as nx
 
@@ -35,12 +37,13 @@ from ruleproof.cards.overrides import Overrides, compile_pool
 from ruleproof.cards.pool import Deck, Pool
 from ruleproof.errors import InputError
 
-__all__ = ["PICTURE_LIMIT", "abilities_graph", "render", "to_dot"]
+__all__ = ["PICTURE_LIMIT", "abilities_graph", "render", "to_dot", "edge_legend", "label_positions"]
 
 #: The most abilities drawn as a picture (beyond it a drawing is unreadable and slow: use DOT or GraphML).
 PICTURE_LIMIT = 400
 
 _FILL = {YOU: "#d6eaf8", OPPONENT: "#fadbd8"}
+_RAD = 0.18  # how far an edge's arc bends in the matplotlib picture (arc3)
 _EDGE_COLOUR = {"triggers": "#2a7d2a", "enables": "#1f4e9c", "enables+triggers": "#6c3483"}
 
 
@@ -111,10 +114,15 @@ def _q(s: str) -> str:
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
 
-def to_dot(g: nx.DiGraph) -> str:
-    """An ability graph from :func:`abilities_graph` in Graphviz DOT; edge labels give the reason."""
+def to_dot(g: nx.DiGraph, picture: bool = False) -> str:
+    """An ability graph from :func:`abilities_graph` in Graphviz DOT; edge labels give the reason.
+
+    ``picture``: for drawing with ``dot`` (each edge label the reason's first clause, wrapped).
+    """
     lines = [f"digraph {_q(str(g.graph.get('name', 'abilities')))} {{", "  rankdir=LR;",
              '  node [shape=box, style="rounded,filled", fontsize=10];', "  edge [fontsize=8];"]
+    if picture:
+        lines.append("  nodesep=0.5; ranksep=1.2;")
     for n, d in sorted(g.nodes(data=True)):
         attrs = {"label": d["label"], "fillcolor": _FILL.get(d["controller"], "#ffffff"),
                  "controller": d["controller"], "type": d["type"], "on_cycle": d["on_cycle"]}
@@ -124,7 +132,8 @@ def to_dot(g: nx.DiGraph) -> str:
             attrs["limit"] = d["limit"]
         lines.append(f"  {_q(n)} [" + ", ".join(f"{k}={_q(v)}" for k, v in attrs.items()) + "];")
     for u, v, d in sorted(g.edges(data=True)):
-        attrs = {"label": d["label"], "kind": d["kind"], "color": _EDGE_COLOUR.get(d["kind"], "#000000"),
+        label = _wrap(_short(d["label"]), 30) if picture else d["label"]
+        attrs = {"label": label, "kind": d["kind"], "color": _EDGE_COLOUR.get(d["kind"], "#000000"),
                  "style": "dashed" if d["cross_player"] == "true" else "solid"}
         lines.append(f"  {_q(u)} -> {_q(v)} [" + ", ".join(f"{k}={_q(val)}" for k, val in attrs.items()) + "];")
     lines.append("}")
@@ -163,19 +172,73 @@ def _short(reason: str) -> str:
 def render(g: nx.DiGraph, fmt: str) -> bytes:
     """The drawing of an ability graph as SVG or PNG bytes (at most :data:`PICTURE_LIMIT` abilities).
 
+    Laid out by Graphviz when its ``dot`` program is installed (edge labels
+    placed by Graphviz); otherwise by matplotlib, with numbered edges and
+    their labels listed under the graph (:func:`edge_legend`), so that no
+    label is drawn over another.
+
     Raises
     ------
     InputError
-        Too many abilities to draw, or an unknown format.
+        Too many abilities to draw, an unknown format, or a failing ``dot``.
     """
     if fmt not in ("svg", "png"):
         raise InputError(f"cannot draw as {fmt}")
     if g.number_of_nodes() > PICTURE_LIMIT:
         raise InputError(f"{g.number_of_nodes()} abilities are too many to draw (at most {PICTURE_LIMIT}): "
                          "use --format dot or graphml, or fewer cards (--only-cycles keeps the abilities on cycles)")
+    dot = shutil.which("dot")
+    if dot is not None:
+        return _render_graphviz(g, fmt, dot)
+    return _render_matplotlib(g, fmt)
+
+
+def _render_graphviz(g: nx.DiGraph, fmt: str, dot: str) -> bytes:
+    try:
+        done = subprocess.run([dot, f"-T{fmt}"], input=to_dot(g, picture=True).encode("utf-8"), capture_output=True,
+                              timeout=300, check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise InputError(f"Graphviz dot ({dot}) failed: {exc}") from None
+    if done.returncode != 0:
+        why = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise InputError(f"Graphviz dot ({dot}) failed: {why[0] if why else f'exit {done.returncode}'}")
+    return done.stdout
+
+
+def edge_legend(g: nx.DiGraph) -> list[tuple[str, str, str]]:
+    """The drawn edges in order, numbered from 1: ``(number, "A -> B", label)`` (self-loops are in their box)."""
+    names = {n: f"{'opp: ' if d['controller'] == OPPONENT else ''}{d['name']}" for n, d in g.nodes(data=True)}
+    edges = [(u, v, d) for u, v, d in sorted(g.edges(data=True)) if u != v]
+    return [(str(i), f"{names[u]} -> {names[v]}", _short(d["label"])) for i, (u, v, d) in enumerate(edges, 1)]
+
+
+Point = tuple[float, float]
+
+
+def label_positions(g: nx.DiGraph, pos: dict[str, Point], rad: float = _RAD,
+                    to_screen: Callable[[Point], Point] | None = None,
+                    from_screen: Callable[[Point], Point] | None = None) -> dict[tuple[str, str], Point]:
+    """Where each edge's number is drawn: the middle of its arc (matplotlib's ``arc3`` with ``rad``).
+
+    The arc is a quadratic Bezier curve bent by ``rad`` on the screen; its middle lies at half the
+    bend from the middle of the chord (``to_screen``/``from_screen`` convert data and screen points).
+    """
+    fwd = to_screen or (lambda p: p)
+    back = from_screen or (lambda p: p)
+    out = {}
+    for u, v in sorted(g.edges()):
+        if u == v:
+            continue
+        (ux, uy), (vx, vy) = fwd(pos[u]), fwd(pos[v])
+        dx, dy = vx - ux, vy - uy
+        out[(u, v)] = back(((ux + vx) / 2 + rad * dy / 2, (uy + vy) / 2 - rad * dx / 2))
+    return out
+
+
+def _render_matplotlib(g: nx.DiGraph, fmt: str) -> bytes:
     from ruleproof.extras import require
 
-    require("draw", f"drawing a {fmt} picture")
+    require("draw", f"drawing a {fmt} picture without Graphviz")
     import matplotlib
 
     matplotlib.use("Agg")
@@ -183,11 +246,13 @@ def render(g: nx.DiGraph, fmt: str) -> bytes:
     from matplotlib.lines import Line2D
 
     pos = _layout(g)
+    legend = edge_legend(g)
     xs = [p[0] for p in pos.values()] or [0.0]
     ys = [p[1] for p in pos.values()] or [0.0]
     w, h = max(xs) - min(xs) + 4.0, max(ys) - min(ys) + 3.0
-    fig = Figure(figsize=(min(40.0, max(7.0, w * 1.4)), min(60.0, max(4.0, h * 1.0))))
-    ax = fig.add_subplot(1, 1, 1)
+    text_h = 0.18 * len(legend) + 0.4 if legend else 0.0
+    fig = Figure(figsize=(min(40.0, max(7.0, w * 1.4)), min(80.0, max(4.0, h * 1.0) + text_h)))
+    ax = fig.add_axes((0.0, text_h / (text_h + max(4.0, h)), 1.0, max(4.0, h) / (text_h + max(4.0, h))))
     ax.set_xlim(min(xs) - 2.0, max(xs) + 2.0)
     ax.set_ylim(min(ys) - 1.5, max(ys) + 1.5)
     ax.axis("off")
@@ -202,29 +267,28 @@ def render(g: nx.DiGraph, fmt: str) -> bytes:
                            bbox=dict(boxstyle="round,pad=0.35", facecolor=_FILL.get(d["controller"], "#ffffff"),
                                      edgecolor="#c0392b" if d["on_cycle"] == "true" else "#34495e",
                                      linewidth=1.8 if d["on_cycle"] == "true" else 1.0))
-    for u, v, d in sorted(g.edges(data=True)):
-        if u == v:
-            continue
+    numbers = label_positions(g, pos, _RAD, lambda p: tuple(ax.transData.transform(p)),  # type: ignore[arg-type]
+                              lambda p: tuple(ax.transData.inverted().transform(p)))  # type: ignore[arg-type]
+    for (num, _, _), ((u, v), (lx, ly)) in zip(legend, numbers.items(), strict=True):
+        d = g.edges[u, v]
         colour = _EDGE_COLOUR.get(d["kind"], "#000000")
         ax.annotate("", xy=pos[v], xytext=pos[u], zorder=2,
                     arrowprops=dict(arrowstyle="-|>", color=colour,
                                     linestyle="dashed" if d["cross_player"] == "true" else "solid", linewidth=1.2,
-                                    connectionstyle="arc3,rad=0.18", patchA=boxes[u].get_bbox_patch(),
+                                    connectionstyle=f"arc3,rad={_RAD}", patchA=boxes[u].get_bbox_patch(),
                                     patchB=boxes[v].get_bbox_patch(), shrinkA=2, shrinkB=2, mutation_scale=12))
-        (ux, uy), (vx, vy) = pos[u], pos[v]
-        # the label sits beside the arc's middle, on the side the arc bends to
-        mx, my = (ux + vx) / 2, (uy + vy) / 2
-        dx, dy = vx - ux, vy - uy
-        ax.text(mx + 0.09 * dy, my - 0.09 * dx, _wrap(_short(d["label"]), 30), fontsize=6, color=colour,
-                ha="center", va="center", zorder=4,
-                bbox=dict(boxstyle="round,pad=0.15", facecolor="white", edgecolor="none", alpha=0.8))
+        ax.text(lx, ly, num, fontsize=7, color=colour, ha="center", va="center", zorder=4,
+                bbox=dict(boxstyle="circle,pad=0.15", facecolor="white", edgecolor=colour, linewidth=0.8))
+    if legend:
+        fig.text(0.01, text_h / (text_h + max(4.0, h)) - 0.01,
+                 "\n".join(f"{num}. {pair}: {label}" for num, pair, label in legend),
+                 fontsize=7, va="top", ha="left", family="monospace")
     handles = [Line2D([0], [0], color=c, lw=1.6, label=k.replace("+", " + ")) for k, c in _EDGE_COLOUR.items()
                if any(d["kind"] == k for _, _, d in g.edges(data=True))]
     if any(d["cross_player"] == "true" for _, _, d in g.edges(data=True)):
         handles.append(Line2D([0], [0], color="#000000", lw=1.2, linestyle="dashed", label="across players"))
     if handles:
         ax.legend(handles=handles, loc="lower left", fontsize=8, frameon=True)
-    fig.tight_layout()
     buf = io.BytesIO()
     fig.savefig(buf, format=fmt, dpi=110 if fmt == "png" else 72, metadata={"Date": None} if fmt == "svg" else None)
     return buf.getvalue()

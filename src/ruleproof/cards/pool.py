@@ -271,10 +271,12 @@ class DeckEntry:
 
 @dataclass(frozen=True)
 class Deck:
-    """A parsed deck list."""
+    """A parsed deck list (``name`` and ``faction`` from a ThronesDB export's header, else empty)."""
 
     entries: tuple[DeckEntry, ...]
     source: str = ""
+    name: str = ""
+    faction: str = ""
 
     def cards(self) -> tuple[Card, ...]:
         """Return the distinct cards of the deck, in list order."""
@@ -290,15 +292,52 @@ _PACK_RE = re.compile(r"^(.+?)\s*\(([^()]+)\)$")
 _CODE_RE = re.compile(r"^\d{5}$")
 
 
+# the faction names a ThronesDB export writes on the line after the deck's name
+FACTION_NAMES = ("House Baratheon", "House Greyjoy", "House Lannister", "House Martell", "The Night's Watch",
+                 "House Stark", "House Targaryen", "House Tyrell", "Neutral")
+# section headings: "Characters", "Plot (7)", "Draw deck:" ... (never card names)
+_SECTION_RE = re.compile(r"^(plots?|characters?|locations?|attachments?|events?|agendas?|draw deck|plot deck"
+                         r")\s*(\(\d+\))?\s*:?$", re.IGNORECASE)
+
+
 def _is_header(line: str) -> bool:
     return (
         line.startswith("#")
         or line.startswith("//")
         or line.endswith(":")
+        or bool(_SECTION_RE.match(line))
         or bool(re.match(r"^[A-Za-z][A-Za-z ]*\s*\(\d+\)\s*:?$", line))
         or bool(re.match(r"^[A-Za-z][A-Za-z ]*:\s", line))
         or bool(re.fullmatch(r"[-=_*]{3,}", line))
+        or bool(re.match(r"^https?://", line))
     )
+
+
+def _is_entry(line: str) -> bool:
+    return bool(_CODE_RE.match(line) or re.match(r"^\d", line))
+
+
+def _faction(line: str) -> str:
+    return next((f for f in FACTION_NAMES if f.casefold() == line.casefold()), "")
+
+
+def _export_header(lines: list[str]) -> tuple[int, str, str, set[int]]:
+    """The header of a ThronesDB text export: its length, the deck name, the faction, the lines to skip.
+
+    An export starts with the deck's name, then its faction, its agendas (card names) and a
+    ``Packs:`` line (its pack range on the next line), before the first section heading.  A
+    list without such a header (no faction line and no ``Packs:`` line before the first section
+    heading or entry) has none: its first line is read as a card.
+    """
+    end = next((i for i, ln in enumerate(lines) if _is_entry(ln) or _SECTION_RE.match(ln)), len(lines))
+    head = [(i, ln) for i, ln in enumerate(lines[:end]) if ln and not ln.startswith(("#", "//"))]
+    faction = next((_faction(ln) for _, ln in head if _faction(ln)), "")
+    packs = [i for i, ln in head if ln.casefold().startswith("packs:")]
+    if not head or (not faction and not packs):
+        return 0, "", "", set()
+    skip = {head[0][0]} | {i for i, ln in head if _faction(ln)} | set(packs)
+    skip |= {i + 1 for i in packs if i + 1 < end and lines[i].strip().casefold() == "packs:"}
+    return end, head[0][1], faction, skip
 
 
 def _resolve(name: str, pack: str | None, pool: Pool, loc: SourceLoc) -> Card:
@@ -306,7 +345,8 @@ def _resolve(name: str, pack: str | None, pool: Pool, loc: SourceLoc) -> Card:
         card = pool.get(name)
         if card is None:
             close = difflib.get_close_matches(name, [c.code for c in pool.cards], n=1)
-            hint = f"; did you mean {close[0]} ({pool.get(close[0]).name})?" if close and pool.get(close[0]) else ""
+            near = pool.get(close[0]) if close else None
+            hint = f"; did you mean {near.code} ({near.name})?" if near is not None else ""
             raise InputError(f"unknown card code {name}{hint}", loc)
         return card
     found = pool.by_name(name)
@@ -334,12 +374,16 @@ def _resolve(name: str, pack: str | None, pool: Pool, loc: SourceLoc) -> Card:
 
 
 def parse_deck(text: str, pool: Pool, source: str = "<deck>") -> Deck:
-    """Parse a deck list (thronesdb text-export style).
+    """Parse a deck list: a plain list, or a ThronesDB text export.
 
-    One entry a line: ``3x Ser Jaime Lannister (Core)``, ``2 01001``,
-    ``01001`` or a bare card name (one copy).  Blank lines, ``#`` comments,
-    section headers (``Characters (28):``, ``Plots:``) and ``Key: value`` lines
-    are ignored.
+    One entry a line: ``3x Ser Jaime Lannister (Core)`` (the pack by code or
+    by name: ``(Core Set)``), ``2 01001``, ``01001`` or a bare card name (one
+    copy).  Blank lines, ``#`` and ``//`` comments, section headings
+    (``Characters``, ``Characters (28):``, ``Plots:``), ``Key: value`` lines
+    and links are ignored.  A ThronesDB export's header (the deck's name, its
+    faction, its agendas, and ``Packs:`` with the pack range on the next
+    line) is read as such: the name and faction go to :attr:`Deck.name` and
+    :attr:`Deck.faction`, each agenda is an entry of one copy.
 
     Raises
     ------
@@ -348,10 +392,11 @@ def parse_deck(text: str, pool: Pool, source: str = "<deck>") -> Deck:
         "did you mean" suggestion), at ``source:line``.
     """
     entries: list[DeckEntry] = []
-    for n, raw_line in enumerate(text.splitlines(), start=1):
-        line = raw_line.strip()
+    lines = [ln.strip() for ln in text.splitlines()]
+    _, name, faction, skip = _export_header(lines)
+    for n, line in enumerate(lines, start=1):
         loc = SourceLoc(source, n)
-        if not line or _is_header(line):
+        if not line or n - 1 in skip or _is_header(line):
             continue
         count = 1
         rest = line
@@ -373,7 +418,7 @@ def parse_deck(text: str, pool: Pool, source: str = "<deck>") -> Deck:
         if not rest:
             raise InputError(f"malformed deck line '{line}' (no card)", loc)
         entries.append(DeckEntry(_resolve(rest, pack, pool, loc), count, loc))
-    return Deck(tuple(entries), source)
+    return Deck(tuple(entries), source, name, faction)
 
 
 def load_deck(path: str | Path, pool: Pool | None = None) -> Deck:

@@ -42,13 +42,15 @@ def check(
         if r is SatResult.SAT:
             trace = replay(system, ev, u.trace(), prop)
             if reach:
-                return result(system, prop, Verdict.PROVED, k, "bmc", clock, trace=trace, reason=f"target reached in {k} steps")
+                return result(system, prop, Verdict.PROVED, k, "bmc", clock, trace=trace,
+                              reason=f"target reached in {k} step{'' if k == 1 else 's'}")
             return result(system, prop, Verdict.VIOLATED, k, "bmc", clock, trace=trace)
         if r is SatResult.UNKNOWN:
             why = f"{u.reason} at depth {k}" + (f"; holds to depth {k - 1}" if k and not reach else "")
             return result(system, prop, Verdict.UNKNOWN, max(k - 1, 0), "bmc", clock, reason=why)
     if reach:
         return result(
-            system, prop, Verdict.UNKNOWN, opts.depth, "bmc", clock, reason=f"target not reached within {opts.depth} steps"
+            system, prop, Verdict.UNKNOWN, opts.depth, "bmc", clock,
+            reason=f"target not reached within {opts.depth} steps",
         )
     return result(system, prop, Verdict.HOLDS_TO_DEPTH, opts.depth, "bmc", clock)

@@ -20,7 +20,8 @@ __all__ = ["check", "explore"]
 Parent = tuple[State | None, int, tuple[tuple[str, Value], ...]]
 
 
-def _path(parents: Mapping[State, Parent], s: State, extra: tuple[int, tuple[tuple[str, Value], ...], State] | None = None) -> RawTrace:
+def _path(parents: Mapping[State, Parent], s: State,
+          extra: tuple[int, tuple[tuple[str, Value], ...], State] | None = None) -> RawTrace:
     states: list[State] = []
     steps: list[tuple[int, tuple[tuple[str, Value], ...]]] = []
     cur: State | None = s
@@ -66,7 +67,8 @@ def check(
         if bad(s):
             return _found(system, prop, ev, _path(parents, s), 0, clock)
         if len(parents) > opts.max_states:
-            return result(system, prop, Verdict.UNKNOWN, 0, "explicit", clock, reason=f"more than {opts.max_states} initial states")
+            return result(system, prop, Verdict.UNKNOWN, 0, "explicit", clock,
+                          reason=f"more than {opts.max_states} initial states")
     for depth in range(1, opts.depth + 1):
         if progress:
             progress(Progress(system.name, prop.name, "explicit", depth, opts.depth))
@@ -111,11 +113,12 @@ def _found(system: System, prop: Property, ev: Evaluator, raw: RawTrace, depth: 
     trace = replay(system, ev, raw, prop)
     if prop.kind is PropKind.REACH:
         return result(system, prop, Verdict.PROVED, depth, "explicit", clock, trace=trace,
-                      reason=f"target reached in {depth} steps")
+                      reason=f"target reached in {depth} step{'' if depth == 1 else 's'}")
     return result(system, prop, Verdict.VIOLATED, depth, "explicit", clock, trace=trace)
 
 
-def explore(system: System, depth: int, max_states: int, evaluator: Evaluator | None = None) -> tuple[set[str], int, bool]:
+def explore(system: System, depth: int, max_states: int,
+            evaluator: Evaluator | None = None) -> tuple[set[str], int, bool]:
     """Families fired within ``depth``, states seen, and whether the space was exhausted."""
     ev = evaluator or Evaluator(system)
     seen: set[State] = set(ev.initial_states())

@@ -22,7 +22,19 @@ from ..errors import InputError
 from .declaration import GameTiming
 from .graph import draw, round_graph, timing_graph, to_dot, to_graphml, write_atomic
 
-__all__ = ["graph_command", "load_timing", "make_graph"]
+__all__ = ["graph_command", "load_timing", "make_graph", "format_of", "FORMATS"]
+
+FORMATS = ("svg", "png", "dot", "graphml")
+
+
+def format_of(out: Path) -> str:
+    """The format a file name's suffix names (``.gv`` is DOT); bad input when it names none."""
+    suffix = out.suffix.lower().lstrip(".")
+    fmt = {"gv": "dot"}.get(suffix, suffix)
+    if fmt not in FORMATS:
+        raise InputError(f"cannot tell the format from the name {out.name}: give --format "
+                         f"{'|'.join(FORMATS)}, or an --out file ending in .svg, .png, .dot or .graphml")
+    return fmt
 
 
 def load_timing(model: Path | None) -> GameTiming:
@@ -65,20 +77,26 @@ def make_graph(timing: GameTiming, what: str, levels: int = 2) -> nx.DiGraph:
 @click.command(name="graph")
 @click.argument("model", required=False, type=click.Path(path_type=Path))
 @click.option("--what", type=click.Choice(["timing", "round", "abilities"]), default="timing", show_default=True,
-              help="timing: the interrupt/reaction sequence; round: Appendix I framework; abilities: the card ability graph.")
-@click.option("--format", "fmt", type=click.Choice(["svg", "png", "dot", "graphml"]), required=True, help="Output format.")
-@click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path), required=True, help="File to write (atomically).")
-@click.option("--levels", type=click.IntRange(1, 4), default=2, show_default=True, help="Nesting levels drawn (timing graph).")
+              help="timing: the interrupt/reaction sequence; round: Appendix I framework; abilities: the card "
+                   "ability graph.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
+              help="Output format (default: the suffix of --out).")
+@click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="File to write (atomically).")
+@click.option("--levels", type=click.IntRange(1, 4), default=2, show_default=True,
+              help="Nesting levels drawn (timing graph).")
 @click.option("--cards", "codes", multiple=True, metavar="CODE",
               help="abilities: a card code (repeatable); opp:CODE for the opponent's copy.")
-@click.option("--deck", "deck_file", type=click.Path(dir_okay=False, path_type=Path), help="abilities: a deck list (your cards).")
+@click.option("--deck", "deck_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="abilities: a deck list (your cards).")
 @click.option("--pool", "pool_dir", type=click.Path(file_okay=False, path_type=Path),
               help="abilities: card pool directory (default: the bundled pool).")
 @click.option("--overrides", "override_files", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
               help="abilities: YAML override file (repeatable; later files win).")
-@click.option("--all", "whole_pool", is_flag=True, help="abilities: the whole pool (thousands of abilities; DOT/GraphML).")
+@click.option("--all", "whole_pool", is_flag=True,
+              help="abilities: the whole pool (thousands of abilities; DOT/GraphML).")
 @click.option("--only-cycles", is_flag=True, help="abilities: keep only the abilities on some cycle.")
-def graph_command(model: Path | None, what: str, fmt: str, out: Path, levels: int, codes: tuple[str, ...] = (),
+def graph_command(model: Path | None, what: str, fmt: str | None, out: Path, levels: int, codes: tuple[str, ...] = (),
                   deck_file: Path | None = None, pool_dir: Path | None = None, override_files: tuple[Path, ...] = (),
                   whole_pool: bool = False, only_cycles: bool = False) -> None:
     """Write a timing graph of MODEL (default: the bundled AGoT model), or the card ability graph.
@@ -91,6 +109,7 @@ def graph_command(model: Path | None, what: str, fmt: str, out: Path, levels: in
     Exit status: 0 written, 2 bad input.
     """
     try:
+        fmt = fmt or format_of(out)
         if what == "abilities":
             g = _abilities(model, codes, deck_file, pool_dir, override_files, whole_pool, only_cycles)
             if not out.parent.exists():
