@@ -32,7 +32,7 @@ from .report import JSON_VERSION, TextOptions, exit_status, render_results, resu
 if TYPE_CHECKING:
     from .engines.common import Progress
 
-__all__ = ["main", "run"]
+__all__ = ["main", "run", "json_error"]
 
 EXIT_HELP = """\b
 Exit status:
@@ -146,10 +146,19 @@ class _ProgressSink:
             )
 
 
+def json_error(line: str) -> str:
+    """An error line for the ``"error"`` field of a JSON object: the location and the message, without the word
+    ``error:`` the key already says (``model.py:3: error: x`` -> ``model.py:3: x``)."""
+    head, sep, rest = line.partition("error: ")
+    if sep and (head == "" or head.endswith(": ")):
+        return head + rest
+    return line
+
+
 def _fail(exc: Exception, as_json: bool, s: _Streams) -> int:
     msg = exc.render() if isinstance(exc, (InputError, InternalError)) else f"error: {exc}"
     if as_json:
-        s.out.write(json.dumps({"version": JSON_VERSION, "error": msg}) + "\n")
+        s.out.write(json.dumps({"version": JSON_VERSION, "error": json_error(msg)}) + "\n")
     else:
         s.err.write(msg + "\n")
     return 2

@@ -146,3 +146,21 @@ def test_wrap_line_never_breaks_words_and_hangs_the_continuation() -> None:
     out = wrap_line(line, 50)
     assert all(len(x) <= 50 for x in out) and " ".join(x.strip() for x in out) == line.strip()
     assert all(x.startswith(" " * 7) for x in out[1:])
+
+
+def test_a_json_error_does_not_say_error_twice(tmp_path: Path) -> None:
+    from ruleproof.cli import json_error
+
+    assert json_error("model.py:3: error: bad thing") == "model.py:3: bad thing"
+    assert json_error("error: no such model: x") == "no such model: x"
+    assert json_error("internal error: replay failed") == "internal error: replay failed"
+    bad = tmp_path / "bad.py"
+    bad.write_text("def build(:\n")
+    for argv in (["check", "no/such/model", "--json"], ["check", str(bad), "--json"], ["check", "--json", "--nope"],
+                 ["list", str(bad), "--json"]):
+        code, out, _ = _run(*argv)
+        obj = json.loads(out)
+        e = obj["error"]
+        assert code == 2 and set(obj) == {"version", "error"}, (argv, obj)
+        assert not e.startswith("error:") and ": error: " not in e, (argv, obj)
+    assert json.loads(_run("check", str(bad), "--json")[1])["error"].startswith(f"{bad}:1: syntax error")
