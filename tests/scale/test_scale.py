@@ -98,6 +98,18 @@ def test_check_on_the_cluster_gives_the_in_process_results(address: str) -> None
     assert mask_times(_cli(["check", MINI, "--scheduler", address])[1]) == mask_times(_cli(["check", MINI])[1])
 
 
+def test_check_properties_file_reaches_the_workers(address: str, tmp_path: Path) -> None:
+    props = tmp_path / "extra.py"
+    props.write_text("def register(m):\n    m.invariant('x stays at most 3 (from --properties)', m.v.x <= 3)\n")
+    model = str(Path(MINI) / "counter.py")
+    local_code, local = _cli(["check", model, "--json", "--properties", str(props)])
+    dask_code, remote = _cli(["check", model, "--json", "--properties", str(props), "--scheduler", address])
+    a, b = json.loads(local), json.loads(remote)
+    assert local_code == dask_code
+    _assert_same(a, b)
+    assert "x stays at most 3 (from --properties)" in {r["property"] for r in b["results"]}
+
+
 def test_mutants_on_the_cluster_give_the_in_process_score(address: str) -> None:
     args = ["mutants", MINI, "--limit", "2", "--timeout", "30", "--json"]
     local_code, local = _cli(args)
