@@ -374,26 +374,35 @@ def coverage_lines(results: Sequence[Result]) -> list[str]:
     for r in results:
         if r.coverage is not None:
             cov.setdefault(f"{r.system}[{r.scenario}]", (r, r.coverage))
-    fired: dict[str, set[str]] = {}
+    fired: dict[str, dict[str, str]] = {}  # system -> action family -> the first scenario that fires it
     for r, c in cov.values():
-        fired.setdefault(r.system, set()).update(c.fired)
+        for f in c.fired:
+            fired.setdefault(r.system, {}).setdefault(f, r.scenario)
     out: list[str] = []
     for key, (r, c) in cov.items():
         if c.rules:
             out += _rule_coverage(key, c)
-        within = "in any reachable state" if c.exhaustive else f"within {c.depth} steps"
-        elsewhere = [f for f in c.never if f in fired[r.system]]
-        nowhere = [f for f in c.never if f not in fired[r.system]]
-        if nowhere:
-            scope = "of this run's scenarios" if len({k for k in cov if k.startswith(r.system + "[")}) > 1 else ""
-            out.append(f"warning: {key}: actions never enabled {within}"
-                       f"{' (nor in any other scenario ' + scope + ')' if scope else ''}, so properties about them "
-                       f"hold vacuously: {', '.join(nowhere)}")
-        if elsewhere:
-            out.append(f"note: {key}: this scenario's setup never enables {', '.join(elsewhere)} ({within}); "
-                       f"another scenario of {r.system} in this run fires each of them, so they are covered there")
+        several = sum(1 for x, _ in cov.values() if x.system == r.system) > 1
+        out += _never_enabled(key, r.system, c, fired.get(r.system, {}), several)
         if c.unknown:
             out.append(f"warning: {key}: coverage unknown for: {', '.join(c.unknown)}")
+    return out
+
+
+def _never_enabled(key: str, system: str, c: Coverage, fired: Mapping[str, str], several: bool) -> list[str]:
+    """The actions ``c`` never saw enabled: a warning for those no scenario fires, a note for the others."""
+    within = "in any reachable state" if c.exhaustive else f"within {c.depth} steps"
+    nowhere = [f for f in c.never if f not in fired]
+    elsewhere = [f for f in c.never if f in fired]
+    out = []
+    if nowhere:
+        out.append(f"warning: {key}: actions never enabled {within}"
+                   f"{' (nor in any other scenario of this run)' if several else ''}, so properties about them hold "
+                   f"vacuously: {', '.join(nowhere)}")
+    if elsewhere:
+        covered = ", ".join(f"{f} in {fired[f]}" for f in elsewhere)
+        out.append(f"note: {key}: this scenario's setup never enables {', '.join(elsewhere)} ({within}); other "
+                   f"scenarios of {system} in this run cover them: {covered}")
     return out
 
 
