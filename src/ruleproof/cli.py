@@ -74,6 +74,7 @@ _LAZY_COMMANDS: dict[str, tuple[str, str]] = {
     "list": ("ruleproof.catalog", "list_command"),
     "loops": ("ruleproof.loops.cli", "loops"),
     "mutants": ("ruleproof.mutants", "mutants"),
+    "ruling": ("ruleproof.rulings.cli", "ruling"),
 }
 
 

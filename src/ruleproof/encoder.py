@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
-import z3
+import z3  # type: ignore[import-untyped]
 
 from .ir import (
     Action,
@@ -110,7 +110,8 @@ def _from_z3(t: Type, v: z3.ExprRef) -> Value:
 class _Translator:
     """IR -> Z3 for one step: ``pre``/``post`` state maps and the step's choices."""
 
-    def __init__(self, pre: Mapping[str, z3.ExprRef], post: Mapping[str, z3.ExprRef] | None, choices: Mapping[str, z3.ExprRef]):
+    def __init__(self, pre: Mapping[str, z3.ExprRef], post: Mapping[str, z3.ExprRef] | None,
+                 choices: Mapping[str, z3.ExprRef]):
         self.pre = pre
         self.post = post
         self.choices = choices
@@ -228,7 +229,8 @@ def _step_formula(
     return z3.And(*parts)
 
 
-def _bad_step(prop: Property, system: System, ai: int, pre: Mapping[str, z3.ExprRef], post: Mapping[str, z3.ExprRef], ch: Mapping[str, z3.ExprRef]) -> z3.BoolRef | None:
+def _bad_step(prop: Property, system: System, ai: int, pre: Mapping[str, z3.ExprRef], post: Mapping[str, z3.ExprRef],
+              ch: Mapping[str, z3.ExprRef]) -> z3.BoolRef | None:
     a = system.actions[ai]
     if not prop.applies_to(a):
         return None
@@ -363,6 +365,21 @@ class Unrolling:
                 parts.append(z3.And(act == ai, tr(e)))
         return Cond(z3.Or(*parts) if parts else z3.BoolVal(False))
 
+    def took(self, j: int, ai: int, choices: Mapping[str, Value] | None = None) -> Cond:
+        """Step ``j`` of the path (state ``j`` to ``j+1``) is ground action ``ai`` with these choice values
+        (choices not given are free)."""
+        a = self.system.actions[ai]
+        types = {c.name: c.type for c in a.choices}
+        ch = self.choices[j][ai]
+        tr = _Translator({}, None, {})
+        parts = [self.acts[j] == ai]
+        parts += [ch[n] == tr(Const(v, types[n])) for n, v in (choices or {}).items()]
+        return Cond(z3.And(*parts))
+
+    def at(self, e: Expr, k: int) -> Cond:
+        """The state expression ``e`` holds at state ``k``."""
+        return Cond(_Translator(self.states[k], None, {})(e))  # type: ignore[arg-type]
+
     def reached(self, e: Expr) -> Cond:
         """Some state of the path satisfies ``e``."""
         return Cond(z3.Or(*(_Translator(st, None, {})(e) for st in self.states)))
@@ -479,11 +496,11 @@ def chc_prove(
     if r == z3.sat:
         m = s.model()
         interp = m[inv]
-        body = interp.else_value() if isinstance(interp, z3.FuncInterp) and interp.num_entries() == 0 else None
-        if body is None:
+        inv_body = interp.else_value() if isinstance(interp, z3.FuncInterp) and interp.num_entries() == 0 else None
+        if inv_body is None:
             text = str(interp)
         else:
-            text = _show_invariant(system, z3.substitute_vars(body, *xs))
+            text = _show_invariant(system, z3.substitute_vars(inv_body, *xs))
         return ChcAnswer(SatResult.SAT, text, "")
     if r == z3.unsat:
         return ChcAnswer(SatResult.UNSAT, "", "")

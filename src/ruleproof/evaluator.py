@@ -151,7 +151,7 @@ class Evaluator:
     @staticmethod
     def _choices(cs: tuple[ChoiceVar, ...]) -> list[dict[str, Value]]:
         names = [c.name for c in cs]
-        return [dict(zip(names, vals)) for vals in itertools.product(*(domain(c.type) for c in cs))]
+        return [dict(zip(names, vals, strict=True)) for vals in itertools.product(*(domain(c.type) for c in cs))]
 
     # ------------------------------------------------------------------ states
     def initial_states(self) -> Iterator[State]:
@@ -178,6 +178,18 @@ class Evaluator:
         nxt = list(s)
         for i, f in self._updates[ai]:
             nxt[i] = f(s, None, choices)
+        return tuple(nxt)
+
+    def step(self, a: Action, s: State, choices: Mapping[str, Value]) -> State | None:
+        """Successor of ``s`` under any ground action ``a`` over this system's variables (None if disabled).
+
+        Like :meth:`apply`, for an action that need not be one of the system's (compiled on first use).
+        """
+        if not self.compile(a.guard)(s, None, choices):
+            return None
+        nxt = list(s)
+        for u in a.updates:
+            nxt[self.index[u.var]] = self.compile(u.expr)(s, None, choices)
         return tuple(nxt)
 
     def successors(self, s: State) -> Iterator[tuple[int, Mapping[str, Value], State]]:
@@ -212,10 +224,10 @@ class Evaluator:
 
     def out_of_range(self, s: State) -> list[str]:
         """Names of variables whose value is outside their declared type."""
-        return [v.name for v, x in zip(self.system.vars, s) if not in_range(v.type, x)]
+        return [v.name for v, x in zip(self.system.vars, s, strict=False) if not in_range(v.type, x)]
 
     def as_dict(self, s: Sequence[Value]) -> dict[str, Value]:
-        return {v.name: x for v, x in zip(self.system.vars, s)}
+        return {v.name: x for v, x in zip(self.system.vars, s, strict=False)}
 
     def from_dict(self, d: Mapping[str, Value]) -> State:
         return tuple(d[v.name] for v in self.system.vars)

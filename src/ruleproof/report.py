@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
 from .ir import App, Choice, Const, Expr, Op, Value, Var
-from .results import Coverage, Result, Trace, Verdict
+from .results import Coverage, Result, Trace, TraceStep, Verdict
 
 __all__ = [
     "JSON_VERSION",
@@ -24,6 +24,8 @@ __all__ = [
     "result_json",
     "results_json",
     "render_trace",
+    "render_step",
+    "render_initial",
     "render_results",
     "TextOptions",
     "summary_table",
@@ -219,14 +221,24 @@ def _initial_lines(initial: Sequence[tuple[str, Value]], indent: str) -> list[st
     return lines
 
 
+def render_step(i: int, s: TraceStep, indent: str = "    ") -> str:
+    """One step of a trace: ``3. player 1 marshals card 3 [choosing ...]: gold[player 1] 5 -> 1, ...``."""
+    changes = ", ".join(f"{c.var} {_fmt(c.old)} -> {_fmt(c.new)}" for c in s.changes) or "no change"
+    choices = f" [choosing {', '.join(f'{k}={_fmt(v)}' for k, v in s.choices)}]" if s.choices else ""
+    return f"{indent}{i}. {s.description}{choices}: {changes}"
+
+
 def render_trace(t: Trace, indent: str = "    ") -> list[str]:
     """A trace as game steps: ``1. player 1 marshals card 3: gold[player 1] 5 -> 1, ...``."""
     lines = _initial_lines(t.initial, indent)
     for i, s in enumerate(t.steps, 1):
-        changes = ", ".join(f"{c.var} {_fmt(c.old)} -> {_fmt(c.new)}" for c in s.changes) or "no change"
-        choices = f" [choosing {', '.join(f'{k}={_fmt(v)}' for k, v in s.choices)}]" if s.choices else ""
-        lines.append(f"{indent}{i}. {s.description}{choices}: {changes}")
+        lines.append(render_step(i, s, indent))
     return lines
+
+
+def render_initial(initial: Sequence[tuple[str, Value]], indent: str = "    ") -> list[str]:
+    """A trace's initial state (arrays by their commonest value and the exceptions)."""
+    return _initial_lines(initial, indent)
 
 
 def _verdict_cell(r: Result) -> str:

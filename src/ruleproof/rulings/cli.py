@@ -1,0 +1,88 @@
+"""``ruleproof ruling FILE... [--json]``: check judges' rulings against the rules model."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, TextIO
+
+import click
+
+from ..errors import InputError, InternalError
+from ..report import JSON_VERSION
+
+__all__ = ["ruling", "run_rulings"]
+
+EXIT_TEXT = """\b
+Exit status:
+  0  every ruling agrees with the model
+  1  some ruling contradicts the model (with the trace where they part)
+  2  bad ruling file (file:line: error: ...) or internal error
+  3  some ruling unknown (solver unknown or timeout), none contradicted
+"""
+
+
+def _streams() -> tuple[TextIO, TextIO]:
+    obj = click.get_current_context().obj
+    out = getattr(obj, "out", None)
+    err = getattr(obj, "err", None)
+    return (out if out is not None else sys.stdout, err if err is not None else sys.stderr)
+
+
+def _params(items: tuple[str, ...]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for it in items:
+        if "=" not in it:
+            raise InputError(f"--param takes NAME=VALUE, got '{it}'")
+        k, v = it.split("=", 1)
+        try:
+            out[k] = json.loads(v)
+        except json.JSONDecodeError:
+            out[k] = v
+    return out
+
+
+def run_rulings(paths: tuple[str, ...], as_json: bool, timeout: float | None, out: TextIO, err: TextIO,
+                params: tuple[str, ...] = ()) -> int:
+    """Load every ruling first (a bad file stops everything, nothing half-written), then check each."""
+    from .check import check_ruling
+    from .model import bundled_rulings_dir, load_rulings
+    from .render import exit_status, render_results, results_json
+
+    try:
+        if timeout is not None and timeout <= 0:
+            raise InputError(f"--timeout must be positive, got {timeout}")
+        rulings = load_rulings(list(paths) if paths else [bundled_rulings_dir()], _params(params))
+        results = [check_ruling(r, timeout) for r in rulings]
+    except (InputError, InternalError) as e:
+        msg = e.render()
+        if as_json:
+            out.write(json.dumps({"version": JSON_VERSION, "error": msg}, ensure_ascii=False) + "\n")
+        else:
+            err.write(msg + "\n")
+        return 2
+    if as_json:
+        out.write(json.dumps(results_json(results), indent=2, ensure_ascii=False) + "\n")
+    else:
+        out.write(render_results(results))
+    return exit_status(results)
+
+
+@click.command(name="ruling", epilog=EXIT_TEXT)
+@click.argument("files", nargs=-1, type=click.Path())
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (version 1).")
+@click.option("--timeout", type=float, default=60.0, show_default=True,
+              help="Seconds per ruling; past it the ruling is UNKNOWN.")
+@click.option("--param", "params", multiple=True,
+              help="Override a scenario parameter of every ruling, NAME=VALUE (repeatable; e.g. a mutant).")
+def ruling(files: tuple[str, ...], as_json: bool, timeout: float, params: tuple[str, ...]) -> int:
+    """Check rulings (YAML files or directories of them; default: the bundled rulings) against the model.
+
+    A ruling is a situation in game terms and either steps (with what must
+    hold after them and which step must be refused) or a question
+    (reachable / never / always_after), with the expected answer and its
+    source.  Each ruling prints PASS, FAIL or UNKNOWN with the trace in game
+    terms.
+    """
+    out, err = _streams()
+    return run_rulings(files, as_json, timeout, out, err, params)
