@@ -84,7 +84,8 @@ def test_symbolic_variables_are_checked_for_every_value_and_a_failure_names_one(
     assert "  checked: Z3 and the evaluator, on each of the 12 matching states" in ok  # 4 x 3 wounds
     assert "    1. refused, as the ruling says: defender strikes" in ok
     assert wrong.startswith("FAIL") and "wounds: attacker=0, defender=3" in wrong  # a value the ruling did not name
-    assert "after step 1, the ruling expects wounds[defender] == 1, but the model does not" in wrong
+    assert ("  FAIL after step 1 (strike(attacker)): the ruling expects wounds[defender] == 1, but the model does not"
+            in wrong)
     assert impossible.startswith("FAIL") and "  FAIL at the situation: no state of the model matches the situation" \
         in impossible
 

@@ -67,6 +67,7 @@ class Event:
     step: int  # the ruling's step number (1-based; len(steps) + 1: the end)
     text: str = ""
     index: int = -1
+    where: str = ""  # a failure: "at step 2 (...)", "after step 3 (...)", "at the end", "at the situation"
 
 
 @dataclass(frozen=True)
@@ -229,12 +230,14 @@ def _expectation(s: _Seq, e: Expr, text: str, j: int, n: int) -> RulingResult | 
     t = s.path()
     if s.ev.compile(e)(t.states[-1], None, {}):
         raise InternalError(f"{s.r.where}: Z3 says '{text}' fails after step {n}, the evaluator says it holds")
-    where = "at the end" if n > len(s.r.steps) else f"after step {n}"
-    return _fail(s, n, f"{where}, the ruling expects {text}, but the model does not: it is false here", t)
+    where = "at the end" if n > len(s.r.steps) else f"after step {n} ({s.r.steps[n - 1].text})"
+    return _fail(s, n, f"the ruling expects {text}, but the model does not: it is false here", t, where=where)
 
 
-def _fail(s: _Seq, n: int, why: str, trace: Trace | None, step_line: str = "") -> RulingResult:
-    events = [*s.events, Event("fail", n, step_line)]
+def _fail(s: _Seq, n: int, why: str, trace: Trace | None, step_line: str = "", where: str = "") -> RulingResult:
+    if not where:
+        where = "at the situation" if n == 0 else f"at step {n} ({s.r.steps[n - 1].text})"
+    events = [*s.events, Event("fail", n, step_line, where=where)]
     checked = _concrete_all(s, failed=n)
     return RulingResult(s.r, Outcome.FAIL, why, trace, tuple(events), n, "FAIL", "z3", checked)
 

@@ -74,9 +74,7 @@ def render_one(x: RulingResult) -> list[str]:
         elif ev.kind == "fail":
             if ev.text:
                 lines.append(f"    {ev.step}. {ev.text}")
-            label = "the situation" if ev.step == 0 else (
-                "at the end" if ev.step > len(r.steps) else f"step {ev.step} ({r.steps[ev.step - 1].text})")
-            lines.append(f"  {x.outcome.name} at {label}: {x.reason}")
+            lines.append(f"  {x.outcome.name} {ev.where}: {x.reason}")
     if x.outcome is Outcome.UNKNOWN:
         lines.append(f"  UNKNOWN: {x.reason}")
     return lines
