@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any, TextIO
+from typing import TextIO
 
 import click
 
@@ -29,22 +29,10 @@ def _streams() -> tuple[TextIO, TextIO]:
     return (out if out is not None else sys.stdout, err if err is not None else sys.stderr)
 
 
-def _params(items: tuple[str, ...]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for it in items:
-        if "=" not in it:
-            raise InputError(f"--param takes NAME=VALUE, got '{it}'")
-        k, v = it.split("=", 1)
-        try:
-            out[k] = json.loads(v)
-        except json.JSONDecodeError:
-            out[k] = v
-    return out
-
-
 def run_rulings(paths: tuple[str, ...], as_json: bool, timeout: float | None, out: TextIO, err: TextIO,
                 params: tuple[str, ...] = ()) -> int:
     """Load every ruling first (a bad file stops everything, nothing half-written), then check each."""
+    from ..cli import _parse_params, json_error
     from .check import check_ruling
     from .model import bundled_rulings_dir, load_rulings
     from .render import exit_status, render_results, results_json
@@ -52,12 +40,12 @@ def run_rulings(paths: tuple[str, ...], as_json: bool, timeout: float | None, ou
     try:
         if timeout is not None and timeout <= 0:
             raise InputError(f"--timeout must be positive, got {timeout}")
-        rulings = load_rulings(list(paths) if paths else [bundled_rulings_dir()], _params(params))
+        rulings = load_rulings(list(paths) if paths else [bundled_rulings_dir()], _parse_params(params))
         results = [check_ruling(r, timeout) for r in rulings]
     except (InputError, InternalError) as e:
         msg = e.render()
         if as_json:
-            out.write(json.dumps({"version": JSON_VERSION, "error": msg}, ensure_ascii=False) + "\n")
+            out.write(json.dumps({"version": JSON_VERSION, "error": json_error(msg)}, ensure_ascii=False) + "\n")
         else:
             err.write(msg + "\n")
         return 2
