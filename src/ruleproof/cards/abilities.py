@@ -234,6 +234,7 @@ class TargetRef(Enum):
     EVENT = "event"
     COST = "cost"
     NEXT = "next"
+    TREASURY = "treasury"
 
 
 class CostKind(Enum):
@@ -345,8 +346,10 @@ class Duration(Enum):
     UNTIL_END_OF_ROUND = "round"
     WHILE_IN_PLAY = "while_in_play"
     UNTIL_LEAVES_PLAY = "until_leaves_play"
-    UNTIL_STANDS = "until_stands"
+    UNTIL_STANDS = "until_stands_or_leaves_play"
     UNTIL_END_OF_GAME = "game"
+    UNTIL_NEW_PLOT = "until_you_reveal_a_new_plot_card"
+    UNTIL_NEXT_PHASE = "until_the_beginning_of_the_next_phase"
 
 
 class Period(Enum):
@@ -422,6 +425,7 @@ class Means(Enum):
     AT_RANDOM = "at_random"
     FRAMEWORK = "framework"
     PLAYING = "playing"
+    MARSHALING_OR_PLAYING = "marshaling_or_playing"
 
 
 class Stat(Enum):
@@ -526,6 +530,8 @@ class Subject:
         For a player subject: which player ("the losing opponent": ``opponent``
         and ``losing``); for a card subject: the role of the player its scope
         names ("controlled by the losing opponent").
+    shares_trait_with
+        "that shares a «Trait» with that character": the card the ref names.
     """
 
     scope: Scope = Scope.ANY
@@ -551,6 +557,7 @@ class Subject:
     attachments: bool | None = None
     attachment_traits: tuple[str, ...] = ()
     player_role: PlayerRole | None = None
+    shares_trait_with: TargetRef | None = None
 
 
 @dataclass(frozen=True)
@@ -570,6 +577,12 @@ class Target:
     ref: TargetRef = TargetRef.SELF
     subject: Subject = field(default_factory=Subject)
     also: tuple[Target, ...] = ()
+
+    @property
+    def is_player(self) -> bool:
+        """This target names players, not cards ("you", "each opponent", "that player")."""
+        return self.subject.card_type is None and self.ref in (
+            TargetRef.PLAYER, TargetRef.EACH, TargetRef.CHOSEN, TargetRef.TRIGGER)
 
 
 class QuantityKind(Enum):
@@ -592,6 +605,7 @@ class Quantity:
     target: Target | None = None
     stat: Stat | None = None
     per: int = 1
+    token: str | None = None
 
 
 class CondWord(Enum):
@@ -605,6 +619,8 @@ class CondWord(Enum):
 
 class TestKind(Enum):
     """What a :class:`Condition` tests."""
+
+    __test__ = False  # not a pytest test class
 
     EXISTS = "exists"
     NOT_EXISTS = "not_exists"
@@ -642,6 +658,9 @@ class Condition:
     * ``won_challenge`` / ``lost_challenge``: the player of ``target`` won / lost
       the challenge (``challenge`` its type when named);
     * ``able``: "if able".
+
+    ``period``: "this phase" ("if you have lost 2 or more challenges this phase"); ``negated``: the test
+    is negated ("if you have not lost a [power] challenge this round").
     """
 
     word: CondWord
@@ -652,6 +671,8 @@ class Condition:
     phase: Phase | None = None
     challenge: ChallengeType | None = None
     compare: Compare | None = None
+    period: Period | None = None
+    negated: bool = False
 
 
 @dataclass(frozen=True)
@@ -706,13 +727,19 @@ class Trigger:
 
 @dataclass(frozen=True)
 class Cost:
-    """One cost; ``amount`` ``None`` means a variable (X) amount (``x`` says what it is when read)."""
+    """One cost; ``amount`` ``None`` means a variable (X) amount (``x`` says what it is when read).
+
+    ``destination``/``source``: where power moves ("move 1 power from your faction card to a character");
+    ``token``: the name of the tokens discarded.
+    """
 
     kind: CostKind
     target: Target = field(default_factory=Target)
     amount: int | None = 1
     x: Quantity | None = None
     destination: Target | None = None
+    source: Target | None = None
+    token: str | None = None
 
 
 @dataclass(frozen=True)
@@ -746,6 +773,9 @@ class Effect:
     ``means``: how the card of a ``next`` target is brought in ("the next
     character you marshal"); ``at_end_of``: a delayed effect ("at the end of
     the phase, ..."); ``phase``: the phase a lasting effect is limited to.
+    ``instead``: this effect replaces the effect before it when its ``condition`` holds ("gain 1 gold.
+    (2 gold instead if ...)"); with ``instead_of``, it replaces the card going to that zone ("return ~
+    to your hand instead of placing it in your discard pile").
     """
 
     kind: EffectKind
@@ -775,6 +805,8 @@ class Effect:
     named: Named | None = None
     means: Means | None = None
     at_end_of: Period | None = None
+    instead: bool = False
+    instead_of: Zone | None = None
 
 
 @dataclass(frozen=True)

@@ -465,7 +465,7 @@ def build_ability_graph(abilities: Mapping[str, tuple[Ability, ...]],
                     continue
                 bkey = bnode[0]
                 hand_discard = what.split()[-1] in _HAND_DISCARDS
-                if tgt.ref is TargetRef.PLAYER or b.trigger.subject.card_type is None or hand_discard:
+                if tgt.is_player or b.trigger.subject.card_type is None or hand_discard:
                     # a player (or a player's hand): whose, relative to each ability's controller
                     whose = frozenset({me}) if what.startswith("cost") else _sides(tgt.subject.scope, me)
                     wanted = frozenset({ctl[bkey]}) if hand_discard else _sides(b.trigger.subject.scope, ctl[bkey])
@@ -488,7 +488,7 @@ def build_ability_graph(abilities: Mapping[str, tuple[Ability, ...]],
                         continue
                     bkey = bnode[0]
                     # gold in a player's pool pays gold costs; gold on a card pays "discard N gold from" that card
-                    on_card = e.target.ref is not TargetRef.PLAYER
+                    on_card = not e.target.is_player
                     if e.kind is EffectKind.GAIN_GOLD and (ck is CostKind.DISCARD_GOLD) != on_card:
                         continue
                     if ck in (CostKind.PAY_GOLD, CostKind.DISCARD_FROM_HAND):

@@ -172,6 +172,11 @@ _ALSO_EVENTS = {(EventKind.KILLED, (EventKind.SACRIFICED,)),
 _SUBJECT_MODELLED = frozenset({"scope", "card_type", "traits", "factions", "not_traits", "not_factions", "other",
                                "standing", "unique", "loyal", "limited", "icons", "compare", "zone"})
 _STAT_OF = {Stat.STR: "str", Stat.PRINTED_STR: "str", Stat.COST: "cost", Stat.PRINTED_COST: "cost"}
+# the fields of abilities, costs and effects the encoder reads (any other field set: not modelled)
+_ABILITY_MODELLED = frozenset({"type", "trigger", "costs", "effects", "limit", "phase", "optional", "keyword",
+                               "keyword_value", "compiled", "text", "cannot_be_canceled"})
+_COST_MODELLED = frozenset({"kind", "target", "amount"})
+_EFFECT_MODELLED = frozenset({"kind", "amount", "target", "source", "duration", "optional", "from_zones", "then"})
 _REMOVAL_EVENTS = {
     "kill": ((EventKind.WOULD_BE_KILLED, EventKind.WOULD_LEAVE_PLAY), (EventKind.KILLED, EventKind.LEAVES_PLAY),
              "dead"),
@@ -344,6 +349,17 @@ def _ability_problem(a: Ability, card: LoopCard) -> str | None:
         return f"abilities of {card.type} cards are not modelled by the loop encoder"
     if card.type == "attachment" and card.host is None:
         return "no card can host this attachment (its restriction or 'No attachments' rules out every character)"
+    extra = set_fields(a) - _ABILITY_MODELLED
+    if extra:
+        return f"'{', '.join(sorted(extra))}' of the ability is not modelled by the loop encoder"
+    for c in a.costs:
+        extra = set_fields(c) - _COST_MODELLED
+        if extra:
+            return f"cost {c.kind.value}: '{', '.join(sorted(extra))}' is not modelled by the loop encoder"
+    for e in a.effects:
+        extra = set_fields(e) - _EFFECT_MODELLED
+        if extra:
+            return f"effect {e.kind.value}: '{', '.join(sorted(extra))}' is not modelled by the loop encoder"
     targets: list[Target] = [c.target for c in a.costs] + [e.target for e in a.effects]
     subjects: list[Subject] = [x.subject for x in targets] + ([a.trigger.subject] if a.trigger else [])
     if card.type != "attachment" and (any(x.ref is TargetRef.ATTACHED for x in targets)
@@ -416,7 +432,7 @@ def _ability_problem(a: Ability, card: LoopCard) -> str | None:
         if e.kind in (EffectKind.STAND, EffectKind.KNEEL):
             p = _target_problem(e.target, what, (TargetRef.SELF, TargetRef.CHOSEN, TargetRef.EACH, TargetRef.TRIGGER,
                                                  TargetRef.FACTION_CARD))
-        elif e.kind is EffectKind.GAIN_GOLD and e.target.ref is not TargetRef.PLAYER:
+        elif e.kind is EffectKind.GAIN_GOLD and not e.target.is_player:
             p = _target_problem(e.target, what, (TargetRef.SELF, TargetRef.CHOSEN, TargetRef.TRIGGER))  # gold on a card
         elif e.kind in (EffectKind.GAIN_GOLD, EffectKind.DRAW):
             p = None if e.target.ref is TargetRef.PLAYER and e.target.subject.scope in (Scope.YOU, Scope.ANY) \
@@ -430,7 +446,8 @@ def _ability_problem(a: Ability, card: LoopCard) -> str | None:
             if p is None and zp is not None:
                 p = f"{what}: {zp}"
         elif e.kind is EffectKind.DISCARD_FROM_HAND:
-            p = None if e.target.ref is TargetRef.PLAYER else f"{what}: only a player's hand is modelled"
+            p = None if e.target.is_player and e.target.ref in (TargetRef.PLAYER, TargetRef.EACH) else \
+                f"{what}: only a player's hand is modelled"
         elif e.kind in _EFFECT_REMOVAL:
             p = _target_problem(e.target, what, (TargetRef.SELF, TargetRef.CHOSEN, TargetRef.EACH, TargetRef.TRIGGER))
         elif e.kind is EffectKind.SAVE:
@@ -440,8 +457,8 @@ def _ability_problem(a: Ability, card: LoopCard) -> str | None:
             p = f"{what} is not modelled by the loop encoder"
         if p:
             return p
-        if e.target.ref is TargetRef.EACH and e.kind not in (EffectKind.STAND, EffectKind.KNEEL, EffectKind.KILL,
-                                                              EffectKind.DISCARD, EffectKind.RETURN_TO_HAND):
+        if e.target.ref is TargetRef.EACH and not e.target.is_player and e.kind not in (
+                EffectKind.STAND, EffectKind.KNEEL, EffectKind.KILL, EffectKind.DISCARD, EffectKind.RETURN_TO_HAND):
             return f"{what} on each card is not modelled"
         if e.target.ref is TargetRef.TRIGGER and (t is None or t.event not in _CARD_EVENTS):
             return f"{what}: the trigger names no card"
@@ -635,7 +652,7 @@ def build_model(enc: Encoding, spec: ModelSpec) -> System:
     declare("standing", Bool, Card, OneOf(False, True), False)
     declare("power", Int(0, _BIG), Card, Range(0, 2), 0)
     if any(c.kind is CostKind.DISCARD_GOLD for a in enc.abilities for c in a.costs) or \
-            any(e.kind is EffectKind.GAIN_GOLD and e.target.ref is not TargetRef.PLAYER
+            any(e.kind is EffectKind.GAIN_GOLD and not e.target.is_player
                 for a in enc.abilities for e in a.effects):
         declare("cgold", Int(0, _BIG), Card, Range(0, 3), 0)  # gold on cards (Bestow, "~ gains 1 gold"): only if used
     declare("imm", Removal, Card, "none", "none")
@@ -955,7 +972,7 @@ def _action(ctx: _Ctx, i: int, pos: Term, passes: Term, Card: Sort) -> None:
                     s2 = And(s, sym[("zone", k)] == "play", Not(sym[("standing", k)]) if want else sym[("standing", k)])
                     sym.put(("standing", k), want, when=s2)
                     _emit(ctx, sym, EventKind.STOOD if want else EventKind.KNELT, k, s2, i)
-            elif e.kind is EffectKind.GAIN_GOLD and e.target.ref is not TargetRef.PLAYER:
+            elif e.kind is EffectKind.GAIN_GOLD and not e.target.is_player:
                 # gold placed on a card in play; it is not "you gain gold"
                 sel = _effect_sel(sel_target, tag, e, 1, lambda k: in_play(k), changes, ids)
                 for k, s in sel.items():

@@ -1,0 +1,289 @@
+"""The grammar-driven reader on real cards of the vendored pool: one test per construction, the roles of unread
+clauses, and the systematic check that a tree read in full holds every word of its text."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from ruleproof.cards.abilities import (
+    Ability,
+    AbilityType,
+    CardKind,
+    ChallengeRole,
+    ChallengeType,
+    ClauseRole,
+    Cmp,
+    Compare,
+    Compiled,
+    Condition,
+    CondWord,
+    Cost,
+    CostKind,
+    Duration,
+    Effect,
+    EffectKind,
+    EventKind,
+    Keyword,
+    Means,
+    Phase,
+    PlayerRole,
+    Quantity,
+    QuantityKind,
+    Scope,
+    Stat,
+    Subject,
+    Target,
+    TargetRef,
+    TestKind,
+    Trigger,
+    Unread,
+    Zone,
+)
+from ruleproof.cards.compiler import clause_role, compile_card, compile_text
+from ruleproof.cards.grammar import Context, NotRead, read
+from ruleproof.cards.pool import load_pool
+from ruleproof.cards.render import uncovered
+
+YOU = Target(TargetRef.PLAYER, Subject(Scope.YOU))
+
+
+@pytest.fixture(scope="module")
+def pool():
+    return load_pool()
+
+
+def ability(pool, code: str, kind: AbilityType | None = None) -> Ability:
+    """The one initiated ability of a card (or its one ability of ``kind``)."""
+    found = [a for a in compile_card(pool.get(code).raw)
+             if (a.type is kind if kind is not None else a.type not in (AbilityType.KEYWORD, AbilityType.CONSTANT))]
+    assert len(found) == 1, found
+    return found[0]
+
+
+def me(kind: CardKind = CardKind.CHARACTER) -> Target:
+    return Target(TargetRef.SELF, Subject(Scope.SELF, kind))
+
+
+# --------------------------------------------------------------------------- every word has a meaning
+
+
+def test_every_word_of_a_fully_read_ability_is_in_its_tree(pool) -> None:
+    """Systematic: for every ability of the pool read in full, each content word of its text is accounted for by
+    its tree (``render.uncovered``): no grammar rule swallows words it does not put in the tree."""
+    checked = 0
+    swallowed: dict[str, list[str]] = {}
+    for card in pool:
+        for a in compile_card(card.raw):
+            if a.compiled is not Compiled.FULL or a.type is AbilityType.KEYWORD:
+                continue
+            checked += 1
+            missing = uncovered(a)
+            if missing:
+                swallowed[f"{card.code}: {a.text}"] = missing
+    assert checked > 1400
+    assert swallowed == {}
+
+
+def test_the_word_check_can_fail(pool) -> None:
+    """The check is not vacuous: a tree that lost a qualifier or an effect leaves words uncovered."""
+    a = ability(pool, "13068")  # "marshaling action: choose and kill a kneeling character."
+    assert a.compiled is Compiled.FULL and uncovered(a) == []
+    e = a.effects[0]
+    assert uncovered(replace(a, effects=(replace(e, target=replace(e.target, subject=replace(
+        e.target.subject, standing=None))),))) == ["kneeling"]
+    assert "kill" in uncovered(replace(a, effects=()))
+    b = ability(pool, "25018")  # "... with printed cost 3 or lower would be killed, save it ..."
+    assert {"printed", "cost", "3", "lower"} <= set(uncovered(replace(b, trigger=None, effects=())))
+
+
+# --------------------------------------------------------------------------- typed targets
+
+
+def test_kneeling_another_and_unique_filters(pool) -> None:
+    assert ability(pool, "13068").effects == (Effect(EffectKind.KILL, 1, Target(TargetRef.CHOSEN, Subject(
+        Scope.ANY, CardKind.CHARACTER, standing=False))),)
+    stand = ability(pool, "13066")  # "choose and stand another [thenightswatch] location"
+    assert stand.effects == (Effect(EffectKind.STAND, 1, Target(TargetRef.CHOSEN, Subject(
+        Scope.ANY, CardKind.LOCATION, factions=("thenightswatch",), other=True))),)
+    search = ability(pool, "06003")  # "... search your deck for a unique «King» or «Lord» character and put it ..."
+    assert search.effects[0].target.subject == Subject(Scope.YOU_OWN, CardKind.CHARACTER, ("King", "Lord"),
+                                                       unique=True, zone=Zone.DRAW_DECK)
+
+
+def test_printed_cost_and_zone(pool) -> None:
+    a = ability(pool, "25013")  # "search your deck for an «Ally» character with printed cost 3 or lower and place it
+    #                             in your discard pile. shuffle your deck."
+    ally = Subject(Scope.YOU_OWN, CardKind.CHARACTER, ("Ally",), compare=(Compare(Stat.PRINTED_COST, Cmp.LE, 3),),
+                   zone=Zone.DRAW_DECK)
+    assert [e.kind for e in a.effects] == [EffectKind.SEARCH_DECK, EffectKind.MOVE_CARD, EffectKind.SHUFFLE_DECK]
+    assert a.effects[0].target == Target(TargetRef.CHOSEN, ally)
+    assert a.effects[1].to_zone is Zone.DISCARD_PILE and a.effects[1].target.subject == ally
+    ret = ability(pool, "06016", AbilityType.REACTION)  # "pay 1 gold to return ~ from your discard pile to your hand"
+    assert ret.costs == (Cost(CostKind.PAY_GOLD, YOU, 1),)
+    assert ret.effects == (Effect(EffectKind.MOVE_CARD, 1, Target(TargetRef.SELF, Subject(
+        Scope.SELF, CardKind.EVENT, zone=Zone.DISCARD_PILE)), to_zone=Zone.HAND),)
+
+
+def test_controller_and_player_roles(pool) -> None:
+    a = ability(pool, "01041")  # "... as the attacking player, choose and kill a character controlled by the losing
+    #                             opponent"
+    assert a.trigger == Trigger(EventKind.WIN_CHALLENGE, Subject(Scope.YOU), challenge=ChallengeType.MILITARY,
+                                by_str=5, as_role=PlayerRole.ATTACKING)
+    assert a.effects[0].target.subject == Subject(Scope.OPPONENT_CONTROLS, CardKind.CHARACTER,
+                                                  player_role=PlayerRole.LOSING)
+    b = ability(pool, "06020")  # "after you win a challenge, the losing opponent may draw 1 card"
+    assert b.effects == (Effect(EffectKind.DRAW, 1, Target(TargetRef.PLAYER, Subject(
+        Scope.OPPONENT, player_role=PlayerRole.LOSING)), optional=True),)
+    # "choose a character with printed cost 3 or lower in an opponent's discard pile, and put it into play under
+    # your control"
+    c = ability(pool, "06026", AbilityType.ACTION)
+    (put,) = c.effects
+    assert put.kind is EffectKind.PUT_INTO_PLAY and put.controller is Scope.YOU
+    assert put.target.subject.scope is Scope.OPPONENT_OWNS and put.from_zones == (Zone.DISCARD_PILE,)
+
+
+def test_participants_and_attached_triggers(pool) -> None:
+    a = ability(pool, "23021")  # "after you win a challenge in which ~ is attacking, choose and stand a neutral ..."
+    assert a.trigger == Trigger(EventKind.WIN_CHALLENGE, Subject(Scope.YOU), participants=(
+        Subject(Scope.SELF, CardKind.CHARACTER, role=ChallengeRole.ATTACKING),))
+    assert a.effects[0].target.subject == Subject(Scope.YOU_CONTROL, CardKind.LOCATION, factions=("neutral",))
+    b = ability(pool, "01058", AbilityType.REACTION)  # "after attached character gains 1 or more power, stand it."
+    assert b.trigger == Trigger(EventKind.GAIN_POWER, Subject(Scope.ATTACHED, CardKind.CHARACTER), amount=1)
+    assert b.effects == (Effect(EffectKind.STAND, 1, Target(TargetRef.ATTACHED, Subject(
+        Scope.ATTACHED, CardKind.CHARACTER))),)
+
+
+def test_alternative_targets(pool) -> None:
+    a = ability(pool, "22014", AbilityType.REACTION)  # "choose and stand a [thenightswatch] character or ~"
+    (stand,) = a.effects
+    assert stand.target.subject == Subject(Scope.ANY, CardKind.CHARACTER, factions=("thenightswatch",))
+    assert stand.target.also == (me(CardKind.LOCATION),)
+
+
+# --------------------------------------------------------------------------- abilities, phases, conditions
+
+
+def test_phase_restricted_actions_and_phase_triggers(pool) -> None:
+    assert ability(pool, "13068").phase is Phase.MARSHALING
+    assert ability(pool, "23014").phase is Phase.CHALLENGES
+    assert ability(pool, "02056", AbilityType.ACTION).phase is Phase.DOMINANCE
+    varys = ability(pool, "01029")  # "when the dominance phase ends, remove ~ from the game to discard each character"
+    assert varys.trigger == Trigger(EventKind.PHASE_ENDS, Subject(Scope.ANY_PLAYER), Phase.DOMINANCE)
+    assert varys.costs == (Cost(CostKind.REMOVE_FROM_GAME, me()),)
+
+
+def test_any_player_may_initiate(pool) -> None:
+    a = ability(pool, "25037")  # "discard 1 power from your faction card to take control of ~. (any player may ...)"
+    assert a.any_player and a.compiled is Compiled.FULL
+    assert a.costs == (Cost(CostKind.DISCARD_POWER, Target(TargetRef.FACTION_CARD, Subject(
+        Scope.YOU_CONTROL, CardKind.FACTION_CARD))),)
+    assert a.effects == (Effect(EffectKind.TAKE_CONTROL, 1, me()),)
+
+
+def test_cannot_be_killed_and_cannot_be_saved(pool) -> None:
+    a = ability(pool, "02098")  # "kneel ~ to choose a character. until the end of the phase, that character cannot
+    #                             be killed."
+    assert a.effects == (Effect(EffectKind.PROHIBIT, None, Target(TargetRef.CHOSEN, Subject(
+        Scope.ANY, CardKind.CHARACTER)), duration=Duration.UNTIL_END_OF_PHASE, prohibited=EventKind.KILLED),)
+    b = ability(pool, "01104")  # "... then, return ~ to your hand (cannot be saved)."
+    assert b.effects[-1] == Effect(EffectKind.RETURN_TO_HAND, 1, me(), prohibited=EventKind.SAVED, then=True)
+
+
+def test_conditions_if_while_during(pool) -> None:
+    a = ability(pool, "13008")  # "if you have 5 or more power on your faction card, sacrifice ~ to draw 2 cards."
+    assert a.conditions == (Condition(CondWord.IF, TestKind.COMPARE, Target(TargetRef.FACTION_CARD, Subject(
+        Scope.YOU_CONTROL, CardKind.FACTION_CARD)), compare=Compare(Stat.POWER, Cmp.GE, 5)),)
+    b = compile_card(pool.get("04033").raw)[-1]  # "during a challenge in which you control a participating «Lord»
+    #                                              or «Lady» character, ~ gains insight."
+    assert b.conditions == (Condition(CondWord.DURING, TestKind.CHALLENGE, subject=Subject(
+        Scope.YOU_CONTROL, CardKind.CHARACTER, ("Lord", "Lady"), role=ChallengeRole.PARTICIPATING)),)
+    assert b.effects == (Effect(EffectKind.KEYWORD_MOD, 1, me(), keyword=Keyword.INSIGHT),)
+    c = compile_card(pool.get("06001").raw)[-1]  # "while ~ is participating in a challenge, each other participating
+    #                                              «House Tully» character you control gains renown."
+    assert c.conditions == (Condition(CondWord.WHILE, TestKind.IS, me(), Subject(role=ChallengeRole.PARTICIPATING)),)
+
+
+def test_instead(pool) -> None:
+    a = ability(pool, "04035")  # "draw 1 card. (3 cards instead if there are 3 or more plot cards in your used pile.)"
+    base, alt = a.effects
+    assert base == Effect(EffectKind.DRAW, 1, YOU)
+    assert alt == Effect(EffectKind.DRAW, 3, YOU, instead=True, condition=Condition(
+        CondWord.IF, TestKind.EXISTS, subject=Subject(Scope.YOU_OWN, CardKind.PLOT, zone=Zone.USED_PILE), count=3))
+    b = ability(pool, "01050")  # "when ~ is killed, return him to your hand instead of placing him in your dead pile."
+    assert b.effects == (Effect(EffectKind.RETURN_TO_HAND, 1, me(), instead=True, instead_of=Zone.DEAD_PILE),)
+
+
+def test_quantities_and_choices(pool) -> None:
+    a = ability(pool, "06005")  # "after you collect income, gain 1 gold for every 2 [thenightswatch] locations ..."
+    assert a.effects == (Effect(EffectKind.GAIN_GOLD, 1, YOU, x=Quantity(QuantityKind.COUNT, Subject(
+        Scope.YOU_CONTROL, CardKind.LOCATION, factions=("thenightswatch",)), per=2)),)
+    b = ability(pool, "25029")  # "... that character gains insight or renown."
+    (choice,) = [e for e in b.effects if e.kind is EffectKind.CHOICE]
+    assert [tuple(x.keyword for x in opt) for opt in choice.options] == [(Keyword.INSIGHT,), (Keyword.RENOWN,)]
+
+
+def test_reduce_cost_and_means(pool) -> None:
+    a = ability(pool, "01027")  # "kneel your faction card to reduce the cost of the next loyal card you marshal or
+    #                             play this phase by 1."
+    assert a.effects == (Effect(EffectKind.REDUCE_COST, 1, Target(TargetRef.NEXT, Subject(
+        Scope.ANY, CardKind.CARD, loyal=True)), duration=Duration.UNTIL_END_OF_PHASE,
+        means=Means.MARSHALING_OR_PLAYING),)
+
+
+def test_trigger_means_and_zones() -> None:
+    (a,) = compile_text("<b>Reaction:</b> After a card is discarded from your hand, draw 1 card.", "X")
+    assert a.trigger == Trigger(EventKind.DISCARDED, Subject(Scope.ANY, CardKind.CARD), from_zone=Zone.HAND)
+    (b,) = compile_text("<b>Reaction:</b> After a location is knelt by assault, draw 1 card.", "X")
+    assert b.trigger is not None and b.trigger.means is Means.ASSAULT
+    (c,) = compile_text("<b>Reaction:</b> After a card is discarded from an opponent's deck, draw 1 card.", "X")
+    assert c.trigger == Trigger(EventKind.DISCARDED, Subject(Scope.OPPONENT_OWNS, CardKind.CARD),
+                                from_zone=Zone.DRAW_DECK)
+
+
+# --------------------------------------------------------------------------- what is not read, and its role
+
+
+def test_unread_clauses_are_named_with_their_role(pool) -> None:
+    a = ability(pool, "23022")  # "when the effects of an ability that chooses a «Lord» ... would initiate, ..."
+    assert a.trigger is None and a.unread[0].role is ClauseRole.TRIGGER
+    assert a.unread[0].phrase.startswith("when the effects of an ability that chooses")
+    assert a.effects[0].kind is EffectKind.CANCEL and a.costs == (Cost(CostKind.RETURN_TO_HAND, me()),)
+    b = ability(pool, "10023", AbilityType.REACTION)  # "after ~ is discarded for [intrigue] claim, ..."
+    assert b.unread == (Unread("for [intrigue] claim", ClauseRole.TRIGGER_RESTRICTION),)
+    assert b.trigger == Trigger(EventKind.DISCARDED, me(CardKind.EVENT).subject) and b.compiled is Compiled.PARTIAL
+
+
+@pytest.mark.parametrize(("phrase", "clause", "role", "narrows"), [
+    ("or a «Small Council» character", "costs", ClauseRole.ALTERNATIVE, True),
+    ("or defender", "sentence", ClauseRole.ALTERNATIVE, True),
+    ("(you may kill that character instead if it has the «King» trait)", "paren", ClauseRole.ALTERNATIVE, True),
+    ("you may look at the top card of your deck", "sentence", ClauseRole.OPTIONAL_EFFECT, True),
+    ("with the highest str", "sentence", ClauseRole.TARGET_RESTRICTION, False),
+    ("that shares a trait with him", "costs", ClauseRole.TARGET_RESTRICTION, False),
+    ("in which there are no participating characters", "trigger", ClauseRole.TRIGGER_RESTRICTION, False),
+    ("during the first challenge you initiate", "trigger", ClauseRole.TRIGGER_RESTRICTION, False),
+    ("if you control stannis baratheon", "sentence", ClauseRole.CONDITION, False),
+    ("unless you pay 1 gold", "sentence", ClauseRole.CONDITION, False),
+    ("(2 gold instead if ~ is kneeling)", "paren", ClauseRole.REPLACEMENT, False),
+    ("until the beginning of the next round", "sentence", ClauseRole.DURATION, False),
+    ("and place it facedown", "sentence", ClauseRole.EFFECT, False),
+    ("and shuffle it into your deck", "costs", ClauseRole.COST, False),
+    ("x is the number of cards he shuffled", "definition", ClauseRole.DEFINITION, False),
+])
+def test_clause_roles_come_from_the_grammatical_position(phrase: str, clause: str, role: ClauseRole,
+                                                        narrows: bool) -> None:
+    """An alternative or an effect the player may decline only takes options away when left out (a loop found
+    without it is a loop); a restriction, condition, cost, replacement or duration does not."""
+    u = Unread(phrase, clause_role(phrase, clause))
+    assert u.role is role and u.narrows is narrows
+
+
+def test_a_pronoun_with_nothing_to_refer_to_is_not_guessed() -> None:
+    ctx = Context(CardKind.EVENT)
+    ctx.trigger = None
+    with pytest.raises(NotRead):
+        read("stand that location", "sentence", ctx)  # an event: "that location" names no card
+    (a,) = compile_text("<b>Action:</b> Stand that character.", "X", "event")
+    assert a.compiled is Compiled.UNSUPPORTED
