@@ -17,6 +17,7 @@ from ruleproof.rulings.render import render_one, ruling_title
 
 ROOT = Path(__file__).resolve().parents[2]
 RULINGS = load_rulings([ROOT / "rulings"])
+DISPUTED = load_rulings([ROOT / "tests" / "rulings" / "disputed"])  # see test_disputed.py
 REFERENCE = next((d for d in (ROOT.parent / "shared" / "reference", ROOT.parents[1] / "shared" / "reference")
                   if d.is_dir()), ROOT.parent / "shared" / "reference")
 
@@ -50,7 +51,7 @@ def _sources() -> str:
 
 
 @pytest.mark.skipif(not REFERENCE.is_dir(), reason="the reference texts (../shared/reference) are not at hand")
-@pytest.mark.parametrize("r", RULINGS, ids=[ruling_title(r) for r in RULINGS])
+@pytest.mark.parametrize("r", RULINGS + DISPUTED, ids=[ruling_title(r) for r in RULINGS + DISPUTED])
 def test_the_quote_is_in_the_source_word_for_word(r):
     """Each fragment of the quote (fragments are joined by '...') occurs verbatim in the reference texts."""
     text = _sources()

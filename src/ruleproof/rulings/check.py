@@ -28,12 +28,13 @@ from typing import Iterator, Mapping, Sequence
 from .. import ir
 from ..consistency import enabled_expr
 from ..encoder import SatResult, Unrolling, fresh_context
+from ..engines import explicit
 from ..engines.common import Clock, Options, replay
-from ..engines.runner import check_property
+from ..engines.runner import EXHAUST_INITIAL, EXHAUST_STATES, check_property
 from ..errors import InputError, InternalError
 from ..evaluator import Evaluator, State, domain
-from ..ir import Action, Expr, System, Value
-from ..results import Trace, Verdict
+from ..ir import Action, Expr, Property, System, Value
+from ..results import Result, Trace, Verdict
 from .model import DEFAULT_DEPTH, Ruling, Step
 
 __all__ = ["Outcome", "Event", "RulingResult", "check_ruling", "CONCRETE_STATES", "CONCRETE_CHOICES"]
@@ -422,7 +423,7 @@ def _question(r: Ruling, timeout: float | None) -> RulingResult:
                    f"the step '{q.step_text}' never happens within {depth} steps of this situation: "
                    "the answer would hold only because it never happens")
             return RulingResult(r, Outcome.UNKNOWN, why, engine="bmc")
-    res = check_property(r.system, q.prop, "auto", opts)
+    res = _answer(r.system, q.prop, opts)
     v = res.verdict
     answer = "HOLDS_TO_DEPTH(%d)" % res.depth if v is Verdict.HOLDS_TO_DEPTH else v.name
     bounded = q.depth is not None
@@ -472,6 +473,20 @@ def _question(r: Ruling, timeout: float | None) -> RulingResult:
               f"the ruling says {said[(q.kind, q.expected)]}; the model says {model_text}")
     return RulingResult(r, Outcome.PASS if ok else Outcome.FAIL, reason, res.trace, answer=answer,
                         engine=res.engine)
+
+
+def _answer(sy: System, prop: Property, opts: Options) -> Result:
+    """A small situation is explored exhaustively first (an answer and the shortest trace at once), then ``auto``."""
+    n = 1
+    for iv in sy.init_vars:
+        n *= len(iv.values)
+        if n > EXHAUST_INITIAL:
+            break
+    if n <= EXHAUST_INITIAL:
+        e = explicit.check(sy, prop, replace(opts, depth=1_000_000, max_states=EXHAUST_STATES), (), None)
+        if e.verdict in (Verdict.PROVED, Verdict.VIOLATED):
+            return e
+    return check_property(sy, prop, "auto", opts)
 
 
 def _step_happens(r: Ruling, depth: int, timeout: float | None) -> bool | None:

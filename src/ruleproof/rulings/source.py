@@ -87,6 +87,8 @@ def load_yaml(text: str, file: str) -> Node:
             what = f"{e.context.removeprefix('while parsing ')} that is never closed" if e.context else what
             mark = e.context_mark
         line = mark.line + 1 if mark is not None else 0
+        if what.startswith("mapping values are not allowed"):
+            what += " (a value that contains ': ' needs quotes around the whole value)"
         raise InputError(f"YAML syntax error: {what}", SourceLoc(file, line)) from None
     except yaml.YAMLError as e:
         raise InputError(f"YAML syntax error: {e}", SourceLoc(file, 1)) from None
