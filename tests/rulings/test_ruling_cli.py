@@ -258,3 +258,14 @@ def test_a_bad_file_is_one_line_with_file_and_line_and_exit_2(tmp_path, text, li
 def test_a_missing_file_is_an_error():
     code, _, err = ruling("no/such/rulings.yaml")
     assert code == 2 and err == "error: no such ruling file or directory: no/such/rulings.yaml\n"
+
+
+def test_when_the_evaluator_and_z3_disagree_it_is_an_internal_error_not_a_verdict(monkeypatch):
+    """Both interpreters check every sequence; a disagreement (here: a broken evaluator) is reported as an internal
+    error, exit 2, never as PASS or FAIL."""
+    from ruleproof.evaluator import Evaluator
+
+    monkeypatch.setattr(Evaluator, "step", lambda self, a, s, choices: None)  # the evaluator refuses every step
+    code, out, err = ruling(str(FIX / "claim_sequence.yaml"))
+    assert code == 2 and out == ""
+    assert err.startswith("internal error: ") and "evaluator" in err

@@ -587,10 +587,8 @@ def _ground(names: Names, text: str, node: Node, whole_family: bool = False) -> 
         raise node.error(f"unknown action '{fam}'{suggest(fam, fams)}"
                          + ("" if suggest(fam, fams) else f" (actions: {', '.join(fams)})"))
     acts = [(i, a) for i, a in enumerate(system.actions) if a.family == fam]
-    if not acts:
-        if args is None and whole_family:
-            return fam, None
-        raise node.error(f"action '{fam}' never applies in this scenario (no parameters allow it)")
+    if not acts:  # every ground action of the family was dropped (its requirements are false): never allowed
+        return fam, None
     arity = len(acts[0][1].params)
     pnames = [p for p, _ in acts[0][1].params]
     if args is None:
