@@ -31,8 +31,8 @@ CASES = [  # (file, mutant, {ruling that fails: where})
     ("berserk/abilities111.yaml", "copy_abilities", {
         "Талос copies Вайл's printed features, not the Рывок an effect gave him": "at the end"}),
     ("berserk/rule_effects.yaml", "no_cutoff", {
-        "a two-effect loop is cut off before A repeats": "at step 15 (rule_effect(эффект правил A))",
-        "a chain that loops back to B is cut off before B repeats": "at step 22 (rule_effect(эффект правил B))",
+        "a two-effect loop is cut off before A repeats": "at step 17 (rule_effect(эффект правил A))",
+        "a chain that loops back to B is cut off before B repeats": "at step 25 (rule_effect(эффект правил B))",
         "no rule effect is performed twice in one chain": ""}),
 ]
 
