@@ -297,7 +297,7 @@ def test_play_restriction_and_unread_limit(pool) -> None:
     assert a.costs == (Cost(CostKind.KNEEL, me()),) and a.effects == (Effect(EffectKind.GAIN_GOLD, 1, YOU),)
     (b,) = compile_text("<b>Action:</b> Draw 1 card. (Limit X times per round, where X is 2.)", "Foo")
     assert b.limit is None and b.compiled is Compiled.PARTIAL and b.effects == (Effect(EffectKind.DRAW, 1, YOU),)
-    assert b.unread == (Unread("(limit x times per round, where x is 2.)", ClauseRole.LIMIT),)
+    assert b.unread == (Unread("(limit x times per round, where x is 2)", ClauseRole.LIMIT),)
 
 
 def test_normalise_markup() -> None:

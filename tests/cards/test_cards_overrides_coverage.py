@@ -35,9 +35,9 @@ def test_override_takes_precedence(pool) -> None:
     assert a.type is AbilityType.REACTION and a.trigger.event is EventKind.KNELT
     assert a.trigger.subject.scope is Scope.SELF and a.effects[0].kind is EffectKind.GAIN_POWER
     assert a.compiled is Compiled.FULL and a.limit.count == 1
-    # without the override the compiler's (unsupported) reading is used
+    # without the override the reader's (partial) reading is used
     (b,) = abilities_for(pool.get("01087"), None)
-    assert b.compiled is Compiled.UNSUPPORTED
+    assert b.type is AbilityType.CONSTANT and b.compiled is Compiled.PARTIAL
     compiled = compile_pool(pool, ov, codes=["01087", "01001"])
     assert set(compiled) == {"01087", "01001"} and compiled["01087"] == (a,)
 
@@ -97,7 +97,7 @@ def test_coverage_counts_small() -> None:
     assert (kinds[AbilityType.KEYWORD].full, kinds[AbilityType.ACTION].unsupported,
             kinds[AbilityType.ACTION].partial, kinds[AbilityType.ACTION].structured) == (1, 1, 1, 1)
     assert cov.top_unsupported == (("effect not read: 'sing a song'", 2),)
-    assert cov.initiated == TypeCounts(0, 1, 1, 1) and dict(cov.by_role) == {ClauseRole.EFFECT: 2}
+    assert cov.initiated == TypeCounts(0, 1, 1, 1, 1) and dict(cov.by_role) == {ClauseRole.EFFECT: 2}
 
 
 def test_normalise_reason() -> None:
@@ -125,11 +125,13 @@ def test_cli_json_and_text(tmp_path) -> None:
 
 def test_the_pools_coverage_does_not_fall(pool) -> None:
     """The reader's coverage of the pool's initiated abilities (actions, reactions, interrupts, forced, when
-    revealed).  The goals are 60 % read in full and 95 % read in structure with the unread clauses named; the
-    levels reached so far (README, "Reading card text") may only rise."""
+    revealed) stays above the goals: 60 % read in full, 95 % read in structure with the unread clauses named
+    (README, "Reading card text")."""
     cov = coverage(compile_pool(pool))
     ini = cov.initiated
     assert ini.total == 1835
-    assert ini.full >= 920
-    assert ini.structured >= 1613
-    assert ini.full + ini.partial + ini.unsupported == ini.total and ini.full <= ini.structured <= ini.total
+    assert ini.full >= 0.60 * ini.total  # 1,112 of 1,835 today
+    assert ini.structured >= 0.95 * ini.total  # 1,781 today
+    assert ini.effects_read >= 1666
+    assert ini.full + ini.partial + ini.unsupported == ini.total
+    assert ini.full <= ini.effects_read <= ini.structured <= ini.total

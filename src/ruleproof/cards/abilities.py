@@ -184,6 +184,7 @@ class EventKind(Enum):
     POWER_MOVED = "power_moved"
     NO_DEFENDERS = "no_defenders"
     PUT_INTO_PLAY = "put_into_play"
+    ENTERS_ZONE = "enters_zone"
     PLAYED_OR_PUT_INTO_PLAY = "played_or_put_into_play"
     MARSHALED_OR_PLAYED = "marshaled_or_played"
     DECLARED = "declared"
@@ -258,6 +259,7 @@ class CostKind(Enum):
     MOVE_POWER = "move_power"
     SHUFFLE_INTO_DECK = "shuffle_into_deck"
     PLACE_TOKEN = "place_token"
+    DISCARD_FROM_DECK = "discard_from_deck"
 
 
 class EffectKind(Enum):
@@ -320,6 +322,10 @@ class EffectKind(Enum):
     PAY_GOLD = "pay_gold"
     DISCARD_GOLD = "discard_gold"
     PLAY_RESTRICTION = "play_restriction"
+    END_CHALLENGE = "end_challenge"
+    APPLY_CLAIM = "apply_claim"
+    NO_KNEEL_TO_DECLARE = "no_kneel_to_declare"
+    MUST_BE_DECLARED = "must_be_declared"
 
 
 class Zone(Enum):
@@ -426,6 +432,8 @@ class Means(Enum):
     FRAMEWORK = "framework"
     PLAYING = "playing"
     MARSHALING_OR_PLAYING = "marshaling_or_playing"
+    OUT_OF_SHADOWS = "out_of_shadows"
+    AMBUSH_OR_OUT_OF_SHADOWS = "ambush_or_out_of_shadows"
 
 
 class Stat(Enum):
@@ -467,6 +475,8 @@ class Cmp(Enum):
     LT = "lt"
     GT = "gt"
     EQ = "eq"
+    LOWEST = "lowest"
+    HIGHEST = "highest"
 
 
 @dataclass(frozen=True)
@@ -475,7 +485,10 @@ class Compare:
 
     ``value`` ``None`` is X (defined by the ability's :class:`Quantity`);
     ``than`` compares with the same stat of another card ("lower printed cost
-    than that character": ``than=trigger``) instead of a constant.
+    than that character": ``than=trigger``) instead of a constant (of another
+    player in a :class:`Condition`: the player its ``subject`` names).
+    ``lowest`` / ``highest``: the card has the lowest (highest) value among the
+    cards the rest of the filter names ("the character with the lowest STR").
     """
 
     stat: Stat
@@ -532,6 +545,8 @@ class Subject:
         names ("controlled by the losing opponent").
     shares_trait_with
         "that shares a «Trait» with that character": the card the ref names.
+    in_faction
+        ``True`` "in-faction" (of the faction of its controller's faction card), ``False`` "out-of-faction".
     """
 
     scope: Scope = Scope.ANY
@@ -558,6 +573,7 @@ class Subject:
     attachment_traits: tuple[str, ...] = ()
     player_role: PlayerRole | None = None
     shares_trait_with: TargetRef | None = None
+    in_faction: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -597,7 +613,7 @@ class Quantity:
     """A variable amount ("for each «Knight» character you control", "X is that card's printed cost").
 
     ``count``: the number of cards matching ``subject`` (divided by ``per``:
-    "for every 2 cards"); ``stat``: ``stat`` of ``target``.
+    "for every 2 cards"); ``stat``: ``stat`` of ``target``; ``plus`` is added ("X is 2 higher than ...").
     """
 
     kind: QuantityKind
@@ -606,6 +622,7 @@ class Quantity:
     stat: Stat | None = None
     per: int = 1
     token: str | None = None
+    plus: int = 0
 
 
 class CondWord(Enum):
@@ -632,6 +649,7 @@ class TestKind(Enum):
     COMPARE = "compare"
     DID = "did"
     DID_NOT = "did_not"
+    DOES = "does"
     WON_CHALLENGE = "won_challenge"
     LOST_CHALLENGE = "lost_challenge"
     FIRST_PLAYER = "first_player"
@@ -657,7 +675,9 @@ class Condition:
     * ``did`` / ``did_not``: "if you do" / "if you do not" (the previous effect or choice);
     * ``won_challenge`` / ``lost_challenge``: the player of ``target`` won / lost
       the challenge (``challenge`` its type when named);
-    * ``able``: "if able".
+    * ``able``: "if able";
+    * ``does``: the player of ``target`` resolves ``effects`` ("unless you discard 1 gold from it": the
+      effect is avoided when you do).
 
     ``period``: "this phase" ("if you have lost 2 or more challenges this phase"); ``negated``: the test
     is negated ("if you have not lost a [power] challenge this round").
@@ -673,6 +693,7 @@ class Condition:
     compare: Compare | None = None
     period: Period | None = None
     negated: bool = False
+    effects: tuple[Effect, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -706,6 +727,10 @@ class Trigger:
         "during a challenge".
     amount
         "N or more" (cards drawn, power gained); ``None``: any amount.
+    object
+        The other card of the event: the card discarded using pillage.
+    also_zones
+        Further zones of ``from_zone`` ("from your hand or deck": ``hand`` and ``(draw_deck,)``).
     """
 
     event: EventKind
@@ -723,6 +748,8 @@ class Trigger:
     to_zone: Zone | None = None
     in_challenge: bool = False
     amount: int | None = None
+    object: Subject | None = None
+    also_zones: tuple[Zone, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -773,6 +800,8 @@ class Effect:
     ``means``: how the card of a ``next`` target is brought in ("the next
     character you marshal"); ``at_end_of``: a delayed effect ("at the end of
     the phase, ..."); ``phase``: the phase a lasting effect is limited to.
+    ``event`` by ``no_kneel_to_declare`` / ``must_be_declared``: ``declared_attacker`` or
+    ``declared_defender`` ("does not kneel when declared as an attacker", "must be declared as a defender").
     ``instead``: this effect replaces the effect before it when its ``condition`` holds ("gain 1 gold.
     (2 gold instead if ...)"); with ``instead_of``, it replaces the card going to that zone ("return ~
     to your hand instead of placing it in your discard pile").
@@ -807,6 +836,7 @@ class Effect:
     at_end_of: Period | None = None
     instead: bool = False
     instead_of: Zone | None = None
+    event: EventKind | None = None
 
 
 @dataclass(frozen=True)
@@ -913,7 +943,8 @@ class Ability:
         return tuple(u.describe() for u in self.unread)
 
 
-_CMP_WORDS = {Cmp.LE: "or lower", Cmp.GE: "or higher", Cmp.LT: "lower than", Cmp.GT: "higher than", Cmp.EQ: "equal to"}
+_CMP_WORDS = {Cmp.LE: "or lower", Cmp.GE: "or higher", Cmp.LT: "lower than", Cmp.GT: "higher than", Cmp.EQ: "equal to",
+              Cmp.LOWEST: "(the lowest)", Cmp.HIGHEST: "(the highest)"}
 
 
 def describe_subject(s: Subject) -> str:

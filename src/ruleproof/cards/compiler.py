@@ -32,6 +32,7 @@ from ruleproof.cards.abilities import (
     AbilityType,
     CardKind,
     ClauseRole,
+    Cmp,
     Compiled,
     Condition,
     Cost,
@@ -44,6 +45,7 @@ from ruleproof.cards.abilities import (
     Phase,
     Quantity,
     Scope,
+    Stat,
     Subject,
     Target,
     TargetRef,
@@ -51,7 +53,7 @@ from ruleproof.cards.abilities import (
     Unread,
     Zone,
 )
-from ruleproof.cards.grammar import Context, NotRead, Paren, read, tokens
+from ruleproof.cards.grammar import VERBS, Context, NotRead, Paren, read, tokens
 
 __all__ = ["card_text", "clause_role", "compile_card", "compile_text", "normalise"]
 
@@ -247,6 +249,8 @@ def _read_part(text: str, clause: str, acc: _Acc, budget: int = 40) -> Any:
         for m in (e for e in ends if e > max(pos, k) and e < len(text)):
             if tries >= budget:
                 break
+            if _CLAUSE_SPLIT.search(text[k:m]):
+                continue  # a span with a verb phrase of its own is a clause, not a modifier: read clause by clause
             tries += 1
             rest = text[m:]
             if rest.startswith(","):
@@ -309,9 +313,10 @@ _PAREN_END = re.compile(r"\s*\(([^()]*)\)\s*$")
 def _trailing_parens(s: str, ctx: Context, ability: bool) -> tuple[str, list[str]]:
     """Split ``s`` into the text before its trailing parentheticals and the parentheticals (in order).
 
-    Only parentheticals the grammar reads are split off: with ``ability``, an ability's own (a limit,
-    "(Cannot be canceled.)", "(Any player may initiate this ability.)"); else also those of a sentence
-    ("(cannot be saved)", "(2 gold instead if ...)").  Any other stays in the text.
+    With ``ability``, only an ability's own parentheticals (a limit, "(Cannot be canceled.)", "(Any player may
+    initiate this ability.)", as the grammar reads them) are split off.  Else every trailing parenthetical is,
+    but "(except for «Traits»)", which belongs to the sentence; the caller reads them after the sentence, when
+    the pronouns in them have something to refer to.
     """
     parens: list[str] = []
     while True:
@@ -320,11 +325,14 @@ def _trailing_parens(s: str, ctx: Context, ability: bool) -> tuple[str, list[str
         if not m:
             break
         inner = m.group(1).strip().rstrip(".").strip()
-        try:
-            got = read(f"({inner})", "paren", ctx)
-        except NotRead:
-            break
-        if ability and (got.cannot_be_saved or got.instead is not None or got.instead_effects):
+        if ability:
+            try:
+                got = read(f"({inner})", "paren", ctx)
+            except NotRead:
+                break
+            if got.cannot_be_saved or got.instead is not None or got.instead_effects:
+                break
+        elif inner.startswith("except "):
             break
         parens.insert(0, inner)
         s = s[: m.start()]
@@ -354,9 +362,8 @@ def _sentence_role(s: str) -> ClauseRole:
     return ClauseRole.OPTIONAL_EFFECT if s.startswith("you may ") else ClauseRole.EFFECT
 
 
-_CLAUSE_SPLIT = re.compile(r"(?:,? and |, )(?=(?:you may |" + "|".join(sorted(
-    "stand kneel kill sacrifice discard save choose gain draw pay move return put place shuffle search reveal add "
-    "look take attach remove cancel have name initiate raise reduce treat".split())) + r")\b)")
+_CLAUSE_SPLIT = re.compile(r"(?:,? and |, )(?=(?:you may |" + "|".join(sorted(VERBS - {"may", "must", "cannot"}))
+                           + r")\b)")
 
 
 def _clauses(part: str, acc: _Acc) -> list[Effect] | None:
@@ -398,7 +405,8 @@ def _sentence(s: str, acc: _Acc) -> list[Effect]:
 _LEAVES_PLAY = frozenset({EffectKind.KILL, EffectKind.DISCARD, EffectKind.SACRIFICE, EffectKind.RETURN_TO_HAND,
                           EffectKind.RETURN_TO_SHADOWS, EffectKind.MOVE_CARD, EffectKind.REMOVE_FROM_GAME})
 _INSTEAD_KINDS: dict[str, tuple[EffectKind, ...]] = {
-    "gold": (EffectKind.GAIN_GOLD,), "power": (EffectKind.GAIN_POWER,), "card": (EffectKind.DRAW,),
+    "gold": (EffectKind.GAIN_GOLD, EffectKind.MOVE_GOLD), "power": (EffectKind.GAIN_POWER, EffectKind.MOVE_POWER),
+    "card": (EffectKind.DRAW,),
     "cards": (EffectKind.DRAW,), "str": (EffectKind.STR_MOD,),
     "by": (EffectKind.REDUCE_COST, EffectKind.CLAIM_MOD),
     "characters": (EffectKind.CHOOSE, EffectKind.STAND, EffectKind.KNEEL, EffectKind.KILL),
@@ -411,13 +419,22 @@ def _instead(effects: list[Effect], p: Paren) -> list[Effect] | None:
     and ``instead`` (it replaces the effect before it when the condition holds)."""
     assert p.instead is not None
     unit, amount, up_to, cond = p.instead
+    if unit == "printed_cost":  # "(printed cost 6 or lower instead if ...)": the last effect's target filter
+        for i in range(len(effects) - 1, -1, -1):
+            e = effects[i]
+            cmps = e.target.subject.compare
+            if len(cmps) == 1 and cmps[0].stat is Stat.PRINTED_COST and cmps[0].op is Cmp.LE and not e.instead:
+                s = replace(e.target.subject, compare=(replace(cmps[0], value=amount),))
+                alt = replace(e, target=replace(e.target, subject=s), condition=cond, instead=True, then=False)
+                return [*effects[: i + 1], alt, *effects[i + 1:]]
+        return None
     for i in range(len(effects) - 1, -1, -1):
         e = effects[i]
         if e.kind in _INSTEAD_KINDS[unit] and e.condition is None and not e.instead:
             if unit in ("characters", "locations") and (e.target.subject.card_type is not CardKind(unit[:-1])
                                                           or e.up_to != up_to):
                 return None
-            alt = replace(e, amount=amount, condition=cond, instead=True, then=False)
+            alt = replace(e, amount=amount, condition=cond, instead=True, then=False, up_to=up_to or e.up_to)
             return [*effects[: i + 1], alt, *effects[i + 1:]]
     return None
 
@@ -514,6 +531,9 @@ def _as_costs(effects: list[Effect]) -> list[Cost] | None:
         kind = _COST_OF.get(e.kind)
         if e.kind is EffectKind.MOVE_CARD and e.to_zone in _MOVE_COST and e.target.subject.zone in (None, Zone.PLAY):
             kind = _MOVE_COST[e.to_zone]
+        if e.kind is EffectKind.MOVE_CARD and e.to_zone is Zone.DISCARD_PILE and \
+                e.target.subject.zone is Zone.TOP_OF_DECK:
+            kind = CostKind.DISCARD_FROM_DECK
         if kind is None or e.condition is not None or e.duration is not None or e.optional:
             return None
         target = e.target
@@ -544,7 +564,7 @@ def _first_sentence(s: str, acc: _Acc, conditions: list[Condition]) -> tuple[lis
             s = m.group(2)
         except NotRead:
             pass
-    to = [mm.start() for mm in re.finditer(r" to ", s)]
+    to = [mm.start() for mm in re.finditer(r" to,? ", s)]
     saved = (acc.ctx.antecedent, acc.ctx.player)
     for i in to:
         costs = _read_costs(s[:i], acc)
@@ -566,7 +586,7 @@ def _first_sentence(s: str, acc: _Acc, conditions: list[Condition]) -> tuple[lis
     if m and not conditions:
         acc.miss(m.group(1), "condition")
         s = m.group(2)
-        to = [mm.start() for mm in re.finditer(r" to ", s)]
+        to = [mm.start() for mm in re.finditer(r" to,? ", s)]
     for i in to:
         costs = _read_costs(s[:i], acc)
         if costs is not None:
@@ -624,6 +644,8 @@ def _triggered(atype: AbilityType, phase: Phase | None, body: str, kind: CardKin
         s, sparens = _trailing_parens(sent, acc.ctx, False)
         if re.match(r"^x is ", s):
             x = _definition(s, acc) or x
+            for p in sparens:  # "(minimum of 1)": not part of what the tree says X is
+                acc.miss(f"({p})", "definition")
             continue
         if n == 0:
             costs, sent_effects = _first_sentence(s, acc, conditions)
@@ -637,12 +659,12 @@ def _triggered(atype: AbilityType, phase: Phase | None, body: str, kind: CardKin
     if not effects and not acc.unread:
         acc.unread.append(Unread(body or "(no effect)", ClauseRole.EFFECT))
     limit: Limit | None = None
-    for p in found:
-        if p.limit is not None:
+    for par in found:
+        if par.limit is not None:
             if limit is not None:
-                acc.unread.append(Unread(f"({p.limit.kind.value} {p.limit.count} per {p.limit.period.value})",
-                                         ClauseRole.LIMIT))
-            limit = p.limit
+                lim = par.limit
+                acc.unread.append(Unread(f"({lim.kind.value} {lim.count} per {lim.period.value})", ClauseRole.LIMIT))
+            limit = par.limit
     effects = _absorb_choices(effects)
     optional = atype not in (AbilityType.FORCED_REACTION, AbilityType.FORCED_INTERRUPT, AbilityType.WHEN_REVEALED)
     return Ability(atype, trigger, tuple(costs), tuple(effects), limit, phase, optional, compiled=_status(acc),
@@ -679,6 +701,8 @@ def _constant(text: str, kind: CardKind) -> Ability:
                 pass
         if re.match(r"^x is ", s):
             x = _definition(s, acc) or x
+            for p in parens:
+                acc.miss(f"({p})", "definition")
             continue
         m = re.match(r"^((?:while|if|during|as long as) [^,]+), (.+)$", s)
         cond: Condition | None = None

@@ -1,9 +1,10 @@
 """Reader coverage over a card pool: how much ability text is read, and what is not.
 
 Two numbers per ability type: **full** (every clause read, :attr:`Compiled.FULL`) and **structured**
-(:func:`structured`: the ability's trigger, costs and effects were read and every clause that was not is
-named with its role; full abilities count too).  The goals of the project are stated over the
-*initiated* abilities (actions, reactions, interrupts, forced ones, when revealed): :attr:`Coverage.initiated`.
+(:func:`structured`: the ability was split into its clauses, some were read, and every clause that was not
+is named with its role; full abilities count too), with how many of the structured ones had an effect
+read.  The goals of the project are stated over the *initiated* abilities (actions, reactions,
+interrupts, forced ones, when revealed): :attr:`Coverage.initiated`.
 
 :func:`coverage` is pure and returns a frozen :class:`Coverage`; :func:`render_coverage` and
 :func:`coverage_json` turn it into text or a JSON-ready dict (engines never print).
@@ -18,7 +19,7 @@ from typing import Any, Mapping
 
 from ruleproof.cards.abilities import Ability, AbilityType, ClauseRole, Compiled
 
-__all__ = ["INITIATED", "Coverage", "TypeCounts", "coverage", "coverage_json", "normalise_reason",
+__all__ = ["INITIATED", "Coverage", "TypeCounts", "coverage", "coverage_json", "effects_read", "normalise_reason",
            "render_coverage", "structured"]
 
 _FACTION_ICON = re.compile(r"\[(baratheon|greyjoy|lannister|martell|stark|targaryen|thenightswatch|tyrell|neutral)\]")
@@ -32,15 +33,21 @@ def structured(a: Ability) -> bool:
     """Was the structure of ``a`` read, with the unread part named precisely?
 
     Full abilities are; a partial one is when it was split into its clauses (triggering condition, play
-    restriction, costs, effect sentences, limit) and at least one effect was read: each clause that was not
-    read, or the part of it that was not, is then an :class:`~ruleproof.cards.abilities.Unread` of its own
-    (a whole triggering condition that is not read is one such clause, with the role ``trigger``).
+    restriction, costs, effect sentences, limit) and some of them were read: each clause that was not read, or
+    the part of one that was not, is then an :class:`~ruleproof.cards.abilities.Unread` of its own with its
+    role (a whole triggering condition that is not read is one such clause, role ``trigger``; an effect
+    sentence that is not read, role ``effect``).  See :func:`effects_read` for the stricter count.
     """
     if a.compiled is Compiled.FULL:
         return True
-    if a.compiled is Compiled.UNSUPPORTED or not a.effects:
+    if a.compiled is Compiled.UNSUPPORTED:
         return False
     return not any(u.role is ClauseRole.ABILITY for u in a.unread)
+
+
+def effects_read(a: Ability) -> bool:
+    """:func:`structured`, and at least one of its effects was read."""
+    return structured(a) and bool(a.effects or a.keyword is not None)
 
 
 @dataclass(frozen=True)
@@ -51,6 +58,7 @@ class TypeCounts:
     partial: int = 0
     unsupported: int = 0
     structured: int = 0
+    effects_read: int = 0
 
     @property
     def total(self) -> int:
@@ -87,7 +95,8 @@ def normalise_reason(reason: str) -> str:
 
 def _sum(counts: list[TypeCounts]) -> TypeCounts:
     return TypeCounts(sum(c.full for c in counts), sum(c.partial for c in counts),
-                      sum(c.unsupported for c in counts), sum(c.structured for c in counts))
+                      sum(c.unsupported for c in counts), sum(c.structured for c in counts),
+                      sum(c.effects_read for c in counts))
 
 
 def coverage(abilities: Mapping[str, tuple[Ability, ...]], top: int = 20, overridden: int = 0) -> Coverage:
@@ -110,10 +119,12 @@ def coverage(abilities: Mapping[str, tuple[Ability, ...]], top: int = 20, overri
             per[a.type][a.compiled.value] += 1
             if structured(a):
                 per[a.type]["structured"] += 1
+            if effects_read(a):
+                per[a.type]["effects_read"] += 1
             for u in a.unread:
                 reasons[normalise_reason(u.describe())] += 1
                 roles[u.role] += 1
-    by_type = tuple((t, TypeCounts(c["full"], c["partial"], c["unsupported"], c["structured"]))
+    by_type = tuple((t, TypeCounts(c["full"], c["partial"], c["unsupported"], c["structured"], c["effects_read"]))
                     for t, c in per.items())
     ranked = sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))[: max(0, top)]
     initiated = _sum([tc for t, tc in by_type if t in INITIATED])
@@ -141,7 +152,8 @@ def render_coverage(cov: Coverage) -> str:
     ini = cov.initiated
     lines += ["", f"initiated abilities (action, reaction, interrupt, forced, when revealed): {ini.total}",
               f"  read in full: {ini.full} ({_pct(ini.full, ini.total).strip()})",
-              f"  structure read, unread clauses named: {ini.structured} ({_pct(ini.structured, ini.total).strip()})"]
+              f"  structure read, unread clauses named: {ini.structured} ({_pct(ini.structured, ini.total).strip()})",
+              f"    of which with an effect read: {ini.effects_read} ({_pct(ini.effects_read, ini.total).strip()})"]
     if cov.by_role:
         lines += ["", "unread clauses by role: " + ", ".join(f"{r.value} {n}" for r, n in cov.by_role)]
     if cov.top_unsupported:
@@ -155,7 +167,7 @@ def coverage_json(cov: Coverage) -> dict[str, Any]:
     """Return a JSON-ready object (``"version": 1``)."""
     def counts(tc: TypeCounts) -> dict[str, int]:
         return {"full": tc.full, "partial": tc.partial, "unsupported": tc.unsupported, "structured": tc.structured,
-                "total": tc.total}
+                "effects_read": tc.effects_read, "total": tc.total}
 
     return {
         "version": 1,

@@ -63,7 +63,7 @@ from ruleproof.cards.abilities import (
     Zone,
 )
 
-__all__ = ["GRAMMAR_FILE", "Context", "NotRead", "Paren", "parser", "read", "tokens"]
+__all__ = ["GRAMMAR_FILE", "VERBS", "Context", "NotRead", "Paren", "parser", "read", "tokens"]
 
 #: The grammar file (shipped in the package).
 GRAMMAR_FILE = Path(__file__).with_name("ability.lark")
@@ -73,7 +73,7 @@ _TOKEN_RE = re.compile(r"«[^»]*»|\[[a-z]+\]|~|\d+|non-|'s\b|'|[a-z]+(?:[-/][a
 _ICONS = {"[military]": ChallengeType.MILITARY, "[intrigue]": ChallengeType.INTRIGUE, "[power]": ChallengeType.POWER}
 # words that start a verb phrase / a noun phrase: "and" before them is a coordination of verb phrases (ANDV) or
 # of noun phrases (ANDNP, ORNP); any other "and"/"or" joins words inside a phrase
-_VERBS = frozenset("""
+VERBS = frozenset("""
 stand stands kneel kneels kill kills sacrifice sacrifices discard discards save choose chooses gain gains draw draws
 pay move moves return returns put puts place places shuffle shuffles search reveal reveals add adds look take takes
 attach remove cancel have name initiate raise reduce treat get gets lose loses cannot does is are must may
@@ -115,8 +115,10 @@ class _Lexer(Lexer):
             nxt = raw[i + 1][0] if i + 1 < len(raw) else ""
             if w == "," and nxt == "and" and i + 2 < len(raw):
                 after = raw[i + 2][0]
-                if after in _VERBS or after in _NP_START or after.isdigit():
+                if after in VERBS or after in _NP_START or after.isdigit():
                     continue  # the serial comma before "and": the "and" says what it joins
+            if w == "," and nxt == "or":
+                continue  # the serial comma before "or"
             if w.startswith("«"):
                 typ = "T_TRAIT"
             elif w in _ICONS:
@@ -125,12 +127,25 @@ class _Lexer(Lexer):
                 typ = "T_FACTION"
             elif w.isdigit():
                 typ = "T_NUMBER"
-            elif w == "and" and nxt in _VERBS:
+            elif w == "and" and nxt in VERBS:
                 typ = "_ANDV"
             elif w == "and" and (nxt in _NP_START or nxt.isdigit()):
                 typ = "_ANDNP"
             elif w == "or" and (nxt in _NP_START or nxt.isdigit()) and (i == 0 or raw[i - 1][0] not in ("his", "he")):
                 typ = "_ORNP"
+            elif w == "or" and nxt in VERBS and (i + 2 >= len(raw) or raw[i + 2][0] not in ("pile", "deck")):
+                typ = "_ORV"  # alternatives between verb phrases ("either: draw a card or gain 1 gold")
+            elif w == "as" and i > 0 and raw[i - 1][0] == "participating" and nxt in ("a", "an") \
+                    and i + 2 < len(raw) and raw[i + 2][0] in ("attacker", "defender"):
+                typ = "_AS_A"  # "participating as an attacker": the article is part of the role
+            elif w in ("a", "an") and i > 0 and raw[i - 1][0] == "as" and nxt in ("attacker", "defender") \
+                    and i > 1 and raw[i - 2][0] == "participating":
+                continue
+            elif w == "," and nxt in ("non-", "standing", "kneeling", "participating", "attacking", "defending",
+                                       "unique", "loyal", "neutral"):
+                typ = "_COMMA_PM"  # a comma between the adjectives of a card ("another non-loyal, non-limited card")
+            elif w == "," and (nxt.startswith("«") or nxt.startswith("[")):
+                typ = "_COMMA_L"  # a comma inside a list of traits or factions
             elif w == "," and (nxt in ("a", "an", "another") or nxt.isdigit()):
                 typ = "_COMMA_NP"  # a list of noun phrases ("a «Builder», a «Ranger», and a «Steward» character")
             elif w == "," and nxt in ("if", "unless"):
@@ -211,6 +226,7 @@ class _Whose:
     role: PlayerRole | None = None
     owner: bool = False
     each: bool = False
+    controller: bool = False
 
 
 _PLAYER_SCOPES = {Scope.YOU, Scope.OPPONENT, Scope.ANY_PLAYER}
@@ -283,6 +299,10 @@ class _Reader(Transformer[Token, Any]):
     def __init__(self, ctx: Context) -> None:
         super().__init__(visit_tokens=False)
         self.ctx = ctx
+        # noun phrases joined by "and" ("a «Builder», a «Ranger», and a «Steward» character") and those of them an
+        # effect acted on one by one: a list that nothing reads one by one is text the tree would lose
+        self.lists_made: list[int] = []
+        self.lists_read: set[int] = set()
 
     # ------------------------------------------------------------ numbers and words
     def n_int(self, c: list[Any]) -> int:
@@ -342,6 +362,12 @@ class _Reader(Transformer[Token, Any]):
 
     def verb(self, c: list[Any]) -> EffectKind:
         return _VERB_KIND[str(c[0])]
+
+    def verb3(self, c: list[Any]) -> EffectKind:
+        return _VERB_KIND[str(c[0])[:-1]]
+
+    def or_sep(self, c: list[Any]) -> None:
+        return None
 
     def verb_plain(self, c: list[Any]) -> EventKind:
         return _PROHIBIT_VERB[str(c[0])]
@@ -411,7 +437,7 @@ class _Reader(Transformer[Token, Any]):
         return _Whose(Scope.ANY_PLAYER, owner=True)
 
     def w_controller(self, c: list[Any]) -> _Whose:
-        return _Whose(Scope.ANY_PLAYER)
+        return _Whose(Scope.ANY_PLAYER, controller=True)
 
     def w_their(self, c: list[Any]) -> _Whose:
         return _Whose(Scope.ANY_PLAYER, PlayerRole.THAT)
@@ -463,6 +489,9 @@ class _Reader(Transformer[Token, Any]):
 
     def zone_shadows(self, c: list[Any]) -> tuple[_Whose | None, tuple[Zone, ...]]:
         return None, (Zone.SHADOWS,)
+
+    def zone_any(self, c: list[Any]) -> tuple[_Whose | None, tuple[Zone, ...]]:
+        return _Whose(Scope.ANY_PLAYER), (_one(c, Zone),)
 
     def zones_one(self, c: list[Any]) -> tuple[_Whose | None, tuple[Zone, ...]]:
         return c[0]  # type: ignore[no-any-return]
@@ -550,10 +579,28 @@ class _Reader(Transformer[Token, Any]):
     def pm_comma(self, c: list[Any]) -> dict[str, Any]:
         return c[0]  # type: ignore[no-any-return]
 
+    def pm_or(self, c: list[Any]) -> dict[str, Any]:
+        """"a loyal or «House Arryn» character": filters that are alternatives, not all required."""
+        a, b = c
+        return {"_or": (*a.get("_or", (a,)), b)}
+
     def nominal(self, c: list[Any]) -> dict[str, Any]:
         out: dict[str, Any] = {"scope": Scope.ANY}
+        alternatives: tuple[dict[str, Any], ...] = ()
         for patch in c:
+            if "_or" in patch:
+                if alternatives:
+                    _fail("two lists of alternatives")
+                alternatives = patch["_or"]
+                continue
             _merge(out, patch)
+        if alternatives:  # one subject per alternative, each with the filters they share
+            subjects = []
+            for alt in alternatives:
+                one = dict(out)
+                _merge(one, alt)
+                subjects.append(one)
+            return dict(subjects[0], _also=tuple(subjects[1:]))
         return out
 
     def nominal_trait(self, c: list[Any]) -> dict[str, Any]:
@@ -619,6 +666,16 @@ class _Reader(Transformer[Token, Any]):
         stat, value, cmp = c
         return {"compare": (Compare(Stat.PRINTED_COST if stat == "cost" else Stat.PRINTED_STR, _CMP[cmp], value),)}
 
+    def pm_cmp_printed_eq(self, c: list[Any]) -> dict[str, Any]:
+        stat, value = c
+        return {"compare": (Compare(Stat.PRINTED_COST if stat == "cost" else Stat.PRINTED_STR, Cmp.EQ, value),)}
+
+    def pm_in_faction(self, c: list[Any]) -> dict[str, Any]:
+        return {"in_faction": True}
+
+    def pm_out_of_faction(self, c: list[Any]) -> dict[str, Any]:
+        return {"in_faction": False}
+
     def pm_cmp(self, c: list[Any]) -> dict[str, Any]:
         stat, value, cmp = c
         return {"compare": (Compare(Stat.COST if stat == "cost" else Stat.STR, _CMP[cmp], value),)}
@@ -677,6 +734,33 @@ class _Reader(Transformer[Token, Any]):
 
     def pm_you_marshal_or_play(self, c: list[Any]) -> dict[str, Any]:
         return {"_means": Means.MARSHALING_OR_PLAYING}
+
+    def pm_you_bring_out(self, c: list[Any]) -> dict[str, Any]:
+        return {"_means": Means.OUT_OF_SHADOWS}
+
+    def pm_you_ambush_or_bring_out(self, c: list[Any]) -> dict[str, Any]:
+        return {"_means": Means.AMBUSH_OR_OUT_OF_SHADOWS}
+
+    def extreme_word(self, c: list[Any]) -> Cmp:
+        return Cmp.LOWEST if str(c[0]) == "lowest" else Cmp.HIGHEST
+
+    def pm_extreme(self, c: list[Any]) -> dict[str, Any]:
+        op = _one(c, Cmp)
+        stat = [x for x in c if x in ("cost", "str")][0]
+        printed = "printed" in c
+        st = (Stat.PRINTED_COST if printed else Stat.COST) if stat == "cost" else (
+            Stat.PRINTED_STR if printed else Stat.STR)
+        out: dict[str, Any] = {"compare": (Compare(st, op),)}
+        if "in_play" in c:
+            out["zone"] = Zone.PLAY
+        return out
+
+    def in_play(self, c: list[Any]) -> str:
+        return "in_play"
+
+    def pm_cmp_str_than_np(self, c: list[Any]) -> dict[str, Any]:
+        cmp, np = c
+        return {"compare": (Compare(Stat.STR, _CMP_THAN[cmp], None, np.target.ref),)}
 
     def pm_cmp_than_np(self, c: list[Any]) -> dict[str, Any]:
         cmp, stat, np = c
@@ -753,11 +837,15 @@ class _Reader(Transformer[Token, Any]):
     def np_det(self, c: list[Any]) -> _NP:
         (ref, count, other, up_to), nom = c
         fields = dict(nom)
+        also = fields.pop("_also", ())
         if other:
             fields["other"] = True
-        return _NP(Target(ref, _subj(fields)), count, up_to)
+            also = tuple(dict(a, other=True) for a in also)
+        return _NP(Target(ref, _subj(fields), tuple(Target(ref, _subj(dict(a))) for a in also)), count, up_to)
 
     def np_self(self, c: list[Any]) -> _NP:
+        if c and c[0][0] not in (CardKind.CARD, self.ctx.card_kind):
+            _fail("'this' names a card of another type")
         return _NP(Target(TargetRef.SELF, Subject(Scope.SELF, self.ctx.card_kind)))
 
     def np_ref(self, c: list[Any]) -> _NP:
@@ -800,7 +888,9 @@ class _Reader(Transformer[Token, Any]):
 
     def np_and(self, c: list[Any]) -> _NP:
         a, b = c[0], c[-1]
-        return replace(a, conj=a.conj + (b,) + b.conj)
+        out = replace(a, conj=a.conj + (b,) + b.conj)
+        self.lists_made = [x for x in self.lists_made if x not in (id(a), id(b))] + [id(out)]
+        return out
 
     def np_top_card(self, c: list[Any]) -> _NP:
         w: _Whose = c[0]
@@ -823,7 +913,7 @@ class _Reader(Transformer[Token, Any]):
             if ts.scope is Scope.ATTACHED:
                 return _NP(Target(TargetRef.ATTACHED, ts), pronoun=True)
             return _NP(Target(TargetRef.TRIGGER, ts), pronoun=True)
-        if kind in (None, self.ctx.card_kind, CardKind.CARD):  # nothing else named: the card itself
+        if kind is None:  # "it", "he": nothing else named, so the card itself
             return _NP(Target(TargetRef.SELF, Subject(Scope.SELF, self.ctx.card_kind)), pronoun=True)
         _fail("a pronoun that refers to no card")
         raise AssertionError
@@ -832,6 +922,9 @@ class _Reader(Transformer[Token, Any]):
         return self._resolve(None)
 
     r_them = r_it
+
+    def r_its(self, c: list[Any]) -> _NP:
+        return self._resolve(None)
 
     def r_that(self, c: list[Any]) -> _NP:
         return self._resolve(c[0][0])
@@ -870,6 +963,9 @@ class _Reader(Transformer[Token, Any]):
     def c_unless(self, c: list[Any]) -> Condition:
         return Condition(CondWord.UNLESS, **c[0])
 
+    def c_unless_you(self, c: list[Any]) -> Condition:
+        return Condition(CondWord.UNLESS, TestKind.DOES, self._you(), effects=tuple(c[0]))
+
     def c_during(self, c: list[Any]) -> Condition:
         return Condition(CondWord.DURING, **c[0])
 
@@ -905,6 +1001,15 @@ class _Reader(Transformer[Token, Any]):
     def participant(self, c: list[Any]) -> Subject:
         np, role = c
         return replace(np.target.subject, role=role)
+
+    def pa_attacker(self, c: list[Any]) -> ChallengeRole:
+        return ChallengeRole.ATTACKING
+
+    def pa_defender(self, c: list[Any]) -> ChallengeRole:
+        return ChallengeRole.DEFENDING
+
+    def participant_as(self, c: list[Any]) -> Subject:
+        return self.participant(c)
 
     def participant_control(self, c: list[Any]) -> Subject:
         player, np = c
@@ -983,6 +1088,9 @@ class _Reader(Transformer[Token, Any]):
             out["compare"] = Compare(Stat.MARGIN, Cmp.GE, nums[0])
         return out
 
+    def t_lose(self, c: list[Any]) -> dict[str, Any]:
+        return {"test": TestKind.LOST_CHALLENGE, "target": Target(TargetRef.PLAYER, Subject(Scope.YOU))}
+
     def t_did(self, c: list[Any]) -> dict[str, Any]:
         return {"test": TestKind.DID}
 
@@ -1009,6 +1117,15 @@ class _Reader(Transformer[Token, Any]):
         player, test = c[0], c[1]
         return {"test": test, "target": player, "challenge": self._icon(c), "period": c[-1], "negated": True}
 
+    def t_your_value(self, c: list[Any]) -> dict[str, Any]:
+        kind, n = c[0], c[1]
+        stats = {EffectKind.RESERVE_MOD: Stat.RESERVE, EffectKind.INITIATIVE_MOD: Stat.INITIATIVE}
+        if kind not in stats:
+            _fail("a value of a player other than reserve or initiative")
+        stat = stats[kind]
+        cmp = _CMP[c[2]] if len(c) > 2 else Cmp.EQ
+        return {"test": TestKind.COMPARE, "target": self._you(), "compare": Compare(stat, cmp, n)}
+
     def t_no_gold(self, c: list[Any]) -> dict[str, Any]:
         player, whose = c
         if whose.scope is not player.subject.scope:
@@ -1018,6 +1135,66 @@ class _Reader(Transformer[Token, Any]):
     def t_fewer(self, c: list[Any]) -> dict[str, Any]:
         n, nom = c
         return {"test": TestKind.EXISTS, "subject": _subj(nom), "count": n, "negated": True}
+
+    def t_stat(self, c: list[Any]) -> dict[str, Any]:
+        np = c[0]
+        printed = "printed" in c
+        stat, n, cmp = [x for x in c[1:] if x != "printed"]
+        st = (Stat.PRINTED_COST if printed else Stat.COST) if stat == "cost" else (
+            Stat.PRINTED_STR if printed else Stat.STR)
+        self._about(np)
+        return {"test": TestKind.IS, "target": np.target, "subject": Subject(compare=(Compare(st, _CMP[cmp], n),))}
+
+    def t_no_cards(self, c: list[Any]) -> dict[str, Any]:
+        player, whose = c
+        if whose.scope is not player.subject.scope and whose.role is not PlayerRole.THAT:
+            _fail("another player's hand")
+        return {"test": TestKind.COMPARE, "target": player, "compare": Compare(Stat.CARDS_IN_HAND, Cmp.EQ, 0)}
+
+    def t_has_in_zone(self, c: list[Any]) -> dict[str, Any]:
+        player, n, nom = c
+        fields = dict(nom)
+        if fields.get("zone") in (None, Zone.PLAY):
+            _fail("'has N or more' cards that are not in a zone")
+        if fields.get("scope") not in (Scope.ANY, _OWN.get(player.subject.scope)) or \
+                fields.get("player_role") not in (None, PlayerRole.THAT):
+            _fail("another player's zone")
+        fields.pop("player_role", None)
+        fields.update(scope=_OWN.get(player.subject.scope, Scope.ANY))
+        return {"test": TestKind.EXISTS, "subject": _subj(fields), "count": n}
+
+    def t_no_opponent_controls(self, c: list[Any]) -> dict[str, Any]:
+        np = c[0]
+        return {"test": TestKind.NOT_EXISTS, "subject": replace(np.target.subject, scope=Scope.OPPONENT_CONTROLS)}
+
+    def t_gold_on(self, c: list[Any]) -> dict[str, Any]:
+        np, n, cmp, ref = c
+        if ref.target != np.target:
+            _fail("gold on another card")
+        self._about(np)
+        gold = Subject(compare=(Compare(Stat.GOLD, _CMP[cmp], n),))
+        return {"test": TestKind.IS, "target": np.target, "subject": gold}
+
+    def _than_player(self, c: list[Any], stat: Stat) -> dict[str, Any]:
+        player, cmp, other = c[0], c[1], c[-1]
+        whose = _one(c, _Whose)
+        if whose is not None and whose.scope is not player.subject.scope:
+            _fail("another player's faction card")
+        return {"test": TestKind.COMPARE, "target": player, "subject": other.subject,
+                "compare": Compare(stat, _CMP_THAN[cmp], None, other.ref)}
+
+    def t_more_cards(self, c: list[Any]) -> dict[str, Any]:
+        return self._than_player(c, Stat.CARDS_IN_HAND)
+
+    def t_more_power(self, c: list[Any]) -> dict[str, Any]:
+        out = self._than_player(c, Stat.POWER)  # the power on that player's faction card
+        s = out["target"].subject
+        out["target"] = Target(TargetRef.FACTION_CARD, Subject(_CONTROL.get(s.scope, Scope.ANY), CardKind.FACTION_CARD))
+        return out
+
+    def t_a_challenge(self, c: list[Any]) -> dict[str, Any]:
+        player, test = c[0], c[1]
+        return {"test": test, "target": player, "challenge": self._icon(c), "period": c[-1]}
 
     def t_faction_power(self, c: list[Any]) -> dict[str, Any]:
         player, n, cmp, whose = c
@@ -1054,6 +1231,9 @@ class _Reader(Transformer[Token, Any]):
     def st_unique(self, c: list[Any]) -> dict[str, Any]:
         return {"unique": True}
 
+    def st_not_limited(self, c: list[Any]) -> dict[str, Any]:
+        return {"limited": False}
+
     # ------------------------------------------------------------ limits, parentheticals
     def lim_limit(self, c: list[Any]) -> Limit:
         if c[0] is None:
@@ -1087,6 +1267,16 @@ class _Reader(Transformer[Token, Any]):
     def par_instead_by(self, c: list[Any]) -> Paren:
         n, cond = c
         return Paren(instead=("by", n, False, cond))
+
+    def par_instead_cost(self, c: list[Any]) -> Paren:
+        n, cmp, cond = c
+        if _CMP[cmp] is not Cmp.LE:
+            _fail("a printed cost or higher instead")
+        return Paren(instead=("printed_cost", n, False, cond))
+
+    def par_act_instead(self, c: list[Any]) -> Paren:
+        effects, cond = c
+        return Paren(instead_effects=tuple(replace(e, instead=True, condition=cond) for e in effects))
 
     def par_limit(self, c: list[Any]) -> Paren:
         return Paren(limit=c[0])
@@ -1171,6 +1361,9 @@ class _Reader(Transformer[Token, Any]):
     def cm_by(self, c: list[Any]) -> dict[str, Any]:
         return {"by_str": c[0]}
 
+    def cm_you_won(self, c: list[Any]) -> dict[str, Any]:
+        return {"subject": Subject(Scope.YOU, player_role=PlayerRole.WINNING)}
+
     def t_phase(self, c: list[Any]) -> Trigger:
         phase, begins = c
         return self._trig(Trigger(EventKind.PHASE_BEGINS if begins else EventKind.PHASE_ENDS,
@@ -1232,8 +1425,13 @@ class _Reader(Transformer[Token, Any]):
 
     def t_revealed(self, c: list[Any]) -> Trigger:
         s = c[0].target.subject
-        return self._trig(Trigger(EventKind.PLOT_REVEALED if s.card_type is CardKind.PLOT else EventKind.REVEALED, s,
-                                  Phase.PLOT if s.card_type is CardKind.PLOT else None))
+        t = Trigger(EventKind.PLOT_REVEALED if s.card_type is CardKind.PLOT else EventKind.REVEALED, s,
+                    Phase.PLOT if s.card_type is CardKind.PLOT else None)
+        for mod in c[1:]:
+            if "scope" in mod or "phase" in mod:
+                _fail("a modifier of a revealed card")
+            t = replace(t, **mod)
+        return self._trig(t)
 
     def t_play(self, c: list[Any]) -> Trigger:
         s = self._card_of_player(c[0], c[1])
@@ -1257,10 +1455,18 @@ class _Reader(Transformer[Token, Any]):
             t = replace(t, **mod)
         return self._trig(t)
 
+    def t_marshal_or_play(self, c: list[Any]) -> Trigger:
+        s = self._card_of_player(c[0], c[1])
+        return self._trig(Trigger(EventKind.MARSHALED_OR_PLAYED, s))
+
     def t_would_initiate(self, c: list[Any]) -> Trigger:
         owner, kind = c[0]
-        ev = EventKind.EVENT_WOULD_INITIATE if kind is CardKind.EVENT else EventKind.ABILITY_WOULD_INITIATE
-        return self._trig(Trigger(ev, Subject(owner, kind)))
+        kinds = kind if isinstance(kind, tuple) else (kind,)
+        if kinds[0] is CardKind.EVENT:
+            also = (EventKind.ABILITY_WOULD_INITIATE,) if len(kinds) > 1 else ()
+            return self._trig(Trigger(EventKind.EVENT_WOULD_INITIATE, Subject(owner, kinds[0], other_types=kinds[1:]),
+                                      also_events=also))
+        return self._trig(Trigger(EventKind.ABILITY_WOULD_INITIATE, Subject(owner, kinds[0], other_types=kinds[1:])))
 
     def ability_np(self, c: list[Any]) -> tuple[Scope, CardKind]:
         return c[0], c[1]
@@ -1273,6 +1479,18 @@ class _Reader(Transformer[Token, Any]):
 
     def ak_ability(self, c: list[Any]) -> CardKind:
         return CardKind.CARD
+
+    def ability_card_kind(self, c: list[Any]) -> CardKind:
+        return CardKind(str(c[0]))
+
+    def ability_card_kinds(self, c: list[Any]) -> tuple[CardKind, ...]:
+        return tuple(x for x in c if isinstance(x, CardKind))
+
+    def ak_kinds(self, c: list[Any]) -> tuple[CardKind, ...]:
+        return c[0]  # type: ignore[no-any-return]
+
+    def ak_event_or_kinds(self, c: list[Any]) -> tuple[CardKind, ...]:
+        return (CardKind.EVENT, *c[0])
 
     def ak_character(self, c: list[Any]) -> CardKind:
         return CardKind.CHARACTER
@@ -1329,19 +1547,34 @@ class _Reader(Transformer[Token, Any]):
             if isinstance(mod, dict):
                 for k, v in mod.items():
                     fields[k] = fields.get(k, ()) + v if k == "participants" else v
-        return self._trig(Trigger(EventKind.CLAIM_APPLIED, Subject(Scope.ANY_PLAYER), Phase.CHALLENGES, **fields))
+        subject = fields.pop("subject", Subject(Scope.ANY_PLAYER))
+        return self._trig(Trigger(EventKind.CLAIM_APPLIED, subject, Phase.CHALLENGES, **fields))
 
     def t_challenge_ends(self, c: list[Any]) -> Trigger:
         return self._trig(Trigger(EventKind.CHALLENGE_ENDS, Subject(Scope.ANY_PLAYER), Phase.CHALLENGES))
 
     def t_no_defenders(self, c: list[Any]) -> Trigger:
-        return self._trig(Trigger(EventKind.NO_DEFENDERS, Subject(Scope.ANY_PLAYER), Phase.CHALLENGES))
+        t = Trigger(EventKind.NO_DEFENDERS, Subject(Scope.ANY_PLAYER), Phase.CHALLENGES)
+        for mod in c:
+            if set(mod) - {"in_challenge", "phase", "participants", "challenge", "as_role"}:
+                _fail("a modifier of declaring no defenders")
+            t = replace(t, **mod)
+        return self._trig(t)
 
     def _ev(self, ev: EventKind, **kw: Any) -> dict[str, Any]:
         return {"event": ev, **kw}
 
     def ev_enters(self, c: list[Any]) -> dict[str, Any]:
         return self._ev(EventKind.ENTERS_PLAY)
+
+    def ev_enters_zone(self, c: list[Any]) -> dict[str, Any]:
+        whose, zones = c[0]
+        if zones[0] is Zone.SHADOWS or whose is None or whose.role is not None or whose.owner or whose.controller:
+            _fail("entering shadows, or the zone of a player named by role")
+        out = self._ev(EventKind.ENTERS_ZONE, to_zone=zones[0])
+        if whose.scope is not Scope.ANY_PLAYER:
+            out["scope"] = _OWN[whose.scope]
+        return out
 
     def ev_knelt(self, c: list[Any]) -> dict[str, Any]:
         return self._ev(EventKind.KNELT)
@@ -1404,6 +1637,9 @@ class _Reader(Transformer[Token, Any]):
     def ev_attacker(self, c: list[Any]) -> dict[str, Any]:
         return self._ev(EventKind.DECLARED_ATTACKER, phase=Phase.CHALLENGES)
 
+    def ev_attacker_or_defender(self, c: list[Any]) -> dict[str, Any]:
+        return self._ev(EventKind.DECLARED_ATTACKER, phase=Phase.CHALLENGES, also_events=(EventKind.DECLARED_DEFENDER,))
+
     def ev_defender(self, c: list[Any]) -> dict[str, Any]:
         return self._ev(EventKind.DECLARED_DEFENDER, phase=Phase.CHALLENGES)
 
@@ -1430,6 +1666,12 @@ class _Reader(Transformer[Token, Any]):
 
     def ev_pillage(self, c: list[Any]) -> dict[str, Any]:
         return self._ev(EventKind.PILLAGE_DISCARD, phase=Phase.CHALLENGES)
+
+    def ev_pillage_what(self, c: list[Any]) -> dict[str, Any]:
+        np: _NP = c[0]
+        if np.target.ref is not TargetRef.CHOSEN or np.target.also:
+            _fail("discarding a named card using pillage")
+        return self._ev(EventKind.PILLAGE_DISCARD, phase=Phase.CHALLENGES, object=np.target.subject)
 
     def ev_marshaled(self, c: list[Any]) -> dict[str, Any]:
         return self._ev(EventKind.MARSHALED, phase=Phase.MARSHALING)
@@ -1458,6 +1700,12 @@ class _Reader(Transformer[Token, Any]):
         if c[0] not in self._MEANS:
             _fail("by a keyword that is not a means")
         return {"means": self._MEANS[c[0]]}
+
+    def tm_from_two(self, c: list[Any]) -> dict[str, Any]:
+        whose, z1, z2 = c
+        if whose.scope is not Scope.YOU:
+            _fail("from another player's zones")
+        return {"from_zone": z1, "also_zones": (z2,)}
 
     def tm_card_effect(self, c: list[Any]) -> dict[str, Any]:
         return {"means": Means.CARD_EFFECT}
@@ -1549,10 +1797,12 @@ class _Reader(Transformer[Token, Any]):
         return replace(e, duration=d)
 
     def sentence(self, c: list[Any]) -> list[Effect]:
-        leads = [x for x in c if isinstance(x, tuple) and x[0] not in ("tail", "instead_of")]
+        leads = [x for x in c if isinstance(x, tuple) and x[0] not in ("tail", "instead_of", "instead")]
         tails = [x[1] for x in c if isinstance(x, tuple) and x[0] == "tail"]
         body = [x for x in c if isinstance(x, list)][0]
         for x in c:
+            if isinstance(x, tuple) and x[0] == "instead":
+                body = [replace(e, instead=True) for e in body]
             if isinstance(x, tuple) and x[0] == "instead_of":
                 zone, cond = x[1]
                 body = [replace(e, instead=True, instead_of=zone) for e in body]
@@ -1582,10 +1832,17 @@ class _Reader(Transformer[Token, Any]):
     def tail_condition(self, c: list[Any]) -> tuple[str, Any]:
         return "tail", c[0]
 
+    def tail_instead(self, c: list[Any]) -> tuple[str, Any]:
+        return "instead", None
+
+    def raw_pronoun(self, c: list[Any]) -> str:
+        return "pronoun"
+
     def tail_instead_of(self, c: list[Any]) -> tuple[str, Any]:
-        np, whose, zone = c[-3], c[-2], c[-1]
-        if np.target.ref is not TargetRef.SELF or whose.scope is not Scope.YOU:
-            _fail("instead of placing another card")
+        """"instead of placing it in your discard pile": "it" is the card of the effect it replaces."""
+        whose, zone = c[-2], c[-1]
+        if whose.scope is not Scope.YOU and not whose.owner:
+            _fail("instead of placing it in another player's pile")
         cond = c[0] if isinstance(c[0], Condition) else None
         return "instead_of", (zone, cond)
 
@@ -1634,6 +1891,7 @@ class _Reader(Transformer[Token, Any]):
 
     def _on_each(self, np: _NP, make: Any, default: Scope | None = None) -> list[Effect]:
         out = []
+        self.lists_read.add(id(np))
         for part in (replace(np, conj=()), *np.conj):
             out.append(make(self._target(part, default), part))
         return out
@@ -1715,6 +1973,21 @@ class _Reader(Transformer[Token, Any]):
             _fail("drawing a card type")
         return [Effect(EffectKind.DRAW, c[0], self._you(), x=_one(c, Quantity))]
 
+    def a_give_str(self, c: list[Any]) -> list[Effect]:
+        np, sign, n = c[0], c[1], c[2]
+        dur = _one(c, Duration)
+        return self._on_each(np, lambda t, p: Effect(EffectKind.STR_MOD, None if n is None else sign * n, t,
+                                                      duration=dur))
+
+    def a_apply_claim(self, c: list[Any]) -> list[Effect]:
+        return [Effect(EffectKind.APPLY_CLAIM, 1, self._you(), challenge=_ICONS[str(c[0])])]
+
+    def a_draw_one(self, c: list[Any]) -> list[Effect]:
+        return [Effect(EffectKind.DRAW, 1, self._you())]
+
+    def a_end_challenge(self, c: list[Any]) -> list[Effect]:
+        return [Effect(EffectKind.END_CHALLENGE, 1, self._you())]
+
     def a_pay_gold(self, c: list[Any]) -> list[Effect]:
         return [Effect(EffectKind.PAY_GOLD, c[0], self._you())]
 
@@ -1781,6 +2054,13 @@ class _Reader(Transformer[Token, Any]):
     def a_put_into_play(self, c: list[Any]) -> list[Effect]:
         return self._put(c[0], (), c[1:])
 
+    def a_put_from_into_play(self, c: list[Any]) -> list[Effect]:
+        np, (whose, zones) = c[0], c[1]
+        t = np.target
+        np = replace(np, target=replace(t, subject=replace(t.subject, **self._in_zone(whose, zones[0],
+                                                                                     t.ref is TargetRef.SELF))))
+        return self._put(np, (), c[2:])
+
     def a_put_into_play_from(self, c: list[Any]) -> list[Effect]:
         np, (whose, zones) = c[0], c[1]
         if whose is not None and whose.scope is not Scope.YOU:
@@ -1798,7 +2078,7 @@ class _Reader(Transformer[Token, Any]):
 
     def a_place_token(self, c: list[Any]) -> list[Effect]:
         n, word, np = c
-        return [Effect(EffectKind.PLACE_TOKEN, n, self._target(np), token=word)]
+        return [Effect(EffectKind.PLACE_TOKEN, n, self._target(np), token=str(word))]
 
     def a_place_token_one(self, c: list[Any]) -> list[Effect]:
         return self.a_place_token([1, *c])
@@ -1840,6 +2120,7 @@ class _Reader(Transformer[Token, Any]):
             t = part.target
             return replace(part, target=replace(t, subject=replace(t.subject, zone=Zone.DRAW_DECK,
                                                                    scope=Scope.YOU_OWN)))
+        self.lists_read.add(id(np))
         parts = [in_deck(p) for p in (replace(np, conj=()), *np.conj)]
         np = replace(parts[0], conj=tuple(parts[1:]))
         return self._on_each(np, lambda t, p: Effect(EffectKind.SEARCH_DECK, top, t, up_to=p.up_to))
@@ -1850,6 +2131,12 @@ class _Reader(Transformer[Token, Any]):
     def _hand(self, w: _Whose) -> Target:
         return Target(TargetRef.EACH, Subject(_OWN.get(w.scope, Scope.ANY), CardKind.CARD, zone=Zone.HAND,
                                               player_role=w.role))
+
+    def a_reveal_from(self, c: list[Any]) -> list[Effect]:
+        np, (whose, zones) = c
+        t = np.target
+        np = replace(np, target=replace(t, subject=replace(t.subject, **self._in_zone(whose, zones[0]))))
+        return self._simple(EffectKind.REVEAL, np)
 
     def a_reveal_hand(self, c: list[Any]) -> list[Effect]:
         return [Effect(EffectKind.REVEAL, None, self._hand(c[0]))]
@@ -1893,8 +2180,8 @@ class _Reader(Transformer[Token, Any]):
     def a_discard_from_hand(self, c: list[Any]) -> list[Effect]:
         n, head = c[0], c[1]
         whose = _one(c, _Whose)
-        if head[0] is not CardKind.CARD:
-            _fail("discarding a card type from hand")
+        if head[0] is not CardKind.CARD or whose.controller or whose.owner:
+            _fail("discarding a card type, or from the hand of a card's owner or controller")
         if whose.scope is not Scope.YOU:
             player = Target(TargetRef.EACH if whose.each else TargetRef.PLAYER,
                             Subject(whose.scope, player_role=whose.role))
@@ -1931,11 +2218,20 @@ class _Reader(Transformer[Token, Any]):
         return [Effect(EffectKind.INITIATE_CHALLENGE, 1, against or Target(TargetRef.PLAYER, Subject(Scope.OPPONENT)),
                        challenge=self._icon(c), duration=dur)]
 
+    def a_initiate_that_type(self, c: list[Any]) -> list[Effect]:
+        (e,) = self.a_initiate(c)
+        return [replace(e, named=Named.CHALLENGE_TYPE)]
+
     def a_raise_claim(self, c: list[Any]) -> list[Effect]:
         whose, n = c
         if whose.scope is not Scope.YOU:
             _fail("another player's claim")
         return [Effect(EffectKind.CLAIM_MOD, n, self._you())]
+
+    def a_raise_claim_self(self, c: list[Any]) -> list[Effect]:
+        if self.ctx.card_kind is not CardKind.PLOT:
+            _fail("the claim value of a card that is not a plot")
+        return [Effect(EffectKind.CLAIM_MOD, c[0], Target(TargetRef.SELF, Subject(Scope.SELF, CardKind.PLOT)))]
 
     def a_reduce_cost(self, c: list[Any]) -> list[Effect]:
         nom, period, n = c
@@ -1943,8 +2239,13 @@ class _Reader(Transformer[Token, Any]):
         means = fields.pop("_means", None)
         if means is None:
             _fail("the cost of a card that is not marshaled or played")
-        return [Effect(EffectKind.REDUCE_COST, n, Target(TargetRef.NEXT, _subj(fields)),
-                       duration=_PERIOD_DURATION[period], means=means)]
+        target = Target(TargetRef.NEXT, _subj(fields))
+        self.ctx.antecedent = (target, 1)  # "(by 2 instead if that character's printed cost is 6 or higher)"
+        return [Effect(EffectKind.REDUCE_COST, n, target, duration=_PERIOD_DURATION[period], means=means)]
+
+    def a_reduce_cost_each(self, c: list[Any]) -> list[Effect]:
+        (e,) = self.a_reduce_cost(c)
+        return [replace(e, target=replace(e.target, ref=TargetRef.EACH))]
 
     def a_give_control(self, c: list[Any]) -> list[Effect]:
         np, player = c
@@ -2026,6 +2327,11 @@ class _Reader(Transformer[Token, Any]):
             kw["x"] = per
         return [(EffectKind.STR_MOD, kw)]
 
+    def v_str_choice(self, c: list[Any]) -> list[tuple[EffectKind, dict[str, Any]]]:
+        s1, n1, s2, n2 = c
+        opts = tuple(((EffectKind.STR_MOD, {"amount": None if n is None else s * n}),) for s, n in ((s1, n1), (s2, n2)))
+        return [(EffectKind.CHOICE, {"amount": None, "options": opts})]
+
     def v_power(self, c: list[Any]) -> list[tuple[EffectKind, dict[str, Any]]]:
         return [(EffectKind.GAIN_POWER, {"amount": c[0], "x": _one(c, Quantity)})]
 
@@ -2055,13 +2361,42 @@ class _Reader(Transformer[Token, Any]):
         return [(EffectKind.DISCARD_POWER, {"amount": c[0]})]
 
     def v_cannot_be(self, c: list[Any]) -> list[tuple[EffectKind, dict[str, Any]]]:
-        return [(EffectKind.PROHIBIT, {"amount": None, "prohibited": ev}) for ev in c if isinstance(ev, EventKind)]
+        evs = [e for x in c for e in (x if isinstance(x, tuple) else (x,)) if isinstance(e, EventKind)]
+        return [(EffectKind.PROHIBIT, {"amount": None, "prohibited": ev}) for ev in evs]
 
     def v_cannot(self, c: list[Any]) -> list[tuple[EffectKind, dict[str, Any]]]:
         return [(EffectKind.PROHIBIT, {"amount": None, "prohibited": ev}) for ev in c if isinstance(ev, EventKind)]
 
     def v_cannot_leave(self, c: list[Any]) -> list[tuple[EffectKind, dict[str, Any]]]:
         return [(EffectKind.PROHIBIT, {"amount": None, "prohibited": EventKind.LEAVES_PLAY})]
+
+    def da_attacker(self, c: list[Any]) -> EventKind:
+        return EventKind.DECLARED_ATTACKER
+
+    def da_defender(self, c: list[Any]) -> EventKind:
+        return EventKind.DECLARED_DEFENDER
+
+    def declared_in(self, c: list[Any]) -> ChallengeType:
+        return _ICONS[str(c[0])]
+
+    def v_no_kneel(self, c: list[Any]) -> list[tuple[EffectKind, dict[str, Any]]]:
+        return [(EffectKind.NO_KNEEL_TO_DECLARE, {"amount": 1, "event": c[0], "challenge": _one(c, ChallengeType)})]
+
+    def v_must_declare(self, c: list[Any]) -> list[tuple[EffectKind, dict[str, Any]]]:
+        kw: dict[str, Any] = {"amount": 1, "event": c[0]}
+        if "for_this_challenge" in c:
+            kw["duration"] = Duration.UNTIL_END_OF_CHALLENGE
+        return [(EffectKind.MUST_BE_DECLARED, kw)]
+
+    def for_this_challenge(self, c: list[Any]) -> str:
+        return "for_this_challenge"
+
+    def v_cannot_during(self, c: list[Any]) -> list[tuple[EffectKind, dict[str, Any]]]:
+        return [(EffectKind.PROHIBIT, {"amount": None, "prohibited": c[0], "phase": c[1],
+                                       "duration": _one(c, Duration)})]
+
+    def v_contribute(self, c: list[Any]) -> list[tuple[EffectKind, dict[str, Any]]]:
+        return [(EffectKind.CONTRIBUTE_STR, {"amount": 1, "controller": Scope.YOU, "duration": _one(c, Duration)})]
 
     def v_no_contribute(self, c: list[Any]) -> list[tuple[EffectKind, dict[str, Any]]]:
         return [(EffectKind.CONTRIBUTE_STR, {"amount": 0})]
@@ -2136,11 +2471,23 @@ class _Reader(Transformer[Token, Any]):
     def pr_saved(self, c: list[Any]) -> EventKind:
         return EventKind.SAVED
 
+    def pr_marshaled(self, c: list[Any]) -> EventKind:
+        return EventKind.MARSHALED
+
+    def pr_played(self, c: list[Any]) -> EventKind:
+        return EventKind.EVENT_PLAYED
+
+    def pr_put_into_play(self, c: list[Any]) -> EventKind:
+        return EventKind.PUT_INTO_PLAY
+
     def pr_declared_attacker(self, c: list[Any]) -> EventKind:
         return EventKind.DECLARED_ATTACKER
 
     def pr_declared_defender(self, c: list[Any]) -> EventKind:
         return EventKind.DECLARED_DEFENDER
+
+    def pr_declared_either(self, c: list[Any]) -> tuple[EventKind, ...]:
+        return EventKind.DECLARED_ATTACKER, EventKind.DECLARED_DEFENDER
 
     def pr_chosen_for_claim(self, c: list[Any]) -> EventKind:
         _fail("'cannot be chosen for claim' is not in the tree")
@@ -2254,6 +2601,12 @@ class _Reader(Transformer[Token, Any]):
     def q_tokens_on(self, c: list[Any]) -> Quantity:
         return Quantity(QuantityKind.STAT, target=c[1].target, stat=Stat.TOKENS, token=c[0])
 
+    def q_plus(self, c: list[Any]) -> Quantity:
+        n, q = c
+        if n is None:
+            _fail("X higher than")
+        return replace(q, plus=n)
+
     def q_stat(self, c: list[Any]) -> Quantity:
         return c[0]  # type: ignore[no-any-return]
 
@@ -2297,8 +2650,15 @@ def read(text: str, start: str, ctx: Context) -> Any:
     except UnexpectedInput as exc:
         pos = _error_pos(exc, text)
         raise NotRead(pos, f"not in the grammar at '{text[pos:pos + 30]}'") from None
+    reader = _Reader(ctx)
     try:
-        return _Reader(ctx).transform(tree)
+        out = reader.transform(tree)
+        if set(reader.lists_made) - reader.lists_read:
+            raise _Refused("a list of cards where one card is read")
+        return out
+    except _Refused as exc:
+        ctx.trigger, ctx.antecedent, ctx.player = saved
+        raise NotRead(0, str(exc)) from None
     except VisitError as exc:
         ctx.trigger, ctx.antecedent, ctx.player = saved
         if isinstance(exc.orig_exc, _Refused):

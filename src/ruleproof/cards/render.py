@@ -32,19 +32,19 @@ __all__ = ["IGNORED", "SYNONYMS", "source_words", "tree_words", "uncovered"]
 
 #: Words whose meaning is the shape of the tree (what they link), not a value in it.
 IGNORED = frozenset("""
-a an the to of and or , . : ; ( ) ' 's " it him her them he she they that those this these its his their is are be
+a an the to of and or , . : ; ( ) ' 's " it him her hers them he she they that those this these its his their is are be
 was were as with for by from in on at into onto per times if able have has must does which
 """.split())
 
 #: A source word -> the tree words it may stand for (any of them).
 SYNONYMS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
-    "~": "self", "choose": "choose chosen discard", "chooses": "choose chosen", "another": "other",
+    "~": "self", "choose": "choose chosen discard", "chooses": "choose chosen discard", "another": "other",
     "different": "other", "lower": "le lt", "less": "le lt", "higher": "ge gt", "more": "exists ge gt",
     "fewer": "le lt negated", "equal": "eq ge le", "once": "1", "twice": "2", "one": "1", "two": "2", "three": "3",
-    "x": "x", "after": "forced reaction", "when": "forced interrupt would",
+    "x": "x", "after": "forced reaction", "when": "declare forced interrupt would",
     "until": "challenge game leaves phase round stands", "end": "challenge end game phase round", "gets": "str",
     "get": "str", "+": "mod str", "-": "mod str", "gains": "gain mod", "gain": "gain mod",
-    "loses": "discard lose mod", "lose": "discard lose mod", "may": "optional", "you": "optional self you",
+    "loses": "discard lose mod", "lose": "discard lose lost mod", "may": "optional", "you": "optional self you",
     "your": "icon own self you", "opponent": "opponent", "opponents": "opponent",
     "control": "control controller controls", "controls": "control controller", "controlled": "control controls",
     "own": "own owner owns you", "owned": "own owns", "owner": "deck hand move own owner owns pile return",
@@ -57,31 +57,33 @@ SYNONYMS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "reveal": "reveal revealed", "revealed": "claim play revealed", "plot": "claim plot",
     "card": "attachment card character claim draw event faction hand location plot",
     "cards": "card draw hand plot search", "then": "then", "instead": "instead", "unless": "unless",
-    "while": "while", "during": "during in", "win": "win won", "wins": "win", "won": "win won", "lose ": "lose",
-    "loses ": "lose", "lost": "lose lost", "dominance": "dominance",
-    "challenge": "challenge contribute icon icons participating", "than": "gt lt negated than", "same": "eq",
+    "while": "while", "during": "during in", "win": "win won", "wins": "win", "won": "win winning won",
+    "lose ": "lose", "loses ": "lose", "lost": "lose lost", "dominance": "dominance",
+    "challenge": "challenge claim contribute icon icons participating", "than": "gt lt negated than", "same": "eq",
     "side": "contribute participate", "challenges": "challenge challenges", "declared": "declared defenders",
     "attacker": "attacker attacking", "defender": "defender defending", "attached": "attached",
     "faction": "faction", "power": "power", "gold": "gold", "draw": "draw", "draws": "draw", "hand": "hand",
     "deck": "bottom deck top", "pile": "pile", "shadows": "shadows", "top": "search top", "bottom": "bottom",
     "treasury": "treasury", "pool": "gold player", "remove": "remove removed", "removed": "remove removed",
     "game": "game out", "place": "move place return shadows token", "placed": "gain move power", "put": "put",
-    "return": "move return", "add": "move", "shuffle": "deck shuffle", "back": "deck", "search": "search",
-    "look": "look", "take": "take", "takes": "take", "give": "take", "cancel": "cancel", "effects": "cancel event",
-    "save": "save", "saved": "saved", "canceled": "canceled", "initiate": "against any initiate",
-    "initiates": "against initiate", "initiated": "against initiate", "additional": "initiate",
-    "against": "against initiate", "applied": "applied", "claim": "claim", "income": "income", "collect": "income",
-    "collects": "income", "reserve": "reserve", "initiative": "initiative", "value": "claim reserve",
-    "raise": "claim mod", "reduce": "reduce", "next": "next", "marshal": "marshaling", "marshals": "marshaling",
-    "marshaled": "marshaled", "only": "restriction", "copy": "copy", "name": "name", "trait": "trait",
-    "treat": "blank", "printed": "blank printed", "text": "blank", "box": "blank", "boxes": "blank",
-    "blank": "blank", "except": "blank", "«traits»": "blank", "still": "play", "icon": "icon icons",
-    "icons": "icon icons", "choice": "icon", "do": "did", "not": "0 negated non not",
-    "no": "0 attachments eq non not", "without": "0 eq lacks non not", "alone": "alone", "random": "random",
+    "return": "move return", "add": "move", "shuffle": "deck shuffle", "back": "deck", "bring": "out shadows",
+    "winner": "end", "loser": "end", "immediately": "end", "current": "participate", "give": "str take",
+    "search": "search", "look": "look", "take": "take", "takes": "take", "cancel": "cancel",
+    "effects": "cancel event", "save": "save", "saved": "saved", "canceled": "canceled",
+    "initiate": "against any initiate", "initiates": "against initiate", "initiated": "against initiate",
+    "additional": "initiate", "against": "against initiate", "applied": "applied", "claim": "claim",
+    "income": "income", "collect": "income", "collects": "income", "reserve": "reserve", "initiative": "initiative",
+    "value": "claim initiative reserve", "raise": "claim mod", "reduce": "reduce", "next": "next",
+    "marshal": "marshaled marshaling", "marshals": "marshaling", "marshaled": "marshaled", "only": "restriction",
+    "copy": "copy", "name": "name", "trait": "trait", "treat": "blank", "printed": "blank printed", "text": "blank",
+    "box": "blank", "boxes": "blank", "blank": "blank", "except": "blank", "«traits»": "blank", "still": "play",
+    "icon": "icon icons", "icons": "icon icons", "choice": "icon", "do": "did", "not": "0 negated no non not",
+    "no": "0 attachments end eq non not", "without": "0 eq lacks non not", "alone": "alone", "random": "random",
     "token": "token", "tokens": "token", "there": "exists", "first": "first", "losing": "losing",
-    "winning": "winning", "attacking": "attacking", "defending": "defending", "participating": "participating",
-    "phase": "phase", "round": "round", "begins": "begins", "ends": "ends", "limit": "limit", "max": "max",
-    "str": "str", "under": "control", "cost": "cost", "cannot": "prohibit prohibited",
+    "winning": "winning", "attacking": "attacking", "defending": "defending",
+    "participating": "attacking defending participating", "phase": "phase", "round": "round", "begins": "begins",
+    "ends": "ends", "limit": "limit", "max": "max", "str": "margin str", "in-faction": "in_faction",
+    "out-of-faction": "in_faction non", "under": "control", "cost": "cost", "cannot": "prohibit prohibited",
     "using": "means pillage stealth", "able": "able", "either": "choice", "other": "other",
     "character": "character", "location": "location", "attachment": "attachment", "event": "event",
     "triggered": "attachment card character event location", "ability": "card character event location",
@@ -96,7 +98,7 @@ _LEMMA = {
     "sacrifices": "sacrifice", "discards": "discard", "returns": "return", "reveals": "reveal", "puts": "put",
     "places": "place", "moves": "move", "gains": "gain", "loses": "lose", "draws": "draw", "chooses": "choose",
     "takes": "take", "enters": "enters", "comes": "out", "come": "out", "out": "out", "gained": "gain",
-    "bypasses": "bypass", "attacks": "attacking",
+    "bypasses": "bypass", "attacks": "attacking", "contributes": "contribute",
 }
 
 
@@ -122,8 +124,9 @@ FIELD_WORDS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "also_events": "or", "also_challenges": "or", "icons": "icon icons", "traits": "trait", "phase": "during phase",
     "attachments": "attachment attachments", "x": "x each every for", "per": "every each", "period": "this",
     "destination": "to attached", "source": "from", "chooser": "choose chooses", "keywords": "with",
-    "prohibited": "cannot", "than": "than", "from_zone": "from your", "token": "token tokens",
-    "count": "more",
+    "prohibited": "cannot", "than": "than", "challenge": "challenge challenges", "from_zone": "from your",
+    "token": "token tokens",
+    "count": "more", "plus": "higher than",
 }.items()}
 
 
