@@ -56,8 +56,11 @@ def pool():
 
 def ability(pool, code: str, kind: AbilityType | None = None) -> Ability:
     """The one initiated ability of a card (or its one ability of ``kind``)."""
-    found = [a for a in compile_card(pool.get(code).raw)
-             if (a.type is kind if kind is not None else a.type not in (AbilityType.KEYWORD, AbilityType.CONSTANT))]
+    found = [
+        a
+        for a in compile_card(pool.get(code).raw)
+        if (a.type is kind if kind is not None else a.type not in (AbilityType.KEYWORD, AbilityType.CONSTANT))
+    ]
     assert len(found) == 1, found
     return found[0]
 
@@ -91,8 +94,9 @@ def test_the_word_check_can_fail(pool) -> None:
     a = ability(pool, "13068")  # "marshaling action: choose and kill a kneeling character."
     assert a.compiled is Compiled.FULL and uncovered(a) == []
     e = a.effects[0]
-    assert uncovered(replace(a, effects=(replace(e, target=replace(e.target, subject=replace(
-        e.target.subject, standing=None))),))) == ["kneeling"]
+    assert uncovered(
+        replace(a, effects=(replace(e, target=replace(e.target, subject=replace(e.target.subject, standing=None))),))
+    ) == ["kneeling"]
     assert "kill" in uncovered(replace(a, effects=()))
     b = ability(pool, "25018")  # "... with printed cost 3 or lower would be killed, save it ..."
     assert {"printed", "cost", "3", "lower"} <= set(uncovered(replace(b, trigger=None, effects=())))
@@ -102,40 +106,70 @@ def test_the_word_check_can_fail(pool) -> None:
 
 
 def test_kneeling_another_and_unique_filters(pool) -> None:
-    assert ability(pool, "13068").effects == (Effect(EffectKind.KILL, 1, Target(TargetRef.CHOSEN, Subject(
-        Scope.ANY, CardKind.CHARACTER, standing=False))),)
+    assert ability(pool, "13068").effects == (
+        Effect(EffectKind.KILL, 1, Target(TargetRef.CHOSEN, Subject(Scope.ANY, CardKind.CHARACTER, standing=False))),
+    )
     stand = ability(pool, "13066")  # "choose and stand another [thenightswatch] location"
-    assert stand.effects == (Effect(EffectKind.STAND, 1, Target(TargetRef.CHOSEN, Subject(
-        Scope.ANY, CardKind.LOCATION, factions=("thenightswatch",), other=True))),)
+    assert stand.effects == (
+        Effect(
+            EffectKind.STAND,
+            1,
+            Target(TargetRef.CHOSEN, Subject(Scope.ANY, CardKind.LOCATION, factions=("thenightswatch",), other=True)),
+        ),
+    )
     search = ability(pool, "06003")  # "... search your deck for a unique «King» or «Lord» character and put it ..."
-    assert search.effects[0].target.subject == Subject(Scope.YOU_OWN, CardKind.CHARACTER, ("King", "Lord"),
-                                                       unique=True, zone=Zone.DRAW_DECK)
+    assert search.effects[0].target.subject == Subject(
+        Scope.YOU_OWN, CardKind.CHARACTER, ("King", "Lord"), unique=True, zone=Zone.DRAW_DECK
+    )
 
 
 def test_printed_cost_and_zone(pool) -> None:
     a = ability(pool, "25013")  # "search your deck for an «Ally» character with printed cost 3 or lower and place it
     #                             in your discard pile. shuffle your deck."
-    ally = Subject(Scope.YOU_OWN, CardKind.CHARACTER, ("Ally",), compare=(Compare(Stat.PRINTED_COST, Cmp.LE, 3),),
-                   zone=Zone.DRAW_DECK)
+    ally = Subject(
+        Scope.YOU_OWN,
+        CardKind.CHARACTER,
+        ("Ally",),
+        compare=(Compare(Stat.PRINTED_COST, Cmp.LE, 3),),
+        zone=Zone.DRAW_DECK,
+    )
     assert [e.kind for e in a.effects] == [EffectKind.SEARCH_DECK, EffectKind.MOVE_CARD, EffectKind.SHUFFLE_DECK]
     assert a.effects[0].target == Target(TargetRef.CHOSEN, ally)
     assert a.effects[1].to_zone is Zone.DISCARD_PILE and a.effects[1].target.subject == ally
     ret = ability(pool, "06016", AbilityType.REACTION)  # "pay 1 gold to return ~ from your discard pile to your hand"
     assert ret.costs == (Cost(CostKind.PAY_GOLD, YOU, 1),)
-    assert ret.effects == (Effect(EffectKind.MOVE_CARD, 1, Target(TargetRef.SELF, Subject(
-        Scope.SELF, CardKind.EVENT, zone=Zone.DISCARD_PILE)), to_zone=Zone.HAND),)
+    assert ret.effects == (
+        Effect(
+            EffectKind.MOVE_CARD,
+            1,
+            Target(TargetRef.SELF, Subject(Scope.SELF, CardKind.EVENT, zone=Zone.DISCARD_PILE)),
+            to_zone=Zone.HAND,
+        ),
+    )
 
 
 def test_controller_and_player_roles(pool) -> None:
     a = ability(pool, "01041")  # "... as the attacking player, choose and kill a character controlled by the losing
     #                             opponent"
-    assert a.trigger == Trigger(EventKind.WIN_CHALLENGE, Subject(Scope.YOU), challenge=ChallengeType.MILITARY,
-                                by_str=5, as_role=PlayerRole.ATTACKING)
-    assert a.effects[0].target.subject == Subject(Scope.OPPONENT_CONTROLS, CardKind.CHARACTER,
-                                                  player_role=PlayerRole.LOSING)
+    assert a.trigger == Trigger(
+        EventKind.WIN_CHALLENGE,
+        Subject(Scope.YOU),
+        challenge=ChallengeType.MILITARY,
+        by_str=5,
+        as_role=PlayerRole.ATTACKING,
+    )
+    assert a.effects[0].target.subject == Subject(
+        Scope.OPPONENT_CONTROLS, CardKind.CHARACTER, player_role=PlayerRole.LOSING
+    )
     b = ability(pool, "06020")  # "after you win a challenge, the losing opponent may draw 1 card"
-    assert b.effects == (Effect(EffectKind.DRAW, 1, Target(TargetRef.PLAYER, Subject(
-        Scope.OPPONENT, player_role=PlayerRole.LOSING)), optional=True),)
+    assert b.effects == (
+        Effect(
+            EffectKind.DRAW,
+            1,
+            Target(TargetRef.PLAYER, Subject(Scope.OPPONENT, player_role=PlayerRole.LOSING)),
+            optional=True,
+        ),
+    )
     # "choose a character with printed cost 3 or lower in an opponent's discard pile, and put it into play under
     # your control"
     c = ability(pool, "06026", AbilityType.ACTION)
@@ -146,13 +180,17 @@ def test_controller_and_player_roles(pool) -> None:
 
 def test_participants_and_attached_triggers(pool) -> None:
     a = ability(pool, "23021")  # "after you win a challenge in which ~ is attacking, choose and stand a neutral ..."
-    assert a.trigger == Trigger(EventKind.WIN_CHALLENGE, Subject(Scope.YOU), participants=(
-        Subject(Scope.SELF, CardKind.CHARACTER, role=ChallengeRole.ATTACKING),))
+    assert a.trigger == Trigger(
+        EventKind.WIN_CHALLENGE,
+        Subject(Scope.YOU),
+        participants=(Subject(Scope.SELF, CardKind.CHARACTER, role=ChallengeRole.ATTACKING),),
+    )
     assert a.effects[0].target.subject == Subject(Scope.YOU_CONTROL, CardKind.LOCATION, factions=("neutral",))
     b = ability(pool, "01058", AbilityType.REACTION)  # "after attached character gains 1 or more power, stand it."
     assert b.trigger == Trigger(EventKind.GAIN_POWER, Subject(Scope.ATTACHED, CardKind.CHARACTER), amount=1)
-    assert b.effects == (Effect(EffectKind.STAND, 1, Target(TargetRef.ATTACHED, Subject(
-        Scope.ATTACHED, CardKind.CHARACTER))),)
+    assert b.effects == (
+        Effect(EffectKind.STAND, 1, Target(TargetRef.ATTACHED, Subject(Scope.ATTACHED, CardKind.CHARACTER))),
+    )
 
 
 def test_alternative_targets(pool) -> None:
@@ -177,28 +215,47 @@ def test_phase_restricted_actions_and_phase_triggers(pool) -> None:
 def test_any_player_may_initiate(pool) -> None:
     a = ability(pool, "25037")  # "discard 1 power from your faction card to take control of ~. (any player may ...)"
     assert a.any_player and a.compiled is Compiled.FULL
-    assert a.costs == (Cost(CostKind.DISCARD_POWER, Target(TargetRef.FACTION_CARD, Subject(
-        Scope.YOU_CONTROL, CardKind.FACTION_CARD))),)
+    assert a.costs == (
+        Cost(CostKind.DISCARD_POWER, Target(TargetRef.FACTION_CARD, Subject(Scope.YOU_CONTROL, CardKind.FACTION_CARD))),
+    )
     assert a.effects == (Effect(EffectKind.TAKE_CONTROL, 1, me()),)
 
 
 def test_cannot_be_killed_and_cannot_be_saved(pool) -> None:
     a = ability(pool, "02098")  # "kneel ~ to choose a character. until the end of the phase, that character cannot
     #                             be killed."
-    assert a.effects == (Effect(EffectKind.PROHIBIT, None, Target(TargetRef.CHOSEN, Subject(
-        Scope.ANY, CardKind.CHARACTER)), duration=Duration.UNTIL_END_OF_PHASE, prohibited=EventKind.KILLED),)
+    assert a.effects == (
+        Effect(
+            EffectKind.PROHIBIT,
+            None,
+            Target(TargetRef.CHOSEN, Subject(Scope.ANY, CardKind.CHARACTER)),
+            duration=Duration.UNTIL_END_OF_PHASE,
+            prohibited=EventKind.KILLED,
+        ),
+    )
     b = ability(pool, "01104")  # "... then, return ~ to your hand (cannot be saved)."
     assert b.effects[-1] == Effect(EffectKind.RETURN_TO_HAND, 1, me(), prohibited=EventKind.SAVED, then=True)
 
 
 def test_conditions_if_while_during(pool) -> None:
     a = ability(pool, "13008")  # "if you have 5 or more power on your faction card, sacrifice ~ to draw 2 cards."
-    assert a.conditions == (Condition(CondWord.IF, TestKind.COMPARE, Target(TargetRef.FACTION_CARD, Subject(
-        Scope.YOU_CONTROL, CardKind.FACTION_CARD)), compare=Compare(Stat.POWER, Cmp.GE, 5)),)
+    assert a.conditions == (
+        Condition(
+            CondWord.IF,
+            TestKind.COMPARE,
+            Target(TargetRef.FACTION_CARD, Subject(Scope.YOU_CONTROL, CardKind.FACTION_CARD)),
+            compare=Compare(Stat.POWER, Cmp.GE, 5),
+        ),
+    )
     b = compile_card(pool.get("04033").raw)[-1]  # "during a challenge in which you control a participating «Lord»
     #                                              or «Lady» character, ~ gains insight."
-    assert b.conditions == (Condition(CondWord.DURING, TestKind.CHALLENGE, subject=Subject(
-        Scope.YOU_CONTROL, CardKind.CHARACTER, ("Lord", "Lady"), role=ChallengeRole.PARTICIPATING)),)
+    assert b.conditions == (
+        Condition(
+            CondWord.DURING,
+            TestKind.CHALLENGE,
+            subject=Subject(Scope.YOU_CONTROL, CardKind.CHARACTER, ("Lord", "Lady"), role=ChallengeRole.PARTICIPATING),
+        ),
+    )
     assert b.effects == (Effect(EffectKind.KEYWORD_MOD, 1, me(), keyword=Keyword.INSIGHT),)
     c = compile_card(pool.get("06001").raw)[-1]  # "while ~ is participating in a challenge, each other participating
     #                                              «House Tully» character you control gains renown."
@@ -209,16 +266,31 @@ def test_instead(pool) -> None:
     a = ability(pool, "04035")  # "draw 1 card. (3 cards instead if there are 3 or more plot cards in your used pile.)"
     base, alt = a.effects
     assert base == Effect(EffectKind.DRAW, 1, YOU)
-    assert alt == Effect(EffectKind.DRAW, 3, YOU, instead=True, condition=Condition(
-        CondWord.IF, TestKind.EXISTS, subject=Subject(Scope.YOU_OWN, CardKind.PLOT, zone=Zone.USED_PILE), count=3))
+    assert alt == Effect(
+        EffectKind.DRAW,
+        3,
+        YOU,
+        instead=True,
+        condition=Condition(
+            CondWord.IF, TestKind.EXISTS, subject=Subject(Scope.YOU_OWN, CardKind.PLOT, zone=Zone.USED_PILE), count=3
+        ),
+    )
     b = ability(pool, "01050")  # "when ~ is killed, return him to your hand instead of placing him in your dead pile."
     assert b.effects == (Effect(EffectKind.RETURN_TO_HAND, 1, me(), instead=True, instead_of=Zone.DEAD_PILE),)
 
 
 def test_quantities_and_choices(pool) -> None:
     a = ability(pool, "06005")  # "after you collect income, gain 1 gold for every 2 [thenightswatch] locations ..."
-    assert a.effects == (Effect(EffectKind.GAIN_GOLD, 1, YOU, x=Quantity(QuantityKind.COUNT, Subject(
-        Scope.YOU_CONTROL, CardKind.LOCATION, factions=("thenightswatch",)), per=2)),)
+    assert a.effects == (
+        Effect(
+            EffectKind.GAIN_GOLD,
+            1,
+            YOU,
+            x=Quantity(
+                QuantityKind.COUNT, Subject(Scope.YOU_CONTROL, CardKind.LOCATION, factions=("thenightswatch",)), per=2
+            ),
+        ),
+    )
     b = ability(pool, "25029")  # "... that character gains insight or renown."
     (choice,) = [e for e in b.effects if e.kind is EffectKind.CHOICE]
     assert [tuple(x.keyword for x in opt) for opt in choice.options] == [(Keyword.INSIGHT,), (Keyword.RENOWN,)]
@@ -227,9 +299,15 @@ def test_quantities_and_choices(pool) -> None:
 def test_reduce_cost_and_means(pool) -> None:
     a = ability(pool, "01027")  # "kneel your faction card to reduce the cost of the next loyal card you marshal or
     #                             play this phase by 1."
-    assert a.effects == (Effect(EffectKind.REDUCE_COST, 1, Target(TargetRef.NEXT, Subject(
-        Scope.ANY, CardKind.CARD, loyal=True)), duration=Duration.UNTIL_END_OF_PHASE,
-        means=Means.MARSHALING_OR_PLAYING),)
+    assert a.effects == (
+        Effect(
+            EffectKind.REDUCE_COST,
+            1,
+            Target(TargetRef.NEXT, Subject(Scope.ANY, CardKind.CARD, loyal=True)),
+            duration=Duration.UNTIL_END_OF_PHASE,
+            means=Means.MARSHALING_OR_PLAYING,
+        ),
+    )
 
 
 def test_trigger_means_and_zones() -> None:
@@ -238,8 +316,9 @@ def test_trigger_means_and_zones() -> None:
     (b,) = compile_text("<b>Reaction:</b> After a location is knelt by assault, draw 1 card.", "X")
     assert b.trigger is not None and b.trigger.means is Means.ASSAULT
     (c,) = compile_text("<b>Reaction:</b> After a card is discarded from an opponent's deck, draw 1 card.", "X")
-    assert c.trigger == Trigger(EventKind.DISCARDED, Subject(Scope.OPPONENT_OWNS, CardKind.CARD),
-                                from_zone=Zone.DRAW_DECK)
+    assert c.trigger == Trigger(
+        EventKind.DISCARDED, Subject(Scope.OPPONENT_OWNS, CardKind.CARD), from_zone=Zone.DRAW_DECK
+    )
 
 
 # --------------------------------------------------------------------------- what is not read, and its role
@@ -255,25 +334,29 @@ def test_unread_clauses_are_named_with_their_role(pool) -> None:
     assert b.trigger == Trigger(EventKind.DISCARDED, me(CardKind.EVENT).subject) and b.compiled is Compiled.PARTIAL
 
 
-@pytest.mark.parametrize(("phrase", "clause", "role", "narrows"), [
-    ("or a «Small Council» character", "costs", ClauseRole.ALTERNATIVE, True),
-    ("or defender", "sentence", ClauseRole.ALTERNATIVE, True),
-    ("(you may kill that character instead if it has the «King» trait)", "paren", ClauseRole.ALTERNATIVE, True),
-    ("you may look at the top card of your deck", "sentence", ClauseRole.OPTIONAL_EFFECT, True),
-    ("with the highest str", "sentence", ClauseRole.TARGET_RESTRICTION, False),
-    ("that shares a trait with him", "costs", ClauseRole.TARGET_RESTRICTION, False),
-    ("in which there are no participating characters", "trigger", ClauseRole.TRIGGER_RESTRICTION, False),
-    ("during the first challenge you initiate", "trigger", ClauseRole.TRIGGER_RESTRICTION, False),
-    ("if you control stannis baratheon", "sentence", ClauseRole.CONDITION, False),
-    ("unless you pay 1 gold", "sentence", ClauseRole.CONDITION, False),
-    ("(2 gold instead if ~ is kneeling)", "paren", ClauseRole.REPLACEMENT, False),
-    ("until the beginning of the next round", "sentence", ClauseRole.DURATION, False),
-    ("and place it facedown", "sentence", ClauseRole.EFFECT, False),
-    ("and shuffle it into your deck", "costs", ClauseRole.COST, False),
-    ("x is the number of cards he shuffled", "definition", ClauseRole.DEFINITION, False),
-])
-def test_clause_roles_come_from_the_grammatical_position(phrase: str, clause: str, role: ClauseRole,
-                                                        narrows: bool) -> None:
+@pytest.mark.parametrize(
+    ("phrase", "clause", "role", "narrows"),
+    [
+        ("or a «Small Council» character", "costs", ClauseRole.ALTERNATIVE, True),
+        ("or defender", "sentence", ClauseRole.ALTERNATIVE, True),
+        ("(you may kill that character instead if it has the «King» trait)", "paren", ClauseRole.ALTERNATIVE, True),
+        ("you may look at the top card of your deck", "sentence", ClauseRole.OPTIONAL_EFFECT, True),
+        ("with the highest str", "sentence", ClauseRole.TARGET_RESTRICTION, False),
+        ("that shares a trait with him", "costs", ClauseRole.TARGET_RESTRICTION, False),
+        ("in which there are no participating characters", "trigger", ClauseRole.TRIGGER_RESTRICTION, False),
+        ("during the first challenge you initiate", "trigger", ClauseRole.TRIGGER_RESTRICTION, False),
+        ("if you control stannis baratheon", "sentence", ClauseRole.CONDITION, False),
+        ("unless you pay 1 gold", "sentence", ClauseRole.CONDITION, False),
+        ("(2 gold instead if ~ is kneeling)", "paren", ClauseRole.REPLACEMENT, False),
+        ("until the beginning of the next round", "sentence", ClauseRole.DURATION, False),
+        ("and place it facedown", "sentence", ClauseRole.EFFECT, False),
+        ("and shuffle it into your deck", "costs", ClauseRole.COST, False),
+        ("x is the number of cards he shuffled", "definition", ClauseRole.DEFINITION, False),
+    ],
+)
+def test_clause_roles_come_from_the_grammatical_position(
+    phrase: str, clause: str, role: ClauseRole, narrows: bool
+) -> None:
     """An alternative or an effect the player may decline only takes options away when left out (a loop found
     without it is a loop); a restriction, condition, cost, replacement or duration does not."""
     u = Unread(phrase, clause_role(phrase, clause))
@@ -287,3 +370,150 @@ def test_a_pronoun_with_nothing_to_refer_to_is_not_guessed() -> None:
         read("stand that location", "sentence", ctx)  # an event: "that location" names no card
     (a,) = compile_text("<b>Action:</b> Stand that character.", "X", "event")
     assert a.compiled is Compiled.UNSUPPORTED
+
+
+# --------------------------------------------------------------------------- more constructions, each on real cards
+
+
+def test_alternative_filters(pool) -> None:
+    """ "a participating loyal or «House Arryn» character you control": the target is either (Target.also)."""
+    (gain, *_) = ability(pool, "23032").effects
+    loyal = Subject(Scope.YOU_CONTROL, CardKind.CHARACTER, role=ChallengeRole.PARTICIPATING, loyal=True)
+    arryn = Subject(Scope.YOU_CONTROL, CardKind.CHARACTER, ("House Arryn",), role=ChallengeRole.PARTICIPATING)
+    assert gain.kind is EffectKind.GAIN_POWER and gain.target == Target(
+        TargetRef.CHOSEN, loyal, (Target(TargetRef.CHOSEN, arryn),)
+    )
+    # "each player must choose and kill a loyal or «House Frey» character they control, if able"
+    kill = next(e for a in compile_card(pool.get("20041").raw) for e in a.effects if e.kind is EffectKind.KILL)
+    assert (
+        kill.kind is EffectKind.KILL
+        and kill.target.subject.loyal
+        and kill.target.also[0].subject.traits == ("House Frey",)
+    )
+    assert kill.chooser == Target(TargetRef.EACH, Subject(Scope.ANY_PLAYER))
+
+
+def test_abilities_that_would_initiate(pool) -> None:
+    a = ability(pool, "01102")  # "when the effects of a triggered character, location, or attachment ability ..."
+    assert a.trigger == Trigger(
+        EventKind.ABILITY_WOULD_INITIATE,
+        Subject(Scope.ANY, CardKind.CHARACTER, other_types=(CardKind.LOCATION, CardKind.ATTACHMENT)),
+    )
+    assert a.effects[0].kind is EffectKind.CANCEL
+
+
+def test_choices_and_unless(pool) -> None:
+    a = ability(pool, "01078")  # "either: draw 1 card, or gain 1 power for your faction."
+    (choice,) = a.effects
+    assert choice.kind is EffectKind.CHOICE
+    assert choice.options == (
+        (Effect(EffectKind.DRAW, 1, YOU),),
+        (
+            Effect(
+                EffectKind.GAIN_POWER,
+                1,
+                Target(TargetRef.FACTION_CARD, Subject(Scope.YOU_CONTROL, CardKind.FACTION_CARD)),
+            ),
+        ),
+    )
+    b = ability(pool, "06007")  # "the winning opponent takes control of ~ unless you discard 1 gold from it."
+    (take,) = b.effects
+    assert take.kind is EffectKind.TAKE_CONTROL and take.target == me()
+    assert take.chooser == Target(TargetRef.PLAYER, Subject(Scope.OPPONENT, player_role=PlayerRole.WINNING))
+    assert take.condition == Condition(
+        CondWord.UNLESS, TestKind.DOES, YOU, effects=(Effect(EffectKind.DISCARD_GOLD, 1, me()),)
+    )
+
+
+def test_replacements(pool) -> None:
+    a = ability(pool, "01075")  # "choose and kneel a location with printed cost 2 or lower. (printed cost 3 or lower
+    #                             instead if you are the first player.)"
+    base, alt = a.effects
+    assert base.target.subject.compare == (Compare(Stat.PRINTED_COST, Cmp.LE, 2),)
+    assert alt.instead and alt.target.subject.compare == (Compare(Stat.PRINTED_COST, Cmp.LE, 3),)
+    assert alt.condition == Condition(CondWord.IF, TestKind.FIRST_PLAYER, YOU)
+    b = ability(pool, "02090")  # "when claim is applied for an [intrigue] challenge, apply [military] claim instead."
+    assert b.effects == (Effect(EffectKind.APPLY_CLAIM, 1, YOU, challenge=ChallengeType.MILITARY, instead=True),)
+
+
+def test_more_triggers(pool) -> None:
+    a = ability(pool, "25006")  # "after claim is applied for an [intrigue] challenge you won by 5 or more str, ..."
+    assert a.trigger == Trigger(
+        EventKind.CLAIM_APPLIED,
+        Subject(Scope.YOU, player_role=PlayerRole.WINNING),
+        Phase.CHALLENGES,
+        ChallengeType.INTRIGUE,
+        by_str=5,
+    )
+    b = ability(pool, "13071")  # "after a location enters an opponent's discard pile, stand ~."
+    assert b.trigger == Trigger(
+        EventKind.ENTERS_ZONE, Subject(Scope.OPPONENT_OWNS, CardKind.LOCATION), to_zone=Zone.DISCARD_PILE
+    )
+    c = ability(pool, "08032")  # "after a character you control discards a location or attachment using pillage"
+    assert c.trigger is not None and c.trigger.event is EventKind.PILLAGE_DISCARD
+    assert c.trigger.object == Subject(Scope.ANY, CardKind.LOCATION, other_types=(CardKind.ATTACHMENT,))
+    d = ability(pool, "22022")  # "when ~ is revealed from your hand or deck, put her into play."
+    assert d.trigger == Trigger(EventKind.REVEALED, me().subject, from_zone=Zone.HAND, also_zones=(Zone.DRAW_DECK,))
+    e = ability(pool, "01030")  # "after you win a challenge in which ~ is participating as an attacker, ..."
+    assert e.trigger is not None and e.trigger.participants == (
+        Subject(Scope.SELF, CardKind.CHARACTER, role=ChallengeRole.ATTACKING),
+    )
+
+
+def test_lowest_declaring_and_player_comparisons(pool) -> None:
+    a = ability(pool, "11002")  # "choose and kill a character with the lowest printed cost (cannot be saved)."
+    assert a.effects == (
+        Effect(
+            EffectKind.KILL,
+            1,
+            Target(
+                TargetRef.CHOSEN,
+                Subject(Scope.ANY, CardKind.CHARACTER, compare=(Compare(Stat.PRINTED_COST, Cmp.LOWEST),)),
+            ),
+            prohibited=EventKind.SAVED,
+        ),
+    )
+    b = ability(pool, "01111")  # "that character must be declared as a defender for this challenge, if able."
+    (must,) = b.effects
+    assert must.kind is EffectKind.MUST_BE_DECLARED and must.event is EventKind.DECLARED_DEFENDER
+    assert must.duration is Duration.UNTIL_END_OF_CHALLENGE and must.condition == Condition(CondWord.IF, TestKind.ABLE)
+    c = ability(pool, "01095")  # "if you have more cards in hand than that player, he or she must choose and kill"
+    kill = c.effects[-1]
+    assert kill.condition is not None and kill.condition.test is TestKind.COMPARE
+    assert kill.condition.compare == Compare(Stat.CARDS_IN_HAND, Cmp.GT, None, TargetRef.PLAYER)
+
+
+def test_costs_and_quantities(pool) -> None:
+    a = ability(pool, "25048")  # "discard the top card of your deck to choose a character ..."
+    assert a.costs == (
+        Cost(
+            CostKind.DISCARD_FROM_DECK,
+            Target(TargetRef.EACH, Subject(Scope.YOU_OWN, CardKind.CARD, zone=Zone.TOP_OF_DECK)),
+        ),
+    )
+    b = ability(pool, "15038")  # "give it +x str until the end of the challenge. x is 2 higher than attached
+    #                             character's str."
+    assert b.effects[0].kind is EffectKind.STR_MOD and b.effects[0].amount is None
+    assert b.x == Quantity(
+        QuantityKind.STAT,
+        target=Target(TargetRef.ATTACHED, Subject(Scope.ATTACHED, CardKind.CHARACTER)),
+        stat=Stat.STR,
+        plus=2,
+    )
+    c = ability(pool, "19002")  # "reduce the cost of each [baratheon] non-character card you marshal or play ..."
+    assert c.effects == (
+        Effect(
+            EffectKind.REDUCE_COST,
+            1,
+            Target(
+                TargetRef.EACH,
+                Subject(Scope.ANY, CardKind.CARD, factions=("baratheon",), not_types=(CardKind.CHARACTER,)),
+            ),
+            duration=Duration.UNTIL_END_OF_PHASE,
+            means=Means.MARSHALING_OR_PLAYING,
+        ),
+    )
+    d = ability(pool, "08073")  # "return an out-of-faction attachment or event from your discard pile to your hand"
+    assert d.effects[0].target.subject == Subject(
+        Scope.YOU_OWN, CardKind.ATTACHMENT, other_types=(CardKind.EVENT,), in_faction=False, zone=Zone.DISCARD_PILE
+    )
