@@ -26,16 +26,14 @@ import argparse
 import json
 import os
 import time
+from functools import partial
 from typing import Any, Callable
 
 from ruleproof.cards.pool import load_pool
 from ruleproof.engines.common import Options
-from ruleproof.loader import discover, load_system
-from ruleproof.loops import find_loops, report_json
-from ruleproof.mutants import run_mutants
-from ruleproof.scale.isolation import fresh_solver_context
-from ruleproof.scale.loops import find_loops_on_cluster
-from ruleproof.scale.mutants import mutants_on_cluster
+from ruleproof.loops import report_json
+from ruleproof.scale.loops import search_loops
+from ruleproof.scale.mutants import plan_mutants, run_mutants
 
 
 def _timed(fn: Callable[[], Any]) -> tuple[float, Any]:
@@ -57,7 +55,7 @@ def _first_difference(results: list[list[Any]]) -> str:
     for other in results[1:]:
         if len(other) != len(results[0]):
             return f"{len(results[0])} results in-process, {len(other)} on the cluster"
-        for x, y in zip(results[0], other):
+        for x, y in zip(results[0], other, strict=True):
             if x != y:
                 return f"in-process: {x!r}\non the cluster: {y!r}"
     return ""
@@ -77,12 +75,11 @@ def _row(name: str, size: str, runs: dict[str, tuple[float, Any]], results: list
 
 
 def bench_mutants(model: str, limit: int | None, timeout: float) -> dict[str, Any]:
-    systems = [load_system(spec, spec.checked[0]) for spec in discover(model)]
     opts = Options(depth=6, kmax=4, timeout=timeout)
-    runs = {"in-process": _timed(lambda: run_mutants(systems, opts, limit))}
+    work = plan_mutants(model, opts, limit)  # the same driver in-process and on the cluster
+    runs = {"in-process": _timed(lambda: run_mutants(work))}
     for n in (1, 2):
-        runs[f"{n} worker{'s' if n > 1 else ''}"] = _timed(lambda n=n: mutants_on_cluster(model, systems, opts, limit,
-                                                                                         workers=n))
+        runs[f"{n} worker{'s' if n > 1 else ''}"] = _timed(partial(run_mutants, work, workers=n))
     res = [list(v[1]) for v in runs.values()]
     return _row("mutants", f"{len(res[0])} mutants of {model}", runs, res)
 
@@ -90,12 +87,10 @@ def bench_mutants(model: str, limit: int | None, timeout: float) -> dict[str, An
 def bench_loops(cards: int | None, max_length: int, timeout: float) -> dict[str, Any]:
     pool = load_pool()
     codes = [c.code for c in pool.cards][:cards] if cards else None
-    # as `ruleproof loops` does: each candidate in a fresh Z3 context (same traces as on the workers)
-    fresh = lambda _d, _t, _c: fresh_solver_context()  # noqa: E731
-    runs = {"in-process": _timed(lambda: find_loops(pool, codes, progress=fresh, max_length=max_length, timeout=timeout))}
+    runs = {"in-process": _timed(lambda: search_loops(pool, codes, max_length=max_length, timeout=timeout))}
     for n in (1, 2):
-        runs[f"{n} worker{'s' if n > 1 else ''}"] = _timed(lambda n=n: find_loops_on_cluster(
-            pool, codes, max_length=max_length, timeout=timeout, workers=n))
+        runs[f"{n} worker{'s' if n > 1 else ''}"] = _timed(partial(
+            search_loops, pool, codes, max_length=max_length, timeout=timeout, workers=n))
     res = [_strip(report_json(v[1])) for v in runs.values()]
     res = [[r["coverage"]] + r["loops"] for r in res]
     rep = runs["in-process"][1]

@@ -26,6 +26,7 @@ from typing import Any, Iterable, Sequence
 import click
 
 from .errors import InputError
+from .report import JSON_VERSION
 
 __all__ = ["short_id", "short_ids", "select_properties", "catalog", "render_catalog", "list_command"]
 
@@ -138,7 +139,7 @@ def catalog(model: str | None, properties: str | None = None) -> dict[str, Any]:
             "properties": [{"id": ids[p.name], "name": p.name, "kind": p.kind.value, "builtin": p.builtin,
                             "check": p.check or None, "cites": list(p.cites)} for p in sy.properties],
         })
-    return {"version": 1, "model": model or "agot (bundled)", "systems": systems}
+    return {"version": JSON_VERSION, "model": model or "agot (bundled)", "systems": systems}
 
 
 def _value(v: Any) -> str:
@@ -182,9 +183,9 @@ def list_command(model: str | None, properties: str | None, as_json: bool) -> in
 
     Exit status: 0 listed, 2 bad input.
     """
-    from .cli import _streams
+    from .cli_support import streams
 
-    s = _streams()
+    s = streams()
     cat = catalog(model, properties)
     if as_json:
         s.out.write(json.dumps(cat, indent=2, ensure_ascii=False, default=str) + "\n")

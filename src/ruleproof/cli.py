@@ -1,168 +1,139 @@
 """The ``ruleproof`` command line.
 
-Exit status of every command: 0 every property proved or held (nothing
-found), 1 some property violated, 2 bad input or internal error, 3 some
-result unknown.  ``--json`` always prints exactly one object with a
-``version`` field, whatever the outcome (errors included).
+Exit status of every command: 0 every property proved or held (a complete
+report), 1 some property violated, 2 bad input or internal error, 3 some
+result unknown, 130 / 143 interrupted by SIGINT / SIGTERM (the finished
+results are reported, the rest marked as not run).  ``--json`` always
+prints exactly one object with a ``version`` field, whatever the outcome
+(errors included).
 
 :func:`run` takes the argument list and the output streams and returns the
-exit status, so tests call the CLI in-process.
+exit status, so tests call the CLI in-process.  It is the one place that
+turns exceptions into exit statuses (see :mod:`ruleproof.cli_support` for
+the convention every command follows).
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import importlib
 import json
 import os
 import shutil
 import sys
-import tempfile
-from dataclasses import dataclass
+import traceback
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 import click
 
-from . import __version__
+from . import __version__, budget
+from .cli_support import (
+    EXIT_ERROR,
+    EXIT_OK,
+    EXIT_SIGINT,
+    EXIT_UNKNOWN,
+    EXIT_VIOLATED,
+    JSON_VERSION,
+    Activity,
+    Streams,
+    budget_options,
+    check_budget,
+    check_count,
+    check_seconds,
+    check_target,
+    error_object,
+    streams,
+    write_atomic,
+)
 from .consistency import CHECKS
 from .engines import ENGINES
-from .errors import InputError, InternalError
-from .report import JSON_VERSION, TextOptions, exit_status, render_results, results_json, trace_itf
+from .errors import InputError, RuleproofError, clip
+from .report import TextOptions
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the engines (and Z3) are imported when a command runs, not at start-up
     from .engines.common import Progress
+    from .results import Result
 
-__all__ = ["main", "run", "json_error"]
+__all__ = ["main", "run", "entry", "json_error"]
 
 EXIT_HELP = """\b
 Exit status:
-  0  every property proved or held to the depth
-  1  some property violated (a replayed counterexample is shown)
-  2  bad input or internal error
-  3  some result unknown (solver unknown or timeout), none violated
+  0    every property proved or held to the depth (a complete report)
+  1    some property violated (a replayed counterexample is shown)
+  2    bad input or internal error (one error line, no traceback)
+  3    some result unknown (budget, timeout, out of memory, solver reason), none violated
+  130  interrupted (SIGINT, Ctrl-C); 143 terminated (SIGTERM): what finished is reported
 """
 
-
-class _Streams:
-    def __init__(self, out: TextIO, err: TextIO) -> None:
-        self.out = out
-        self.err = err
-
-
-def _streams() -> _Streams:
-    obj = click.get_current_context().obj
-    return obj if isinstance(obj, _Streams) else _Streams(sys.stdout, sys.stderr)
+MAX_DEPTH = 10_000
+"""Largest ``--depth`` (steps of an unrolling)."""
+MAX_KMAX = 1_000
+"""Largest ``--kmax``."""
+DEFAULT_TIMEOUT = 60.0
+"""``check --timeout``: the wall-clock safety net per property (the resource limit binds first)."""
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` via a temporary file: never half-written."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+class _Commands(click.Group):
+    """The subcommands, registered explicitly.
 
+    ``check`` and ``mutants`` live here; the others are named by module and
+    attribute and imported when used (start-up stays light: no solver, no
+    Dask, no matplotlib; a missing module is an error, never a silently
+    dropped command).
+    """
 
-# the other subcommands, imported only when used (start-up stays light: no solver, no Dask, no matplotlib)
-_LAZY_COMMANDS: dict[str, tuple[str, str]] = {
-    "cards": ("ruleproof.cards.cli", "cards"),
-    "graph": ("ruleproof.timing.cli", "graph_command"),
-    "list": ("ruleproof.catalog", "list_command"),
-    "loops": ("ruleproof.loops.cli", "loops"),
-    "mutants": ("ruleproof.mutants", "mutants"),
-    "ruling": ("ruleproof.rulings.cli", "ruling"),
-}
-
-
-class _LazyGroup(click.Group):
-    """A click group whose subcommands other than ``check`` are imported on first use."""
+    LAZY: dict[str, tuple[str, str]] = {
+        "cards": ("ruleproof.cards.cli", "cards"),
+        "graph": ("ruleproof.timing.cli", "graph_command"),
+        "list": ("ruleproof.catalog", "list_command"),
+        "loops": ("ruleproof.loops.cli", "loops"),
+        "ruling": ("ruleproof.rulings.cli", "ruling"),
+    }
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted({*super().list_commands(ctx), *_LAZY_COMMANDS})
+        return sorted({*super().list_commands(ctx), *self.LAZY})
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         cmd = super().get_command(ctx, cmd_name)
-        if cmd is None and cmd_name in _LAZY_COMMANDS:
-            mod, attr = _LAZY_COMMANDS[cmd_name]
-            cmd = getattr(importlib.import_module(mod), attr)
-            assert isinstance(cmd, click.Command), (mod, attr)
+        if cmd is None and cmd_name in self.LAZY:
+            module, attr = self.LAZY[cmd_name]
+            found = getattr(importlib.import_module(module), attr)
+            if not isinstance(found, click.Command):
+                raise TypeError(f"{module}.{attr} is not a click command")
+            cmd = found
         return cmd
 
 
-@click.group(cls=_LazyGroup, epilog=EXIT_HELP)
+@click.group(cls=_Commands, epilog=EXIT_HELP)
 @click.version_option(__version__, prog_name="ruleproof")
-def main() -> None:
+@click.option("--debug", is_flag=True, help="On an internal error, print the traceback too.")
+def main(debug: bool = False) -> None:
     """ruleproof: a formal model checker for card-game rules (AGoT 2.0, Berserk)."""
+    if debug:
+        streams().debug = True
+
+
+# --------------------------------------------------------------------------- validation
 
 
 def _parse_params(items: tuple[str, ...]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for it in items:
         if "=" not in it:
-            raise InputError(f"--param takes NAME=VALUE, got '{it}'")
+            raise InputError(f"--param takes NAME=VALUE, got '{clip(it)}'")
         k, v = it.split("=", 1)
+        if not k.isidentifier():
+            raise InputError(f"--param: '{clip(k)}' is not a parameter name")
         try:
             out[k] = json.loads(v)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             out[k] = v
     return out
 
 
-class _ProgressSink:
-    """Progress on stderr (a rich bar on a terminal, nothing otherwise)."""
-
-    def __init__(self, err: TextIO, enabled: bool) -> None:
-        self.enabled = enabled and err.isatty()
-        self.progress: Any = None
-        self.task: Any = None
-        if self.enabled:
-            from rich.console import Console
-            from rich.progress import BarColumn, TextColumn
-            from rich.progress import Progress as RichProgress
-
-            self.progress = RichProgress(
-                TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
-                console=Console(file=err), transient=True,
-            )
-
-    def __enter__(self) -> "_ProgressSink":
-        if self.progress is not None:
-            self.progress.start()
-            self.task = self.progress.add_task("checking", total=1)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self.progress is not None:
-            self.progress.stop()
-
-    def __call__(self, ev: Progress) -> None:
-        if self.progress is not None:
-            self.progress.update(
-                self.task, description=f"{ev.system}: {ev.prop[:50]} [{ev.engine}]", completed=ev.depth,
-                total=max(ev.of, 1),
-            )
-
-
-def json_error(line: str) -> str:
-    """An error line for the ``"error"`` field of a JSON object: the location and the message, without the word
-    ``error:`` the key already says (``model.py:3: error: x`` -> ``model.py:3: x``)."""
-    head, sep, rest = line.partition("error: ")
-    if sep and (head == "" or head.endswith(": ")):
-        return head + rest
-    return line
-
-
-def _fail(exc: Exception, as_json: bool, s: _Streams) -> int:
-    msg = exc.render() if isinstance(exc, (InputError, InternalError)) else f"error: {exc}"
-    if as_json:
-        s.out.write(json.dumps({"version": JSON_VERSION, "error": json_error(msg)}) + "\n")
-    else:
-        s.err.write(msg + "\n")
-    return 2
+# --------------------------------------------------------------------------- check
 
 
 @main.command(epilog=EXIT_HELP)
@@ -172,17 +143,23 @@ def _fail(exc: Exception, as_json: bool, s: _Streams) -> int:
 @click.option("--properties", "properties", default=None, metavar="PATH",
               help="Properties file (one-system model) or directory of <system>.py files (default: beside the model, "
                    "then properties/<game>/).")
-@click.option("--depth", type=int, default=12, show_default=True, help="BMC / explicit-search depth (steps).")
-@click.option("--kmax", type=int, default=8, show_default=True, help="Largest k tried by k-induction.")
+@click.option("--depth", type=int, default=12, show_default=True,
+              help=f"BMC / explicit-search depth (steps, at most {MAX_DEPTH}).")
+@click.option("--kmax", type=int, default=8, show_default=True,
+              help=f"Largest k tried by k-induction (at most {MAX_KMAX}).")
 @click.option("--engine", type=click.Choice(ENGINES), default="auto", show_default=True,
               help="auto: proofs first (k-induction, Spacer, exhaustive search of a small system), then BMC to "
                    "--depth.")
-@click.option("--timeout", type=float, default=60.0, show_default=True,
-              help="Seconds per property; past it the result is UNKNOWN.")
+@click.option("--timeout", type=float, default=DEFAULT_TIMEOUT, show_default=True,
+              help="Wall-clock seconds per property (and to build each system): a safety net behind --rlimit; "
+                   "past it the result is UNKNOWN.")
 @click.option("--scenario", default=None, help="Check this scenario of each system (default: its checked scenarios).")
 @click.option("--param", "params", multiple=True,
               help="Override a build() parameter, NAME=VALUE (JSON, else a string; repeatable).")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (version 1), witness traces included.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (version 1) at the end, witness traces "
+                                                      "included.")
+@click.option("--jsonl", "as_jsonl", is_flag=True,
+              help="Print one JSON object per result as soon as it is known, then a summary object.")
 @click.option("--witnesses", is_flag=True, help="Show the witness trace of each reached sanity target.")
 @click.option("--verbose", "-v", is_flag=True,
               help="One line per property, inductive invariants, and the properties file each system loaded.")
@@ -199,47 +176,80 @@ def _fail(exc: Exception, as_json: bool, s: _Streams) -> int:
               help="Check the systems on a local Dask cluster of N worker processes (default: in this process).")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Check the systems on the Dask scheduler at ADDRESS (e.g. tcp://host:8786).")
+@budget_options
 def check(model: str | None, props: tuple[str, ...], depth: int, kmax: int, engine: str, timeout: float | None,
           scenario: str | None, params: tuple[str, ...], as_json: bool, trace_format: str, trace_dir: str | None,
           skip_checks: tuple[str, ...] = (), rule_coverage: bool = False,
           workers: int | None = None, scheduler: str | None = None, properties: str | None = None,
-          witnesses: bool = False, verbose: bool = False, quiet: bool = False) -> int:
+          witnesses: bool = False, verbose: bool = False, quiet: bool = False, as_jsonl: bool = False,
+          time_limit: float | None = None, memory_limit: str = "none", rlimit: int | None = None) -> int:
     """Check a rules MODEL (default: the bundled AGoT model) against its properties.
 
     Besides each model's own properties, every model gets the consistency
     checks: the game can always proceed (deadlock), outcomes are determined
     (determinism), and "must" never meets "cannot" (must-cannot).
 
-    The report is a table (one line per system and scenario), then what is
-    not proved: violations with their replayed traces, unknowns with the
-    reason, properties only held to a depth.
+    The report is a table (one line per system and scenario, printed as each
+    is done), then what is not proved: violations with their replayed
+    traces, unknowns with the reason, properties only held to a depth.
     """
-    s = _streams()
-    try:
-        if verbose and quiet:
-            raise InputError("--verbose and --quiet exclude each other")
-        out = _Output(as_json, trace_format, trace_dir, witnesses, 1 if verbose else -1 if quiet else 0, properties)
-        return _check(s, model, props, depth, kmax, engine, timeout, scenario, params, out,
-                      workers=workers, scheduler=scheduler, skip_checks=skip_checks, rule_coverage=rule_coverage)
-    except (InputError, InternalError) as e:
-        return _fail(e, as_json, s)
+    from .catalog import select_properties, short_ids
+    from .dsl import display_path
+    from .engines.common import Options
+    from .loader import discover, graph_check_results
+    from .scale.check import plan_check, run_check
 
-
-@dataclass(frozen=True)
-class _Output:
-    """What ``check`` reports and where (its output options)."""
-
-    as_json: bool
-    trace_format: str
-    trace_dir: str | None
-    witnesses: bool
-    verbosity: int
-    properties: str | None
+    s = streams()
+    if verbose and quiet:
+        raise InputError("--verbose and --quiet exclude each other")
+    check_count("--depth", depth, 0, MAX_DEPTH)
+    check_count("--kmax", kmax, 0, MAX_KMAX)
+    check_seconds("--timeout", timeout)
+    plan_budget = check_budget(time_limit, memory_limit, rlimit)
+    check_target(workers, scheduler)
+    overrides = _parse_params(params)
+    trace_path = _trace_dir(trace_dir)
+    opts = Options(depth=depth, kmax=kmax, timeout=timeout, skip_checks=skip_checks, rule_coverage=rule_coverage,
+                   rlimit=plan_budget.rlimit)
+    mode = "jsonl" if as_jsonl else "json" if as_json else "text"
+    name = model or "agot (bundled)"
+    with budget.limits(plan_budget.time_limit, plan_budget.memory, stage_limit=timeout):
+        specs = discover(model, properties)
+        for spec in specs:
+            for note in spec.notes:
+                s.err.write(f"warning: {note}\n")
+        work = plan_check(model, scenario, overrides, (), engine, opts, properties, specs)
+        ids = short_ids((p.name, p.check) for sy in work.systems for p in sy.properties)
+        if props:
+            work = plan_check(model, scenario, overrides, select_properties(props, ids), engine, opts, properties,
+                              specs)
+        graph = [] if props else graph_check_results(model)
+        expected = work.expected() + [(r.system, r.scenario, r.property) for r in graph]
+        sources = tuple((sp.name, display_path(str(sp.properties_file)) if sp.properties_file else "") for sp in specs)
+        text = TextOptions(-1 if quiet else 1 if verbose else 0, witnesses, _width(s.out), ids, trace_format, sources)
+        rep = _CheckReport(s, name, mode, text, trace_path, expected, plan_budget.as_json(timeout))
+        with Activity(s.err) as activity:
+            rep.activity = activity
+            activity.status(f"checking {len(work.units)} systems, {len(expected)} properties")
+            try:
+                run_check(work, rep.add, rep.unit_done, engine_progress=rep.engine_event, workers=workers,
+                          scheduler=scheduler)
+                for r in graph:
+                    rep.add(r)
+                return rep.finish(None)
+            except (budget.Interrupted, budget.RunTimeLimit) as event:
+                budget.acknowledge(event)
+                with budget.shielded():
+                    return rep.finish(event)
 
 
 def _width(out: TextIO) -> int:
     """Report width: the terminal's, else ``$COLUMNS``, else 100."""
-    if out.isatty():
+    try:
+        tty = out.isatty()
+    except (AttributeError, ValueError):
+        tty = False
+    if tty:
         return max(40, shutil.get_terminal_size((100, 24)).columns)
     try:
         return max(40, int(os.environ.get("COLUMNS", "")))
@@ -247,85 +257,367 @@ def _width(out: TextIO) -> int:
         return 100
 
 
-def _check(s: _Streams, model: str | None, props: tuple[str, ...], depth: int, kmax: int, engine: str,
-           timeout: float | None, scenario: str | None, params: tuple[str, ...], o: _Output, *,
-           workers: int | None = None, scheduler: str | None = None, skip_checks: tuple[str, ...] = (),
-           rule_coverage: bool = False) -> int:
-    from .catalog import select_properties, short_ids
-    from .dsl import display_path
-    from .engines.common import Options
-    from .engines.runner import check_system
-    from .loader import discover, graph_check_results, load_all
+class _CheckReport:
+    """The report of ``check``, written as the results come (text, JSON lines, or one JSON object at the end).
 
-    if depth < 0:
-        raise InputError(f"--depth must be 0 or more, got {depth}")
-    if kmax < 0:
-        raise InputError(f"--kmax must be 0 or more, got {kmax}")
-    if timeout is not None and timeout <= 0:
-        raise InputError(f"--timeout must be positive, got {timeout}")
-    overrides = _parse_params(params)
-    specs = discover(model, o.properties)
-    for spec in specs:
-        for note in spec.notes:
-            s.err.write(f"warning: {note}\n")
-    systems = load_all(model, scenario, overrides, specs=specs)
-    ids = short_ids((p.name, p.check) for sy in systems for p in sy.properties)
-    props = select_properties(props, ids) if props else ()
-    opts = Options(depth=depth, kmax=kmax, timeout=timeout, skip_checks=skip_checks, rule_coverage=rule_coverage)
-    results = []
-    with _ProgressSink(s.err, not o.as_json) as sink:
-        if workers is not None or scheduler is not None:
-            from .scale.check import check_on_cluster
+    Text: the table grows as the results come (the summary table one line per
+    system and scenario when the last of its properties is known; ``-v`` one
+    line per property), the details and totals follow at the end.  The exit
+    status comes from the report once it is complete: the results, and what
+    was not run when an interrupt or the time limit stopped the run.
+    """
 
-            results.extend(check_on_cluster(model, scenario, overrides, systems, engine, opts, props, sink,
-                                            workers=workers, scheduler=scheduler, properties=o.properties))
+    def __init__(self, s: Streams, model: str, mode: str, text: TextOptions, trace_path: Path | None,
+                 expected: list[tuple[str, str, str]], budget_json: dict[str, Any]) -> None:
+        from .report import property_head, render_head, summary_head
+
+        self.s = s
+        self.model = model
+        self.mode = mode
+        self.text = text
+        self.trace_path = trace_path
+        self.expected = expected
+        self.order = {k: i for i, k in enumerate(expected)}
+        self.budget_json = budget_json
+        self.results: list[Result] = []
+        self.activity: Activity | None = None
+        self.keys = list(dict.fromkeys(f"{sy}[{sc}]" for sy, sc, _ in expected))
+        self.sizes = {k: sum(1 for sy, sc, _ in expected if f"{sy}[{sc}]" == k) for k in self.keys}
+        self.done: dict[str, list[Result]] = {}
+        self.shown: set[str] = set()
+        self.w = max([len("system"), *(len(k) for k in self.keys)])
+        phead, self.widths = property_head(self.keys, {text.ids.get(p, "") for _, _, p in expected})
+        self.header = ""
+        if mode == "text":
+            head = render_head(model, text)
+            if text.verbosity > 0:
+                head += ["", phead]
+            elif text.verbosity == 0:
+                head += ["", summary_head(self.w)]
+            self.header = "\n".join(head) + "\n"
+
+    def _write(self, text: str) -> None:
+        if self.header and text:  # the head goes out with the first line after it (nothing before a result)
+            text, self.header = self.header + text, ""
+        self.s.out.write(text)
+        self.s.out.flush()
+
+    def add(self, r: Result) -> None:
+        """One result, as soon as it is known."""
+        from .report import property_row, result_line_json, system_row, trace_itf
+
+        self.results.append(r)
+        if r.trace is not None and self.trace_path is not None:
+            pid = self.text.ids.get(r.property) or "property"
+            write_atomic(self.trace_path / _trace_name(f"{r.system}-{r.scenario}-{pid}"),
+                         json.dumps(trace_itf(r.trace, self.model, r.property), indent=2) + "\n")
+        key = f"{r.system}[{r.scenario}]"
+        self.done.setdefault(key, []).append(r)
+        if self.mode == "jsonl":
+            obj = result_line_json(r, self.model, self.text.trace_format, self.text.ids)
+            self._write(json.dumps(obj, ensure_ascii=False) + "\n")
+        elif self.mode == "text" and self.text.verbosity > 0:
+            self._write("\n".join(property_row(r, self.text.ids, self.widths, self.text.width)) + "\n")
+        elif self.mode == "text" and self.text.verbosity == 0 and len(self.done[key]) == self.sizes.get(key, 0):
+            self.shown.add(key)
+            self._write(system_row(key, self.done[key], self.w) + "\n")
+        if self.activity is not None:
+            i = self.keys.index(key) + 1 if key in self.keys else len(self.keys)
+            self.activity.status(f"system {i}/{len(self.keys)} {key}, property {len(self.done[key])}/"
+                                 f"{self.sizes.get(key, 0)}; {len(self.results)} of {len(self.expected)} results")
+
+    def engine_event(self, ev: Progress) -> None:
+        """An engine's progress inside the property being checked (in this process)."""
+        if self.activity is not None:
+            of = f"/{ev.of}" if ev.of else ""
+            self.activity.status(f"{ev.system}: {ev.prop[:60]} [{ev.engine} {ev.depth}{of}]; "
+                                 f"{len(self.results)} of {len(self.expected)} results")
+
+    def unit_done(self, done: int, total: int, label: str) -> None:
+        if self.activity is not None:
+            self.activity.status(f"{done} of {total} systems done (last: {label}); "
+                                 f"{len(self.results)} of {len(self.expected)} results")
+
+    def finish(self, event: BaseException | None) -> int:
+        """Write the rest of the report; its exit status."""
+        from .report import exit_status, render_tail, results_json, summary_json, system_row
+
+        seen = {(r.system, r.scenario, r.property) for r in self.results}
+        not_run = [k for k in self.expected if k not in seen] if event is not None else []
+        if isinstance(event, budget.Interrupted):
+            stopped, status = str(event), event.exit_code
+        elif event is not None:
+            stopped = str(event)
+            status = EXIT_VIOLATED if exit_status(self.results) == EXIT_VIOLATED else EXIT_UNKNOWN
         else:
-            from .scale.isolation import fresh_solver_context
+            stopped, status = "", exit_status(self.results)
+        if self.mode == "text":
+            rows = "".join(system_row(k, rs, self.w) + "\n" for k, rs in self.done.items()
+                           if k not in self.shown and self.text.verbosity == 0)  # systems cut short
+            self._write(rows + render_tail(self.model, self.results, self.text, not_run, stopped))
+        elif self.mode == "jsonl":
+            obj = summary_json(self.model, self.results, status=status, not_run=not_run, stopped=stopped,
+                               budget=self.budget_json)
+            self._write(json.dumps(obj, ensure_ascii=False) + "\n")
+        else:
+            ordered = sorted(self.results, key=lambda r: self.order.get((r.system, r.scenario, r.property),
+                                                                        len(self.order)))
+            obj = results_json(self.model, ordered, self.text.trace_format, self.text.ids, status=status,
+                               not_run=not_run, stopped=stopped, budget=self.budget_json)
+            self._write(json.dumps(obj, indent=2, ensure_ascii=False) + "\n")
+        return status
 
-            for sy in systems:
-                if props and not any(p.name in props for p in sy.properties):
-                    continue
-                fresh_solver_context()  # each system's answers independent of the ones before (as on a cluster)
-                results.extend(check_system(sy, engine, opts, props, sink))
-        if not props:
-            results.extend(graph_check_results(model))
+
+def _trace_dir(trace_dir: str | None) -> Path | None:
+    """``--trace-dir``, created if missing and checked writable before any work is done."""
+    if trace_dir is None:
+        return None
+    p = Path(trace_dir)
+    try:
+        p.mkdir(parents=True, exist_ok=True)
+        if not os.access(p, os.W_OK | os.X_OK):
+            raise PermissionError(errno.EACCES, "Permission denied")
+    except OSError as exc:
+        raise InputError(f"--trace-dir {clip(trace_dir)}: cannot write there ({exc.strerror or exc})") from None
+    return p
+
+
+def _trace_name(stem: str) -> str:
+    """A trace file name inside the trace directory: ``stem`` with anything but ``[A-Za-z0-9_.-]`` replaced."""
+    safe = "".join(c if c.isascii() and (c.isalnum() or c in "_.-") else "_" for c in stem).lstrip(".") or "trace"
+    return f"{safe[:150]}.itf.json"
+
+
+# --------------------------------------------------------------------------- mutants
+
+
+@main.command(epilog="""\b
+Exit status:
+  0        every mutant killed or survived (a complete report; survivors are listed)
+  2        bad input or internal error
+  3        some mutant unknown (budget, timeout, out of memory, a Dask worker died),
+           or the --time-limit stopped the run
+  130/143  interrupted: the finished mutants are reported, the rest marked not run
+""")
+@click.argument("model", required=False)
+@click.option("--depth", type=int, default=6, show_default=True, help=f"BMC depth (at most {MAX_DEPTH}).")
+@click.option("--timeout", type=float, default=10.0, show_default=True,
+              help="Wall-clock seconds per property (a safety net behind --rlimit).")
+@click.option("--limit", type=int, default=None, help="At most this many mutants per system.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (version 1) at the end.")
+@click.option("--jsonl", "as_jsonl", is_flag=True,
+              help="Print one JSON object per mutant as soon as it is known, then a summary object.")
+@click.option("--workers", type=int, default=None, help="Check mutants on a local Dask cluster of N worker processes.")
+@click.option("--scheduler", default=None, metavar="ADDRESS", help="Check mutants on the Dask scheduler at ADDRESS.")
+@budget_options
+def mutants(model: str | None, depth: int, timeout: float, limit: int | None, as_json: bool,
+            workers: int | None, scheduler: str | None, as_jsonl: bool = False, time_limit: float | None = None,
+            memory_limit: str = "none", rlimit: int | None = None) -> int:
+    """Generate rule mutants of MODEL (default: bundled AGoT) and report how many the properties kill.
+
+    Each mutant's result is printed as soon as it is known.
+    """
+    from .engines.common import Options
+
+    s = streams()
+    check_count("--depth", depth, 0, MAX_DEPTH)
+    check_seconds("--timeout", timeout)
+    check_count("--limit", limit, 0, 10**9)
+    plan_budget = check_budget(time_limit, memory_limit, rlimit)
+    check_target(workers, scheduler)
+    opts = Options(depth=depth, kmax=4, timeout=timeout, rlimit=plan_budget.rlimit)
+    mode = "jsonl" if as_jsonl else "json" if as_json else "text"
     name = model or "agot (bundled)"
-    if o.trace_dir is not None:
-        for r in results:
-            if r.trace is not None:
-                pid = ids.get(r.property) or short_ids([(r.property, "")])[r.property]
-                write_atomic(Path(o.trace_dir) / f"{r.system}-{r.scenario}-{pid}.itf.json",
-                             json.dumps(trace_itf(r.trace, name, r.property), indent=2) + "\n")
-    if o.as_json:
-        s.out.write(json.dumps(results_json(name, results, o.trace_format, ids), indent=2, ensure_ascii=False) + "\n")
+    with budget.limits(plan_budget.time_limit, plan_budget.memory, stage_limit=timeout):
+        from .scale.mutants import plan_mutants, run_mutants
+
+        work = plan_mutants(model, opts, limit)
+        done: list[tuple[str, Any]] = []
+
+        def add(system: str, r: Any) -> None:
+            done.append((system, r))
+            if mode == "text":
+                _write(s.out, _mutant_line(system, r))
+            elif mode == "jsonl":
+                _write(s.out, json.dumps({"version": JSON_VERSION, "type": "mutant", **_mutant_json(system, r)},
+                                         ensure_ascii=False) + "\n")
+            activity.status(f"mutant {len(done)}/{len(work.units)}: {system} {r.label}")
+
+        with Activity(s.err) as activity:
+            event: BaseException | None = None
+            try:
+                run_mutants(work, add, workers=workers, scheduler=scheduler)
+            except (budget.Interrupted, budget.RunTimeLimit) as exc:
+                budget.acknowledge(exc)
+                event = exc
+        with budget.shielded():
+            return _mutants_report(s, name, mode, work.units, done, event, plan_budget.as_json(timeout))
+
+
+def _mutant_line(system: str, r: Any) -> str:
+    by = (f" (by: {r.killed_by[0]}{' +' + str(len(r.killed_by) - 1) if len(r.killed_by) > 1 else ''})"
+          if r.killed_by else "")
+    return f"{r.status:<8}  {system}  {r.label}{by}" + (f" ({r.reason})" if r.reason else "") + "\n"
+
+
+def _mutant_json(system: str, r: Any) -> dict[str, Any]:
+    return {"system": system, "mutant": r.label, "status": r.status, "killed_by": list(r.killed_by),
+            **({"reason": r.reason} if r.reason else {})}
+
+
+def _mutants_report(s: Streams, name: str, mode: str, units: Any, done: list[tuple[str, Any]],
+                    event: BaseException | None, budget_json: dict[str, Any]) -> int:
+    """The end of the mutants report (the score; what was not run) and its exit status."""
+    killed = sum(1 for _, r in done if r.status == "killed")
+    unknown = sum(1 for _, r in done if r.status == "unknown")
+    not_run = [f"{u.system_label} {u.mutant}" for u in units[len(done):]] if event is not None else []
+    if isinstance(event, budget.Interrupted):
+        status, stopped = event.exit_code, str(event)
+    elif event is not None:
+        status, stopped = EXIT_UNKNOWN, str(event)
     else:
-        sources = tuple((sp.name, display_path(str(sp.properties_file)) if sp.properties_file else "") for sp in specs)
-        s.out.write(render_results(name, results, TextOptions(o.verbosity, o.witnesses, _width(s.out), ids,
-                                                              o.trace_format, sources)))
-    return exit_status(results)
+        status, stopped = (EXIT_UNKNOWN if unknown else EXIT_OK), ""
+    summary = {"version": JSON_VERSION, "model": name, "status": status, "total": len(done), "killed": killed,
+               "unknown": unknown, "interrupted": isinstance(event, budget.Interrupted), "stopped": stopped or None,
+               "not_run": not_run, "budget": budget_json}
+    if mode == "json":
+        _write(s.out, json.dumps({**summary, "mutants": [_mutant_json(sy, r) for sy, r in done]}, indent=2) + "\n")
+    elif mode == "jsonl":
+        _write(s.out, json.dumps({**summary, "type": "summary"}) + "\n")
+    else:
+        score = f"{killed}/{len(done)}" if done else "0/0"
+        text = f"\nmutation score: {score} mutants killed" + (f", {unknown} unknown" if unknown else "") + "\n"
+        if stopped:
+            text += f"{stopped}: {len(not_run)} mutants not run\n" + "".join(f"  not run: {m}\n" for m in not_run)
+        _write(s.out, text)
+    return status
+
+
+def _write(stream: TextIO, text: str) -> None:
+    stream.write(text)
+    stream.flush()
+
+
+# --------------------------------------------------------------------------- the entry point
 
 
 def run(argv: list[str], out: TextIO | None = None, err: TextIO | None = None) -> int:
-    """Run the CLI in-process; returns the exit status."""
-    s = _Streams(out or sys.stdout, err or sys.stderr)
-    as_json = "--json" in argv
+    """Run the CLI in-process; returns the exit status.
+
+    Everything that can go wrong ends here as an exit status: bad input and
+    internal errors (2, one line, or one JSON error object under ``--json``;
+    ``--debug`` adds the traceback of an internal error), interrupts (130 /
+    143), a run time limit reached before any result (3).  The status of a
+    command that finished is its report's, once the report is written out
+    completely.
+    """
+    s = Streams(out or sys.stdout, err or sys.stderr, debug=bool(os.environ.get("RULEPROOF_DEBUG")))
+    as_json = "--json" in argv or "--jsonl" in argv
+    with budget.guard(), contextlib.redirect_stdout(s.out), contextlib.redirect_stderr(s.err):
+        try:
+            with main.make_context("ruleproof", list(argv), obj=s) as ctx:
+                rv = main.invoke(ctx)
+            status = int(rv) if isinstance(rv, int) and not isinstance(rv, bool) else EXIT_OK
+            _flush(s.out)
+            return status
+        except click.exceptions.Exit as exc:  # --help, --version
+            return int(exc.exit_code)
+        except BaseException as exc:  # noqa: B036 - the one place every exception becomes an exit status
+            return _failure(exc, s, as_json)
+
+
+def _flush(stream: TextIO) -> None:
     try:
-        rv = main.main(args=argv, prog_name="ruleproof", standalone_mode=False, obj=s)
-    except click.UsageError as e:
-        return _fail(InputError(e.format_message()), as_json, s)
-    except click.exceptions.Exit as e:
-        return int(e.exit_code)
-    except click.exceptions.Abort:
-        s.err.write("aborted\n")
-        return 2
-    except (InputError, InternalError) as e:
-        return _fail(e, as_json, s)
-    return int(rv) if isinstance(rv, int) else 0
+        stream.flush()
+    except ValueError:  # a closed StringIO
+        pass
+
+
+def _failure(exc: BaseException, s: Streams, as_json: bool) -> int:
+    """Report ``exc`` as one line (or one JSON object) and return its exit status."""
+    try:
+        budget.reraise_pending(exc)
+    except budget.BudgetEvent as event:
+        exc = event
+    budget.acknowledge()  # the run ends here: no further interrupt is raised while this is reported
+    code, line, kind = _classify(exc)
+    if kind == "internal" and s.debug:
+        _try_write(s.err, "".join(traceback.format_exception(exc)))
+    if as_json:
+        obj = error_object(json_error(line))
+        if kind == "interrupted":
+            obj["interrupted"] = True
+        if not _try_write(s.out, json.dumps(obj, ensure_ascii=False) + "\n"):
+            _try_write(s.err, line + "\n")
+    else:
+        _try_write(s.err, line + "\n")
+    return code
+
+
+def json_error(line: str) -> str:
+    """An error line for the ``"error"`` field of a JSON object: the location and the message, without the word
+    ``error:`` the key already says (``model.py:3: error: x`` -> ``model.py:3: x``)."""
+    head, sep, rest = line.partition("error: ")
+    if sep and (head == "" or head.endswith(": ")):
+        return head + rest
+    return line
+
+
+def _classify(exc: BaseException) -> tuple[int, str, str]:
+    """(exit status, error line, kind) of an exception that ended a command."""
+    if isinstance(exc, budget.Interrupted):
+        return exc.exit_code, f"{exc}: stopped before any result was reported", "interrupted"
+    if isinstance(exc, (KeyboardInterrupt, click.exceptions.Abort)):
+        return EXIT_SIGINT, "interrupted (SIGINT): stopped before any result was reported", "interrupted"
+    if isinstance(exc, budget.RunTimeLimit):
+        return EXIT_UNKNOWN, f"error: {exc} before any result", "time-limit"
+    if isinstance(exc, budget.StageTimeout):
+        return EXIT_ERROR, "error: loading or building the model did not finish within the --timeout budget", "input"
+    if isinstance(exc, budget.QueryTimeout):
+        return EXIT_ERROR, "internal error: a query timeout escaped its query", "internal"
+    if isinstance(exc, click.exceptions.NoArgsIsHelpError):
+        return EXIT_ERROR, "error: no command given (ruleproof --help lists the commands)", "input"
+    if isinstance(exc, click.UsageError):
+        return EXIT_ERROR, clip("error: " + " ".join(exc.format_message().split()), 1000), "input"
+    if isinstance(exc, click.ClickException):
+        return EXIT_ERROR, clip("error: " + " ".join(exc.format_message().split()), 1000), "input"
+    if isinstance(exc, RuleproofError):
+        return EXIT_ERROR, exc.render(), "internal" if not isinstance(exc, InputError) else "input"
+    if isinstance(exc, MemoryError):
+        return EXIT_ERROR, "error: out of memory (see --memory-limit)", "input"
+    if isinstance(exc, OSError) and exc.errno in (errno.EPIPE, errno.ENOSPC, errno.EBADF, errno.EIO, errno.EDQUOT):
+        return EXIT_ERROR, f"error: cannot write the output: {exc.strerror or exc}", "input"
+    if isinstance(exc, SystemExit):
+        return EXIT_ERROR, f"internal error: SystemExit({clip(repr(exc.code))}) raised inside a command", "internal"
+    name = type(exc).__name__
+    return EXIT_ERROR, clip(f"internal error: {name}: {exc} (run with --debug for the traceback)", 1000), "internal"
+
+
+def _try_write(stream: TextIO, text: str) -> bool:
+    """Write and flush; False when the stream cannot take it (a full disk, a closed pipe)."""
+    if not text:
+        return True
+    try:
+        stream.write(text)
+        stream.flush()
+        return True
+    except (OSError, ValueError):
+        return False
 
 
 def entry() -> None:
     """Console-script entry point."""
-    sys.exit(run(sys.argv[1:]))
+    code = run(sys.argv[1:])
+    budget.quiet_z3_finalizers()  # Z3 objects an interrupt left half-built are finalized as the process ends
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        code = code if code != EXIT_OK else EXIT_ERROR
+        # let the interpreter's own final flush succeed quietly
+        with contextlib.suppress(OSError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+    sys.exit(code)
 
 
 if __name__ == "__main__":

@@ -142,7 +142,7 @@ def enabled_expr(a: Action) -> Expr:
         )
     out: list[Expr] = []
     for combo in itertools.product(*(_values(c.type) for c in chs)):
-        out.append(ir.substitute(a.guard, {c.name: v for c, v in zip(chs, combo)}))
+        out.append(ir.substitute(a.guard, {c.name: v for c, v in zip(chs, combo, strict=True)}))
         if out[-1] == ir.TRUE:
             return ir.TRUE
     return ir.or_(*out)
@@ -173,7 +173,7 @@ def consistency_properties(actions: Sequence[Action], decl: Consistency) -> list
     """The consistency-check properties of a system with ``actions`` and declarations ``decl``."""
     skipped = {c for c, _ in decl.skipped}
     props: list[Property] = []
-    if DEADLOCK not in skipped and actions:
+    if DEADLOCK not in skipped:  # with no action at all, every reachable state must be a declared end
         ends = [e for e, _ in decl.ends]
         expr = ir.or_(*ends, *(enabled_expr(a) for a in actions))
         cites = _union([*(a.cites for a in actions), *(c for _, c in decl.ends)])
@@ -288,7 +288,8 @@ def explain(system: System, prop: Property, states: Sequence[State], action: str
             if a.family in seen:
                 continue
             seen.add(a.family)
-            failing = next((c for c in ir.conjuncts(a.guard) if not _free_choice(c) and not ev.compile(c)(s, None, {})), None)
+            failing = next((c for c in ir.conjuncts(a.guard)
+                            if not _free_choice(c) and not ev.compile(c)(s, None, {})), None)
             why = f"needs {_clip(show_expr(failing))}" if failing is not None else "no choice satisfies its guard"
             blocked.append(f"{a.label} {why}")
             cites.append(a.cites)

@@ -25,6 +25,7 @@ from typing import Mapping, Sequence
 
 import z3  # type: ignore[import-untyped]
 
+from . import budget
 from .ir import (
     Action,
     App,
@@ -43,7 +44,7 @@ from .ir import (
     Var,
 )
 
-__all__ = ["SatResult", "RawTrace", "Unrolling", "chc_prove", "Cond", "fresh_context"]
+__all__ = ["SatResult", "RawTrace", "Unrolling", "chc_prove", "Cond", "fresh_context", "new_solver"]
 
 SEED = 0
 
@@ -84,8 +85,75 @@ class Cond:
         self.z = z
 
 
-def _configure(s: z3.Solver | z3.Fixedpoint, seed: int) -> None:
+def new_solver(seed: int = SEED, *, horn: bool = False) -> z3.Solver:
+    """A solver with ruleproof's settings, registered so that the run can stop it.
+
+    Fixed seed; Z3's own Ctrl-C handling off (ruleproof's watchdog stops the
+    query instead: :mod:`ruleproof.budget`); the memory limit of the run.
+    The current context is what :func:`ruleproof.budget.set_interruptor`
+    stops on an interrupt, a run time limit or a query past its deadline.
+    """
+    s = z3.SolverFor("HORN") if horn else z3.Solver()
     s.set("random_seed", seed)
+    s.set("ctrl_c", False)
+    memory = budget.memory_limit()
+    if memory is not None and _MEMORY.get("limit") != memory:
+        # Z3 counts its own heap only; leave a quarter of the limit to Python
+        z3.set_param("memory_max_size", max(64, memory * 3 // 4 // 2**20))
+        _MEMORY["limit"] = memory
+    budget.set_interruptor(z3.main_ctx().interrupt)
+    return s
+
+
+_MEMORY: dict[str, int] = {}
+"""The memory limit last given to Z3 (a global Z3 parameter)."""
+
+
+def _limit(s: z3.Solver, deadline: float | None) -> str | None:
+    """Set the solver's timeout (from ``deadline``) and resource limit for the next call.
+
+    Returns None when the deadline has passed already, else the description
+    of the resource limit (for the reason of an UNKNOWN), "" without one.
+    """
+    budget.checkpoint()  # an interrupt, the run's time limit, or the query past its grace stops here
+    if deadline is not None:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return None
+        s.set("timeout", max(1, min(int(left * 1000), 2**32 - 1)))
+    rl = budget.rlimit()
+    if rl is None:
+        return ""
+    s.set("rlimit", rl)
+    return f"resource limit reached (rlimit {rl:,} per solver call)"
+
+
+def _unknown_reason(s: z3.Solver, budget_text: str) -> str:
+    """Why the solver said unknown: a budget (resource limit, timeout, memory) or the solver's own reason.
+
+    An interrupt or the run's time limit is raised here, never reported as
+    an UNKNOWN result.
+    """
+    reason = s.reason_unknown() or "solver returned unknown"
+    budget.checkpoint()
+    if reason == "canceled" and budget_text:
+        return budget_text
+    if reason in ("canceled", "timeout", "interrupted", "interrupted from keyboard"):
+        return "timeout"
+    if "memory" in reason:
+        return "out of memory"
+    return f"solver: {reason}"
+
+
+def _check(s: z3.Solver, *assumptions: z3.BoolRef) -> z3.CheckSatResult:
+    """``s.check``; Z3 running out of memory is a ``MemoryError`` (the query becomes UNKNOWN "out of memory")."""
+    try:
+        return s.check(*assumptions)
+    except z3.Z3Exception as exc:
+        budget.checkpoint()
+        if "memory" in str(exc).lower():
+            raise MemoryError(str(exc)) from None
+        raise
 
 
 def _sort(t: Type) -> z3.SortRef:
@@ -120,7 +188,11 @@ class _Translator:
     def __call__(self, root: Expr) -> z3.ExprRef:
         cache = self.cache
         stack: list[tuple[Expr, bool]] = [(root, False)]
+        steps = 0
         while stack:
+            steps += 1
+            if steps % 4096 == 0:
+                budget.checkpoint()  # a huge expression: the query's deadline or an interrupt stops it here
             e, done = stack.pop()
             if e in cache:
                 continue
@@ -276,8 +348,7 @@ class Unrolling:
     ) -> None:
         self.system = system
         self.deadline = deadline
-        self.solver = z3.Solver()
-        _configure(self.solver, seed)
+        self.solver = new_solver(seed)
         self.lemmas = tuple(lemmas)
         self.states: list[dict[str, z3.ExprRef]] = []
         self.acts: list[z3.ArithRef] = []
@@ -306,6 +377,7 @@ class Unrolling:
 
     def extend(self) -> None:
         """Add state ``k+1`` and the transition ``k -> k+1``."""
+        budget.checkpoint()
         k = self.k
         self._new_state()
         pre, post = self.states[k], self.states[k + 1]
@@ -315,6 +387,8 @@ class Unrolling:
         self.solver.add(act >= 0, act < n) if n else self.solver.add(z3.BoolVal(False))
         chs: list[dict[str, z3.ExprRef]] = []
         for ai, a in enumerate(self.system.actions):
+            if ai % 64 == 63:
+                budget.checkpoint()
             ch = _choice_consts(a, ai, str(k))
             chs.append(ch)
             self.solver.add(z3.Implies(act == ai, _step_formula(self.system, ai, pre, post, ch)))
@@ -393,26 +467,27 @@ class Unrolling:
         self.solver.add(c.z)
 
     def check(self, *assumptions: Cond) -> SatResult:
-        """Satisfiability of the path with ``assumptions`` (under the deadline)."""
-        if self.deadline is not None:
-            left = self.deadline - time.monotonic()
-            if left <= 0:
-                self.reason = "timeout"
-                return SatResult.UNKNOWN
-            self.solver.set("timeout", max(1, int(left * 1000)))
+        """Satisfiability of the path with ``assumptions`` (under the deadline and the resource limit).
+
+        UNKNOWN sets :attr:`reason`: ``timeout``, ``resource limit reached
+        (...)``, ``out of memory`` or ``solver: <Z3's reason>``.  An interrupt
+        or the run's time limit raises (:mod:`ruleproof.budget`).
+        """
+        limit = _limit(self.solver, self.deadline)
+        if limit is None:
+            self.reason = "timeout"
+            return SatResult.UNKNOWN
         lits = []
         for c in assumptions:
             lit = z3.FreshBool("assume")
             self.solver.add(z3.Implies(lit, c.z))
             lits.append(lit)
-        r = self.solver.check(*lits)
+        r = _check(self.solver, *lits)
         if r == z3.sat:
             return SatResult.SAT
         if r == z3.unsat:
             return SatResult.UNSAT
-        self.reason = self.solver.reason_unknown() or "solver returned unknown"
-        if self.reason in ("canceled", "timeout"):
-            self.reason = "timeout"
+        self.reason = _unknown_reason(self.solver, limit)
         return SatResult.UNKNOWN
 
     def trace(self) -> RawTrace:
@@ -455,10 +530,8 @@ def chc_prove(
     pre = {v.name: z3.Const(v.label, _sort(v.type)) for v in system.vars}
     post = {v.name: z3.Const(v.label + "'", _sort(v.type)) for v in system.vars}
     inv = z3.Function("Inv", *[_sort(v.type) for v in system.vars], z3.BoolSort())
-    s = z3.SolverFor("HORN")
-    _configure(s, seed)
-    if timeout is not None:
-        s.set("timeout", max(1, int(timeout * 1000)))
+    s = new_solver(seed, horn=True)
+    deadline = None if timeout is None else time.monotonic() + timeout
     xs = [pre[v.name] for v in system.vars]
     ys = [post[v.name] for v in system.vars]
 
@@ -472,6 +545,8 @@ def chc_prove(
     s.add(z3.ForAll(xs, z3.Implies(z3.And(init, *dom(pre)), inv(*xs))))
     bad_rules = []
     for ai, a in enumerate(system.actions):
+        if ai % 64 == 63:
+            budget.checkpoint()  # encoding a big system: the query's deadline or an interrupt stops it here
         ch = _choice_consts(a, ai, "chc")
         body = [inv(*xs), *dom(pre), _step_formula(system, ai, pre, post, ch)]
         for lem in lemmas:
@@ -492,7 +567,10 @@ def chc_prove(
         p = _Translator(pre, None, {})(prop.expr)
         target = p if prop.kind is PropKind.REACH else z3.Not(p)
         s.add(z3.ForAll(xs, z3.Implies(z3.And(inv(*xs), *dom(pre), target), z3.BoolVal(False))))
-    r = s.check()
+    limit = _limit(s, deadline)
+    if limit is None:
+        return ChcAnswer(SatResult.UNKNOWN, "", "timeout")
+    r = _check(s)
     if r == z3.sat:
         m = s.model()
         interp = m[inv]
@@ -504,8 +582,7 @@ def chc_prove(
         return ChcAnswer(SatResult.SAT, text, "")
     if r == z3.unsat:
         return ChcAnswer(SatResult.UNSAT, "", "")
-    reason = s.reason_unknown() or "spacer returned unknown"
-    return ChcAnswer(SatResult.UNKNOWN, "", "timeout" if reason in ("canceled", "timeout") else reason)
+    return ChcAnswer(SatResult.UNKNOWN, "", _unknown_reason(s, limit))
 
 
 def _show_invariant(system: System, e: z3.ExprRef) -> str:

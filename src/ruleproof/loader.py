@@ -33,14 +33,15 @@ import traceback
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Literal, Mapping
+from typing import Any, Mapping
 
+from . import budget
 from .dsl import Model, display_path
-from .errors import InputError, SourceLoc
+from .errors import InputError, SourceLoc, clip
 from .ir import System
 
-__all__ = ["SystemSpec", "bundled_model_dir", "discover", "load_system", "load_all", "graph_check_results",
-           "properties_candidates", "build_parameters", "BuildParameter"]
+__all__ = ["SystemSpec", "bundled_model_dir", "discover", "import_file", "plan", "load_system", "load_all",
+           "graph_check_results", "properties_candidates", "build_parameters", "BuildParameter"]
 
 _PKG = Path(__file__).resolve().parent
 
@@ -130,29 +131,61 @@ class SystemSpec:
             if n == scenario:
                 return dict(p)
         known = ", ".join(n for n, _ in self.scenarios)
-        raise InputError(f"system '{self.name}' has no scenario '{scenario}' (it has: {known})",
+        raise InputError(f"system '{self.name}' has no scenario '{clip(scenario)}' (it has: {known})",
                          SourceLoc(display_path(str(self.file))))
 
 
-def _import(path: Path) -> ModuleType:
-    digest = hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:12]
+_MODULES: dict[tuple[str, int, int], ModuleType] = {}
+"""Model modules imported in this process, by (resolved path, modification time, size)."""
+
+
+def import_file(path: Path) -> ModuleType:
+    """Import a model (or properties, or timing) file, once per process.
+
+    The module's top-level code runs the first time only; an edited file
+    (another modification time or size) is imported again.  Anything it
+    raises, ``SystemExit`` and ``KeyboardInterrupt`` included, is an
+    :class:`InputError` at the line of the file that raised it.
+    """
+    try:
+        resolved = path.resolve()
+        st = resolved.stat()
+    except (OSError, RuntimeError) as exc:
+        raise InputError(f"cannot read {clip(str(path))}: {getattr(exc, 'strerror', None) or exc}") from None
+    key = (str(resolved), st.st_mtime_ns, st.st_size)
+    if key in _MODULES:
+        return _MODULES[key]
+    digest = hashlib.sha1(str(resolved).encode()).hexdigest()[:12]
     modname = f"_ruleproof_user_{path.stem}_{digest}"
     spec = importlib.util.spec_from_file_location(modname, path)
     if spec is None or spec.loader is None:
         raise InputError("cannot load this file as Python", SourceLoc(display_path(str(path))))
     mod = importlib.util.module_from_spec(spec)
     sys.modules[modname] = mod  # dataclasses and pickling look modules up by name
-    with _user_code(path):
+    with _user_code(path), budget.stage(f"loading {path}"):
         sys.path.insert(0, str(path.parent))
         try:
             spec.loader.exec_module(mod)
+        except BaseException:
+            sys.modules.pop(modname, None)
+            raise
         finally:
             sys.path.remove(str(path.parent))
+    _MODULES[key] = mod
     return mod
 
 
+_import = import_file
+
+
 class _user_code:
-    """Turn any exception raised by user code into an InputError at its line."""
+    """Turn anything raised by user code into an InputError at its line.
+
+    That includes ``SystemExit`` (a model calling ``sys.exit(0)`` must not
+    end ruleproof with status 0) and a ``KeyboardInterrupt`` the model
+    raises itself; a real interrupt (a signal ruleproof received) and the
+    run's own budget exceptions pass through.
+    """
 
     def __init__(self, *files: Path) -> None:
         self.files = {str(f.resolve()) for f in files}
@@ -160,20 +193,76 @@ class _user_code:
     def __enter__(self) -> None:
         return None
 
-    def __exit__(self, et: type[BaseException] | None, e: BaseException | None, tb: Any) -> Literal[False]:
-        if e is None or isinstance(e, InputError) or not isinstance(e, Exception):
-            return False
+    def __exit__(self, et: type[BaseException] | None, e: BaseException | None, tb: Any) -> None:
+        if e is None or isinstance(e, InputError):
+            return
+        if budget.passes_through(e) and not isinstance(e, budget.StageTimeout):
+            return
         if isinstance(e, SyntaxError):
-            raise InputError(f"syntax error: {e.msg}",
-                             SourceLoc(display_path(e.filename or "?"), e.lineno or 0)) from None
+            f = display_path(e.filename) if e.filename else "?"
+            raise InputError(f"syntax error: {e.msg}", SourceLoc(f, e.lineno or 0)) from None
         loc = None
         for fs in traceback.extract_tb(tb):
+            if fs.filename.startswith("<"):
+                continue
             where = str(Path(fs.filename).resolve())
             if where in self.files or not where.startswith(str(_PKG)):
-                if not fs.filename.startswith("<"):
-                    loc = SourceLoc(display_path(fs.filename), fs.lineno or 0)
-        msg = str(e) if isinstance(e, (NameError, AttributeError)) else f"{type(e).__name__}: {e}"
+                loc = SourceLoc(display_path(fs.filename), fs.lineno or 0)
+        if loc is None and self.files:
+            loc = SourceLoc(display_path(sorted(self.files)[0]))
+        if isinstance(e, budget.StageTimeout):
+            limit = budget.stage_limit()
+            within = f" within {limit:g} s (the --timeout budget)" if limit else ""
+            msg = f"loading or building the model did not finish{within}; stopped here"
+        elif isinstance(e, SystemExit):
+            msg = f"the model called sys.exit({e.code!r}) (a model must return from build(), not end the process)"
+        elif isinstance(e, KeyboardInterrupt):
+            msg = "the model raised KeyboardInterrupt"
+        elif isinstance(e, MemoryError):
+            msg = "out of memory while running the model's code (see --memory-limit)"
+        elif isinstance(e, (NameError, AttributeError)):
+            msg = clip(e)
+        else:
+            msg = f"{type(e).__name__}: {clip(e)}"
         raise InputError(msg, loc) from None
+
+
+def _model_path(path: str | Path) -> Path:
+    """The model argument as a path that exists (bad input otherwise)."""
+    text = str(path)
+    if not text or "\0" in text:
+        raise InputError(f"no such model: '{clip(text)}' (give a model directory such as model/agot, or a .py file)")
+    p = Path(text)
+    try:
+        exists = p.exists()
+    except (OSError, ValueError) as exc:  # a name too long for the file system, ...
+        raise InputError(f"no such model: {clip(text)} ({getattr(exc, 'strerror', None) or exc})") from None
+    if not exists:
+        raise InputError(f"no such model: {clip(text)} (give a model directory such as model/agot, or a .py file)")
+    return p
+
+
+def _scenarios(mod: ModuleType, where: SourceLoc) -> tuple[tuple[tuple[str, tuple[tuple[str, Any], ...]], ...],
+                                                            tuple[str, ...]]:
+    """The module's ``SCENARIOS`` and ``CHECKED``, checked for shape."""
+    scen = getattr(mod, "SCENARIOS", {"default": {}})
+    if not isinstance(scen, Mapping) or not scen:
+        raise InputError("SCENARIOS must be a non-empty dict of name -> params", where)
+    out: list[tuple[str, tuple[tuple[str, Any], ...]]] = []
+    for name, params in scen.items():
+        if not isinstance(name, str) or not name:
+            raise InputError(f"SCENARIOS: a scenario name must be a non-empty string, got {clip(repr(name))}", where)
+        if not isinstance(params, Mapping) or not all(isinstance(k, str) for k in params):
+            raise InputError(f"SCENARIOS['{clip(name)}'] must be a dict of parameter name -> value, "
+                             f"got {clip(repr(params))}", where)
+        out.append((name, tuple(sorted(params.items()))))
+    raw = getattr(mod, "CHECKED", (next(iter(scen)),))
+    if isinstance(raw, str) or not isinstance(raw, (list, tuple)) or not raw:
+        raise InputError(f"CHECKED must be a non-empty list of scenario names, got {clip(repr(raw))}", where)
+    for c in raw:
+        if not isinstance(c, str) or c not in scen:
+            raise InputError(f"CHECKED names an unknown scenario {clip(repr(c))}", where)
+    return tuple(out), tuple(raw)
 
 
 def _explicit_properties(properties: str | Path | None, files: list[Path]) -> Path | None:
@@ -199,43 +288,32 @@ def discover(path: str | Path | None, properties: str | Path | None = None) -> l
     ``properties``: a properties file (a one-system model) or a directory of
     ``<system>.py`` files to load instead of the lookup beside the model.
     """
-    if path is None:
-        p = bundled_model_dir()
-    else:
-        p = Path(path)
-        if not p.exists():
-            raise InputError(f"no such model: {path} (give a model directory such as model/agot, or a .py file)")
-    if p.is_dir():
-        files = sorted(f for f in p.glob("*.py") if not f.name.startswith("_"))
-        if not files:
-            raise InputError(f"model directory {display_path(str(p))} has no model files (*.py)")
-    else:
-        if p.suffix != ".py":
-            raise InputError(f"a model file must be Python (.py): {path}")
-        files = [p]
+    p = bundled_model_dir() if path is None else _model_path(path)
+    try:
+        if p.is_dir():
+            files = sorted(f for f in p.glob("*.py") if not f.name.startswith("_") and f.is_file())
+            if not files:
+                raise InputError(f"model directory {clip(display_path(str(p)))} has no model files (*.py)")
+        else:
+            if p.suffix != ".py":
+                raise InputError(f"a model file must be Python (.py): {clip(str(path))}")
+            files = [p]
+    except OSError as exc:
+        raise InputError(f"cannot read the model {clip(str(path))}: {exc.strerror or exc}") from None
     explicit = _explicit_properties(properties, files)
     stray = () if explicit is not None else _stray_properties(files[0].resolve().parent, files)
     specs: list[SystemSpec] = []
     for f in files:
         mod = _import(f)
         build = getattr(mod, "build", None)
+        where = SourceLoc(display_path(str(f)))
         if not callable(build):
-            raise InputError("a model file must define build(**params) -> Model", SourceLoc(display_path(str(f)), 1))
-        scen = getattr(mod, "SCENARIOS", {"default": {}})
-        if not isinstance(scen, Mapping) or not scen:
-            raise InputError("SCENARIOS must be a non-empty dict of name -> params", SourceLoc(display_path(str(f))))
-        checked = tuple(getattr(mod, "CHECKED", (next(iter(scen)),)))
-        for c in checked:
-            if c not in scen:
-                raise InputError(f"CHECKED names an unknown scenario '{c}'", SourceLoc(display_path(str(f))))
+            raise InputError("a model file must define build(**params) -> Model", SourceLoc(where.file, 1))
+        scenarios, checked = _scenarios(mod, where)
         pf, notes = _find_properties(f, explicit)
         if not specs:
             notes = notes + stray
-        specs.append(
-            SystemSpec(
-                f.stem, f, pf, tuple((n, tuple(sorted(dict(v).items()))) for n, v in scen.items()), checked, notes
-            )
-        )
+        specs.append(SystemSpec(f.stem, f, pf, scenarios, checked, notes))
     return specs
 
 
@@ -291,19 +369,25 @@ def _check_overrides(spec: SystemSpec, build: Any, overrides: Mapping[str, Any])
         if want is not None and (not isinstance(v, want) or (bool not in want and isinstance(v, bool))):
             shown = v if isinstance(v, str) else json.dumps(v)
             hint = " (a string value is written in JSON quotes: --param NAME='\"text\"')" if p.type == "str" else ""
-            raise InputError(f"--param {k} takes {p.type}, got {shown!r}{hint}", loc)
+            raise InputError(f"--param {k} takes {p.type}, got {clip(repr(shown))}{hint}", loc)
 
 
 def load_system(spec: SystemSpec, scenario: str | None = None, overrides: Mapping[str, Any] | None = None) -> System:
-    """Build and ground one system at a scenario (with parameter overrides)."""
+    """Build and ground one system at a scenario (with parameter overrides).
+
+    Building is bounded by the run's stage limit (:func:`ruleproof.budget.stage`).
+    """
     name = scenario or spec.checked[0]
     mod = _import(spec.file)
-    params = {p.name: p.default for p in build_parameters(mod.build)[0] if not p.required}
-    params.update(spec.params(name))
+    try:
+        defaults = {p.name: p.default for p in build_parameters(mod.build)[0] if not p.required}
+    except (TypeError, ValueError):  # a build() whose signature cannot be read
+        defaults = {}
+    params = {**defaults, **spec.params(name)}
     _check_overrides(spec, mod.build, overrides or {})
     params.update(overrides or {})
     files = [spec.file] + ([spec.properties_file] if spec.properties_file else [])
-    with _user_code(*files):
+    with _user_code(*files), budget.stage(f"building {spec.name}[{name}]"):
         m = mod.build(**params)
         if not isinstance(m, Model):
             raise InputError("build() must return a ruleproof.dsl.Model", SourceLoc(display_path(str(spec.file))))
@@ -319,22 +403,34 @@ def load_system(spec: SystemSpec, scenario: str | None = None, overrides: Mappin
         return m.finish()
 
 
+def plan(path: str | Path | None, scenario: str | None = None, properties: str | Path | None = None,
+         specs: list[SystemSpec] | None = None) -> list[tuple[SystemSpec, str]]:
+    """Which (system, scenario) pairs a run loads, in order: ``scenario`` if given, else each checked one.
+
+    ``specs``: the model's systems as :func:`discover` found them (else it
+    is called).  Raises :class:`InputError` for an empty ``scenario`` or one
+    no system has.
+    """
+    if scenario is not None and not scenario.strip():
+        raise InputError("--scenario needs a scenario name (omit it to check each system's checked scenarios)")
+    out: list[tuple[SystemSpec, str]] = []
+    for spec in specs if specs is not None else discover(path, properties):
+        if scenario is None:
+            out.extend((spec, n) for n in spec.checked)
+        elif scenario in dict(spec.scenarios):
+            out.append((spec, scenario))
+    if scenario is not None and not out:
+        raise InputError(f"no system of this model has a scenario '{clip(scenario)}'")
+    return out
+
+
 def load_all(path: str | Path | None, scenario: str | None = None, overrides: Mapping[str, Any] | None = None,
              properties: str | Path | None = None, specs: list[SystemSpec] | None = None) -> list[System]:
-    """Every system of a model: at ``scenario`` if given, else at each checked scenario.
+    """Every system of a model: at ``scenario`` if given, else at each checked scenario (see :func:`plan`).
 
     ``specs``: the model's systems as :func:`discover` found them (else it is called).
     """
-    out = []
-    for spec in specs if specs is not None else discover(path, properties):
-        names = [scenario] if scenario else list(spec.checked)
-        for n in names:
-            if scenario and n not in dict(spec.scenarios):
-                continue
-            out.append(load_system(spec, n, overrides))
-    if scenario and not out:
-        raise InputError(f"no system of this model has a scenario '{scenario}'")
-    return out
+    return [load_system(spec, n, overrides) for spec, n in plan(path, scenario, properties, specs)]
 
 
 def graph_check_results(path: str | Path | None) -> list[Any]:

@@ -36,6 +36,14 @@ __all__ = [
     "wrap_line",
     "mask_times",
     "exit_status",
+    "render_head",
+    "render_tail",
+    "summary_head",
+    "system_row",
+    "property_head",
+    "property_row",
+    "summary_json",
+    "result_line_json",
 ]
 
 JSON_VERSION = 1
@@ -168,14 +176,43 @@ def result_json(r: Result, model: str, trace_format: str = "text",
 
 
 def results_json(model: str, results: Sequence[Result], trace_format: str = "text",
-                 ids: Mapping[str, str] | None = None) -> dict[str, Any]:
-    """The ``--json`` object of ``ruleproof check`` (witness traces included)."""
+                 ids: Mapping[str, str] | None = None, *, status: int | None = None,
+                 not_run: Sequence[tuple[str, str, str]] = (), stopped: str = "",
+                 budget: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The ``--json`` object of ``ruleproof check`` (witness traces included).
+
+    ``interrupted`` is true when SIGINT/SIGTERM stopped the run; a stopped
+    run (interrupted, or its time limit reached: ``stopped`` says why) lists
+    what it did ``not_run``.  ``budget``: the limits the run had.
+    """
+    out = summary_json(model, results, status=status, not_run=not_run, stopped=stopped, budget=budget)
+    del out["type"]
+    out["results"] = [result_json(r, model, trace_format, ids) for r in results]
+    return out
+
+
+def summary_json(model: str, results: Sequence[Result], *, status: int | None = None,
+                 not_run: Sequence[tuple[str, str, str]] = (), stopped: str = "",
+                 budget: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The last object of ``--jsonl`` (``"type": "summary"``): counts, status, what was not run, the budget."""
+    counts = {v.value: sum(1 for r in results if r.verdict is v) for v in Verdict}
     return {
         "version": JSON_VERSION,
+        "type": "summary",
         "model": model,
-        "status": exit_status(results),
-        "results": [result_json(r, model, trace_format, ids) for r in results],
+        "status": exit_status(results) if status is None else status,
+        "counts": counts,
+        "interrupted": stopped.startswith("interrupted"),
+        "stopped": stopped or None,
+        "not_run": [{"system": sy, "scenario": sc, "property": p} for sy, sc, p in not_run],
+        "budget": dict(budget or {}),
     }
+
+
+def result_line_json(r: Result, model: str, trace_format: str = "text",
+                     ids: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """One line of ``--jsonl``: a result as soon as it is known (``"type": "result"``)."""
+    return {"version": JSON_VERSION, "type": "result", **result_json(r, model, trace_format, ids)}
 
 
 # --------------------------------------------------------------------------- text
@@ -307,9 +344,47 @@ def summary_table(results: Sequence[Result]) -> list[str]:
         rows.append((key, n[Verdict.PROVED], n[Verdict.HOLDS_TO_DEPTH], n[Verdict.VIOLATED], n[Verdict.UNKNOWN],
                      _seconds(sum(r.seconds for r in rs))))
     w = max([len("system"), *(len(r[0]) for r in rows)])
-    out = [f"{'system':<{w}}  proved  held  violated  unknown    time"]
-    out += [f"{a:<{w}}  {b:>6}  {c:>4}  {d:>8}  {e:>7}  {t:>6}" for a, b, c, d, e, t in rows]
-    return out
+    return [summary_head(w)] + [system_row(key, rs, w) for key, rs in _by_system(results).items()]
+
+
+def summary_head(w: int) -> str:
+    """The head of the summary table, its system column ``w`` wide."""
+    return f"{'system':<{w}}  proved  held  violated  unknown    time"
+
+
+def system_row(key: str, rs: Sequence[Result], w: int) -> str:
+    """One system's line of the summary table (printed as soon as the system is done)."""
+    n = {v: sum(1 for r in rs if r.verdict is v) for v in Verdict}
+    t = _seconds(sum(r.seconds for r in rs))
+    return (f"{key:<{w}}  {n[Verdict.PROVED]:>6}  {n[Verdict.HOLDS_TO_DEPTH]:>4}  {n[Verdict.VIOLATED]:>8}  "
+            f"{n[Verdict.UNKNOWN]:>7}  {t:>6}")
+
+
+Widths = tuple[int, int, int, int, int]
+"""Column widths of the ``-v`` property table: system, verdict, engine, time, id."""
+
+STREAM_WIDTHS = (len("verdict"), len("auto/kind"), len("time"))
+"""Widths of the verdict, engine and time columns when the table is printed before the results are known: those
+of a run whose properties are all proved quickly by k-induction (a longer cell, such as ``VIOLATED`` or
+``auto/explicit``, pushes the rest of its line right)."""
+
+
+def property_head(systems: Iterable[str], ids: Iterable[str]) -> tuple[str, Widths]:
+    """The head of the ``-v`` table for a run whose system keys and property ids are known in advance."""
+    ws: Widths = (max([len("system"), *(len(x) for x in systems)]), *STREAM_WIDTHS,
+                  max([len("id"), *(len(x) for x in ids)]))
+    head = ("system", "verdict", "engine", "time", "id", "property")
+    return "  ".join(f"{h:<{ws[i]}}" if i < 5 else h for i, h in enumerate(head)), ws
+
+
+def property_row(r: Result, ids: Mapping[str, str], ws: Widths, width: int) -> list[str]:
+    """One property's line of the ``-v`` table (wrapped to ``width``)."""
+    row = (f"{r.system}[{r.scenario}]", _verdict_cell(r), r.engine, _seconds(r.seconds), ids.get(r.property, ""),
+           r.property)
+    hang = " " * (sum(ws) + 2 * 5)
+    line = "  ".join(f"{c:<{ws[i]}}" if i < 5 else c for i, c in enumerate(row))
+    return textwrap.wrap(line, max(width, len(hang) + 20), subsequent_indent=hang, break_long_words=False,
+                         break_on_hyphens=False) or [line]
 
 
 def property_table(results: Sequence[Result], ids: Mapping[str, str], width: int) -> list[str]:
@@ -426,13 +501,34 @@ def totals_line(results: Sequence[Result]) -> str:
 
 
 def render_results(model: str, results: Sequence[Result], o: TextOptions | None = None) -> str:
-    """The human report of ``ruleproof check`` (see :class:`TextOptions`)."""
+    """The human report of ``ruleproof check`` (see :class:`TextOptions`).
+
+    The same text as :func:`render_head`, the table, and :func:`render_tail`;
+    ``ruleproof check`` prints these parts as the results come.
+    """
     o = o or TextOptions()
+    out = render_head(model, o)
+    if o.verbosity >= 0:
+        out += ["", *(property_table(results, o.ids, o.width) if o.verbosity > 0 else summary_table(results))]
+    return "\n".join(out) + "\n" + render_tail(model, results, o)
+
+
+def render_head(model: str, o: TextOptions) -> list[str]:
+    """The lines before the table: the model (``-v``: and the properties file of each system)."""
     out = [f"model: {model}"]
     if o.verbosity > 0:
         out += _wrapped((f"properties of {sy}: {f or 'only those in the model file'}" for sy, f in o.sources), o.width)
-    if o.verbosity >= 0:
-        out += ["", *(property_table(results, o.ids, o.width) if o.verbosity > 0 else summary_table(results))]
+    return out
+
+
+def render_tail(model: str, results: Sequence[Result], o: TextOptions, not_run: Sequence[tuple[str, str, str]] = (),
+                stopped: str = "") -> str:
+    """The text after the table: details of what is not proved, coverage notes, the totals.
+
+    For a run that was stopped (``stopped``: why: an interrupt or the run's
+    time limit), what was ``not_run`` is named after the totals.
+    """
+    out: list[str] = []
     quiet = o if o.verbosity >= 0 else TextOptions(-1, False, o.width, o.ids, o.trace_format)
     details = [x for r in results for x in result_details(r, model, quiet)]
     if details:
@@ -441,6 +537,9 @@ def render_results(model: str, results: Sequence[Result], o: TextOptions | None 
     if notes:
         out += _wrapped(["", *notes] if notes[0] else notes, o.width)
     out += ["", *wrap_line(totals_line(results), o.width)]
+    if stopped:
+        out += wrap_line(f"{stopped}: {len(not_run)} not run", o.width)
+        out += _wrapped((f"  not run: {sy}[{sc}] / {p}" for sy, sc, p in not_run), o.width)
     return "\n".join(out) + "\n"
 
 

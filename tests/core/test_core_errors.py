@@ -86,9 +86,86 @@ def test_dsl_mistakes_raise_at_once_with_the_line() -> None:
     with pytest.raises(InputError, match="outside the range 0..3"):
         Step(m, "f").set(x[P.a], 7)
     with pytest.raises(InputError, match="'c' is not a value of P"):
-        P.c
+        P.c  # noqa: B018 - the attribute access is what raises
     with pytest.raises(InputError, match="unknown variable or static data 'y'"):
-        m.v.y
+        m.v.y  # noqa: B018 - the attribute access is what raises
     with pytest.raises(InputError, match="no truth value"):
         if x[P.a] == 1:  # noqa: SIM108 - the point of the test
             pass
+
+
+# --------------------------------------------------------------------------- one CLI convention (issue 18)
+
+HOSTILE = FIX / "hostile"
+
+
+def test_an_unexpected_crash_is_an_internal_error_with_exit_2(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression: a crash used to escape ``run`` with Python's status 1, the code for 'violated'."""
+    import ruleproof.scale.check as check
+
+    def crash(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("the engine fell over")
+
+    monkeypatch.setattr(check, "check_system", crash)
+    code, out, err = _run("check", str(HOSTILE / "counter.py"))
+    assert code == 2 and out == ""
+    assert _one_line(err) == "internal error: RuntimeError: the engine fell over (run with --debug for the traceback)"
+    code, out, err = _run("check", str(HOSTILE / "counter.py"), "--json")
+    assert code == 2 and err == ""
+    assert json.loads(out) == {"version": 1, "error": "internal error: RuntimeError: the engine fell over (run with "
+                                                       "--debug for the traceback)"}
+    code, out, err = _run("--debug", "check", str(HOSTILE / "counter.py"))
+    assert code == 2 and "Traceback (most recent call last)" in err and "the engine fell over" in err
+
+
+def test_cards_and_graph_do_not_leak_system_exit_and_write_to_the_given_streams(tmp_path: Path) -> None:
+    """Regression: ``cards`` and ``graph`` called ``sys.exit(2)`` and wrote to the real stderr."""
+    code, out, err = _run("cards", "coverage", str(tmp_path / "no-pool"))
+    assert code == 2 and out == "" and "not a card pool directory" in _one_line(err)
+    code, out, err = _run("graph", "--what", "timing", "--format", "dot", "--out", str(tmp_path / "none" / "x.dot"))
+    assert code == 2 and out == "" and "does not exist" in _one_line(err)
+    code, out, err = _run("cards", "coverage", str(tmp_path / "no-pool"), "--json")
+    assert code == 2 and err == "" and "not a card pool directory" in json.loads(out)["error"]
+
+
+def test_every_command_is_registered_explicitly() -> None:
+    from ruleproof.cli import main
+
+    ctx = main.make_context("ruleproof", ["--help"], resilient_parsing=True)
+    names = main.list_commands(ctx)
+    assert {"check", "mutants", "cards", "graph", "loops"} <= set(names)
+    for n in names:
+        assert main.get_command(ctx, n) is not None, n
+
+
+def test_usage_errors_are_one_line() -> None:
+    code, out, err = _run()
+    assert code == 2 and _one_line(err) == "error: no command given (ruleproof --help lists the commands)"
+    code, out, err = _run("graph", "--format", "dot")
+    assert code == 2 and _one_line(err) == "error: Missing option '--out'."
+
+
+def test_help_and_version_exit_0_on_the_given_stream() -> None:
+    code, out, err = _run("--version")
+    assert code == 0 and out.startswith("ruleproof, version") and err == ""
+    code, out, err = _run("check", "--help", "--json")
+    assert code == 0 and "Exit status:" in out and "130" in out and err == ""
+
+
+class _Full(io.StringIO):
+    """A stream on a full disk."""
+
+    def write(self, s: str) -> int:
+        raise OSError(28, "No space left on device")
+
+
+def test_output_that_cannot_be_written_is_exit_2_not_success() -> None:
+    err = io.StringIO()
+    code = run(["check", str(HOSTILE / "counter.py"), "-p", "x stays at most the top", "--json"], _Full(), err)
+    assert code == 2 and _one_line(err.getvalue()) == "error: cannot write the output: No space left on device"
+
+
+def test_json_version_is_one_constant() -> None:
+    from ruleproof import cli_support, report
+
+    assert cli_support.JSON_VERSION is report.JSON_VERSION

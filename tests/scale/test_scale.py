@@ -17,14 +17,12 @@ import pytest
 
 from ruleproof.cli import run
 from ruleproof.engines.common import Options
-from ruleproof.loader import discover, load_system
-from ruleproof.mutants import run_mutants
 from ruleproof.report import mask_times
 from ruleproof.results import Verdict
 from ruleproof.scale import Fault, run_units
 from ruleproof.scale.check import CheckUnit, run_check_unit
 from ruleproof.scale.executor import DASK_CONFIG
-from ruleproof.scale.mutants import mutants_on_cluster
+from ruleproof.scale.mutants import plan_mutants, run_mutants
 from ruleproof.scale.systems import model_ref
 
 MINI = str(Path(__file__).resolve().parent / "fixtures" / "mini")
@@ -133,10 +131,9 @@ def test_loops_on_the_cluster_give_the_in_process_report(address: str) -> None:
 
 
 def test_a_killed_worker_makes_its_unit_unknown_and_the_rest_complete(address: str) -> None:
-    systems = [load_system(spec, spec.checked[0]) for spec in discover(MINI)]
-    opts = Options(depth=6, kmax=4, timeout=5)
-    expected = run_mutants(systems, opts, 2)
-    got = mutants_on_cluster(MINI, systems, opts, 2, scheduler=address, fault=Fault(index=1, kind="exit"))
+    work = plan_mutants(MINI, Options(depth=6, kmax=4, timeout=5), 2)
+    expected = run_mutants(work)  # the same driver in this process
+    got = run_mutants(work, scheduler=address, fault=Fault(index=1, kind="exit"))
     assert len(got) == len(expected) == 4
     system, dead = got[1]
     assert system == expected[1][0] and dead.label == expected[1][1].label

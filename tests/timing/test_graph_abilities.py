@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from ruleproof.timing.cli import graph_command
+from ruleproof.cli import run
 from ruleproof.timing.graph import read_graphml
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -15,8 +15,17 @@ LEW = "19009"  # Left Hand Lew: kneel to stand a character owned by an opponent
 BAY = "08086"  # The Bay of Seals (location): kneel to stand a character owned by an opponent
 
 
+class _Ran:
+    """What a ``ruleproof`` run printed (stdout and stderr together) and its exit status."""
+
+    def __init__(self, args: list[str]) -> None:
+        out, err = io.StringIO(), io.StringIO()
+        self.exit_code = run(args, out, err)
+        self.output = out.getvalue() + err.getvalue()
+
+
 def _run(args: list[str]) -> tuple[int, str]:
-    r = CliRunner().invoke(graph_command, ["--what", "abilities", *args])
+    r = _Ran(["graph", "--what", "abilities", *args])
     return r.exit_code, r.output
 
 
@@ -81,18 +90,18 @@ def test_bad_input_exits_2(tmp_path: Path, args: list[str], needle: str) -> None
 
 def test_card_options_belong_to_the_ability_graph(tmp_path: Path) -> None:
     out = tmp_path / "t.dot"
-    r = CliRunner().invoke(graph_command, ["--what", "timing", "--cards", LEW, "--format", "dot", "--out", str(out)])
+    r = _Ran(["graph", "--what", "timing", "--cards", LEW, "--format", "dot", "--out", str(out)])
     assert r.exit_code == 2 and "apply to --what abilities" in r.output
     assert not out.exists()
 
 
 def test_whole_pool_needs_all_and_pictures_stay_readable(tmp_path: Path) -> None:
     out = tmp_path / "pool.graphml"
-    r = CliRunner().invoke(graph_command, ["--what", "abilities", "--all", "--format", "graphml", "--out", str(out)])
+    r = _Ran(["graph", "--what", "abilities", "--all", "--format", "graphml", "--out", str(out)])
     assert r.exit_code == 0, r.output
     assert "warning: the whole pool" in r.output
     assert read_graphml(out).number_of_nodes() > 1000
     pic = tmp_path / "pool.png"
-    r = CliRunner().invoke(graph_command, ["--what", "abilities", "--all", "--format", "png", "--out", str(pic)])
+    r = _Ran(["graph", "--what", "abilities", "--all", "--format", "png", "--out", str(pic)])
     assert r.exit_code == 2 and "too many to draw" in r.output
     assert not pic.exists()

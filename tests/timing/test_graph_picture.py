@@ -58,16 +58,20 @@ def test_a_failing_dot_is_one_error_line(graph, monkeypatch: pytest.MonkeyPatch,
 
 
 def test_the_format_is_the_suffix_of_out(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from click.testing import CliRunner
+    import io
 
-    from ruleproof.timing.cli import graph_command
+    from ruleproof.cli import run
+
+    def graph(*args: str) -> tuple[int, str]:
+        out, err = io.StringIO(), io.StringIO()
+        return run(["graph", *args], out, err), out.getvalue() + err.getvalue()
 
     for name, head in (("t.dot", b"digraph"), ("t.gv", b"digraph"), ("t.graphml", b"<?xml")):
-        r = CliRunner().invoke(graph_command, ["--out", str(tmp_path / name)])
-        assert r.exit_code == 0, r.output
+        code, output = graph("--out", str(tmp_path / name))
+        assert code == 0, output
         assert (tmp_path / name).read_bytes().startswith(head)
-    r = CliRunner().invoke(graph_command, ["--out", str(tmp_path / "t.txt")])
-    assert r.exit_code == 2 and "cannot tell the format from the name t.txt: give --format" in r.output
+    code, output = graph("--out", str(tmp_path / "t.txt"))
+    assert code == 2 and "cannot tell the format from the name t.txt: give --format" in output
     assert not (tmp_path / "t.txt").exists()
-    r = CliRunner().invoke(graph_command, ["--format", "dot", "--out", str(tmp_path / "t.txt")])
-    assert r.exit_code == 0 and (tmp_path / "t.txt").read_bytes().startswith(b"digraph")  # --format wins
+    code, output = graph("--format", "dot", "--out", str(tmp_path / "t.txt"))
+    assert code == 0 and (tmp_path / "t.txt").read_bytes().startswith(b"digraph")  # --format wins

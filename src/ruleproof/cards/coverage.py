@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from ruleproof.cards.abilities import Ability, AbilityType, ClauseRole, Compiled
+from ruleproof.report import JSON_VERSION
 
 __all__ = ["INITIATED", "Coverage", "TypeCounts", "coverage", "coverage_json", "effects_read", "normalise_reason",
            "render_coverage", "structured"]
@@ -170,7 +171,7 @@ def coverage_json(cov: Coverage) -> dict[str, Any]:
                 "effects_read": tc.effects_read, "total": tc.total}
 
     return {
-        "version": 1,
+        "version": JSON_VERSION,
         "cards": cov.cards,
         "overridden": cov.overridden,
         "total": counts(cov.total),

@@ -23,11 +23,12 @@ from types import MappingProxyType
 from typing import Any, Iterator, Mapping
 
 import jsonschema
+import referencing.exceptions
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT7
 
 from ruleproof.cards.compiler import card_text
-from ruleproof.errors import InputError, SourceLoc
+from ruleproof.errors import InputError, SourceLoc, clip
 
 __all__ = ["Card", "Deck", "DeckEntry", "Pool", "default_pool_dir", "load_deck", "load_pool", "parse_deck"]
 
@@ -184,8 +185,14 @@ def _validator(pool_dir: Path) -> jsonschema.Draft7Validator:
     try:
         card_schema = json.loads((pool_dir / "card.schema.json").read_text(encoding="utf-8"))
         pack_schema = json.loads((pool_dir / "pack.schema.json").read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise InputError(f"cannot read the card schemas: {exc}", SourceLoc(str(pool_dir))) from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        raise InputError(f"cannot read the card schemas: {clip(exc)}", SourceLoc(str(pool_dir))) from None
+    for name, schema in (("card.schema.json", card_schema), ("pack.schema.json", pack_schema)):
+        try:
+            jsonschema.Draft7Validator.check_schema(schema)
+        except (jsonschema.exceptions.SchemaError, TypeError, RecursionError) as exc:
+            msg = exc.message if isinstance(exc, jsonschema.exceptions.SchemaError) else str(exc)
+            raise InputError(f"not a valid JSON schema: {clip(msg)}", SourceLoc(str(pool_dir / name))) from None
     registry: Registry = Registry().with_resource(
         "card.schema.json", Resource.from_contents(card_schema, default_specification=DRAFT7))
     return jsonschema.Draft7Validator(pack_schema, registry=registry)
@@ -210,20 +217,35 @@ def load_pool(pool_dir: str | Path | None = None, *, validate: bool = True) -> P
     """
     root = Path(pool_dir) if pool_dir is not None else default_pool_dir()
     packs_dir = root / "packs"
-    if not packs_dir.is_dir():
+    try:
+        is_pool = packs_dir.is_dir()
+    except OSError as exc:
+        raise InputError(f"cannot read the pool: {exc.strerror or exc}", SourceLoc(clip(str(root)))) from None
+    if not is_pool:
         raise InputError("not a card pool directory (no packs/ folder)", SourceLoc(str(root)))
     validator = _validator(root) if validate else None
     cards: list[Card] = []
     seen: dict[str, str] = {}
     pack_names: dict[str, str] = {}
     for path in sorted(packs_dir.glob("*.json")):
-        raw = path.read_text(encoding="utf-8")
+        try:
+            raw = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            raise InputError(f"cannot read the pack file: {clip(why)}", SourceLoc(str(path))) from None
         try:
             data = json.loads(raw)
         except json.JSONDecodeError as exc:
             raise InputError(f"invalid JSON: {exc.msg}", SourceLoc(str(path), exc.lineno)) from None
+        except RecursionError:
+            raise InputError("invalid JSON: nested too deeply", SourceLoc(str(path))) from None
         if validator is not None:
-            errors = sorted(validator.iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path])
+            try:
+                errors = sorted(validator.iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path])
+            except (jsonschema.exceptions.SchemaError, jsonschema.exceptions.RefResolutionError,
+                    referencing.exceptions.Unresolvable, TypeError, RecursionError) as exc:
+                raise InputError(f"the pool's schema cannot validate this file: {clip(exc)}",
+                                 SourceLoc(str(path))) from None
             if errors:
                 err = errors[0]
                 where = tuple(err.absolute_path)
@@ -245,8 +267,8 @@ def load_pool(pool_dir: str | Path | None = None, *, validate: bool = True) -> P
         for idx, rec in enumerate(data["cards"]):
             try:
                 card = _card(rec, pack_code)
-            except (KeyError, TypeError, ValueError) as exc:
-                raise InputError(f"malformed card record #{idx}: {exc}",
+            except (KeyError, TypeError, ValueError, AttributeError) as exc:
+                raise InputError(f"malformed card record #{idx}: {clip(exc)}",
                                  SourceLoc(str(path), _record_line(raw, data, ("cards", idx)))) from None
             if card.code in seen:
                 raise InputError(f"duplicate card code {card.code} (also in {seen[card.code]})",
@@ -356,12 +378,12 @@ def _resolve(name: str, pack: str | None, pool: Pool, loc: SourceLoc) -> Card:
                         or pool.pack_names.get(c.pack_code, "").casefold() == p)
         if not in_pack:
             packs = ", ".join(sorted({c.pack_code for c in found}))
-            raise InputError(f"'{name}' is not in pack '{pack}' (it is in: {packs})", loc)
+            raise InputError(f"'{clip(name)}' is not in pack '{clip(pack)}' (it is in: {packs})", loc)
         found = in_pack
     if not found:
-        close = difflib.get_close_matches(name, pool.names(), n=1, cutoff=0.6)
+        close = difflib.get_close_matches(name, pool.names(), n=1, cutoff=0.6) if len(name) <= 200 else []
         hint = f"; did you mean '{close[0]}'?" if close else ""
-        raise InputError(f"unknown card '{name}'{hint}", loc)
+        raise InputError(f"unknown card '{clip(name)}'{hint}", loc)
     if len(found) > 1:
         texts = {c.text for c in found}
         if len(texts) > 1:
@@ -408,15 +430,15 @@ def parse_deck(text: str, pool: Pool, source: str = "<deck>") -> Deck:
                 count = int(m.group(1))
                 rest = m.group(2)
             elif re.match(r"^\d", line):
-                raise InputError(f"malformed deck line '{line}' (expected e.g. '3x Card Name (Pack)')", loc)
+                raise InputError(f"malformed deck line '{clip(line)}' (expected e.g. '3x Card Name (Pack)')", loc)
         if count <= 0:
-            raise InputError(f"quantity must be at least 1 in '{line}'", loc)
+            raise InputError(f"quantity must be at least 1 in '{clip(line)}'", loc)
         pack: str | None = None
         pm = _PACK_RE.match(rest)
         if pm and not _CODE_RE.match(rest):
             rest, pack = pm.group(1).strip(), pm.group(2).strip()
         if not rest:
-            raise InputError(f"malformed deck line '{line}' (no card)", loc)
+            raise InputError(f"malformed deck line '{clip(line)}' (no card)", loc)
         entries.append(DeckEntry(_resolve(rest, pack, pool, loc), count, loc))
     return Deck(tuple(entries), source, name, faction)
 
@@ -427,5 +449,5 @@ def load_deck(path: str | Path, pool: Pool | None = None) -> Deck:
     try:
         text = p.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read deck list: {exc}", SourceLoc(str(p))) from None
+        raise InputError(f"cannot read deck list: {clip(exc)}", SourceLoc(str(p))) from None
     return parse_deck(text, pool if pool is not None else load_pool(), str(p))

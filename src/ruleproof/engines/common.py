@@ -24,6 +24,9 @@ class Options:
     ``max_states``: explicit-search state cap.  ``seed``: solver seed.
     ``skip_checks``: consistency checks left out (:data:`ruleproof.consistency.CHECKS`).
     ``rule_coverage``: report every rule's coverage, not only actions'.
+    ``rlimit``: the solver's resource limit per call (Z3's ``rlimit``, a
+    count of its elementary steps, so the same on a loaded and an idle
+    machine; None: none).  ``timeout`` stays a wall-clock safety net.
     """
 
     depth: int = 20
@@ -33,6 +36,7 @@ class Options:
     seed: int = 0
     skip_checks: tuple[str, ...] = ()
     rule_coverage: bool = False
+    rlimit: int | None = None
 
 
 @dataclass(frozen=True)
@@ -70,7 +74,8 @@ def show_value(t: Type, v: Value) -> Value:
     return v
 
 
-def result(system: System, prop: Property, verdict: Verdict, depth: int, engine: str, clock: Clock, **kw: object) -> Result:
+def result(system: System, prop: Property, verdict: Verdict, depth: int, engine: str, clock: Clock,
+           **kw: object) -> Result:
     return Result(
         system=system.name,
         scenario=system.scenario,
@@ -104,12 +109,12 @@ def replay(system: System, ev: Evaluator, raw: RawTrace, prop: Property | None) 
         if nxt is None:
             raise InternalError(f"{system.name}: solver trace step {j + 1} ({a.label}) is not enabled on replay")
         if nxt != raw.states[j + 1]:
-            diff = [v.name for v, x, y in zip(system.vars, nxt, raw.states[j + 1]) if x != y]
+            diff = [v.name for v, x, y in zip(system.vars, nxt, raw.states[j + 1], strict=True) if x != y]
             raise InternalError(f"{system.name}: solver trace step {j + 1} ({a.label}) disagrees on replay: {diff}")
         states.append(nxt)
         changes = tuple(
             Change(v.label, show_value(v.type, x), show_value(v.type, y))
-            for v, x, y in zip(system.vars, s, nxt)
+            for v, x, y in zip(system.vars, s, nxt, strict=True)
             if x != y
         )
         ctypes = {c.name: c for c in a.choices}
@@ -117,7 +122,7 @@ def replay(system: System, ev: Evaluator, raw: RawTrace, prop: Property | None) 
             TraceStep(
                 action=a.label,
                 family=a.family,
-                params=tuple((n, lab) for (n, _), lab in zip(a.params, a.param_labels)),
+                params=tuple((n, lab) for (n, _), lab in zip(a.params, a.param_labels, strict=True)),
                 choices=tuple((ctypes[n].label, show_value(ctypes[n].type, v)) for n, v in choices),
                 description=a.description,
                 changes=changes,
@@ -135,7 +140,7 @@ def replay(system: System, ev: Evaluator, raw: RawTrace, prop: Property | None) 
             ai, choices = raw.steps[-1]
             if ev.step_ok(prop, system.actions[ai], states[-2], last, dict(choices)):
                 raise InternalError(f"{system.name}: counterexample for '{prop.name}' does not violate it on replay")
-    initial = tuple((v.label, show_value(v.type, x)) for v, x in zip(system.vars, states[0]))
+    initial = tuple((v.label, show_value(v.type, x)) for v, x in zip(system.vars, states[0], strict=True))
     return Trace(initial, tuple(steps), tuple(v.name for v in system.vars), tuple(states))
 
 

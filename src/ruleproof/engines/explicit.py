@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
+from .. import budget
 from ..encoder import RawTrace
 from ..evaluator import Evaluator, State
 from ..ir import Property, PropKind, System, Value
@@ -127,6 +128,7 @@ def explore(system: System, depth: int, max_states: int,
     for _ in range(depth):
         nxt: list[State] = []
         for s in frontier:
+            budget.checkpoint()  # the query's deadline, an interrupt or the run's time limit stops the search here
             for ai, _ch, t in ev.successors(s):
                 fired.add(system.actions[ai].family)
                 if t not in seen:

@@ -5,20 +5,29 @@ first).  Every property proved is added to the lemmas of later queries on
 the same system; properties left open are tried again once new lemmas
 exist, until nothing changes.  ``auto`` tries proofs first (k-induction,
 then Spacer) and falls back to BMC to the requested depth.
+
+Budgets: each property check and each coverage search is one query of
+:mod:`ruleproof.budget` (the ``timeout`` of the options as its wall-clock
+deadline, ``rlimit`` as the solver's resource limit per call); a query
+stopped past its deadline or out of memory is an UNKNOWN result with that
+reason, and the other properties are still checked.  Interrupts and the
+run's time limit propagate to the caller.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Callable, Sequence
+from functools import partial
+from typing import Callable, Mapping, Sequence
 
+from .. import budget
 from ..consistency import explain
 from ..encoder import Cond, SatResult, Unrolling, fresh_context
 from ..evaluator import Evaluator
 from ..ir import TRUE, Expr, Property, PropKind, System, or_
 from ..results import Coverage, Result, RuleCoverage, Verdict
 from . import bmc, chc, explicit, kind
-from .common import Clock, Options, ProgressFn
+from .common import Clock, Options, ProgressFn, result
 
 __all__ = ["check_property", "check_system", "coverage"]
 
@@ -40,7 +49,9 @@ def check_property(
     if engine != "auto":
         return _SINGLE[engine](system, prop, opts, lemmas, progress, ev)
     clock = Clock(opts.timeout)
-    share = None if opts.timeout is None else opts.timeout / 3
+    # each engine may use what is left of the property's time when the resource limit bounds its solver calls
+    # (then the verdict does not depend on the machine's speed); else a third of it
+    share = None if opts.timeout is None or opts.rlimit is not None else opts.timeout / 3
     if prop.kind is PropKind.REACH:
         r = bmc.check(system, prop, replace(opts, timeout=clock.left()), lemmas, progress, ev)
         if r.verdict is Verdict.PROVED:
@@ -62,7 +73,8 @@ def check_property(
     b = bmc.check(system, prop, replace(opts, timeout=clock.left()), lemmas, progress, ev)
     if b.verdict is Verdict.UNKNOWN and r.verdict is Verdict.HOLDS_TO_DEPTH and r.depth >= b.depth:
         return _auto(r, clock)
-    notes = "; ".join(x for x in (f"k-induction: {r.reason}" if r.reason else "", f"chc: {c.reason}" if c.reason else "", b.reason) if x)
+    parts = (f"k-induction: {r.reason}" if r.reason else "", f"chc: {c.reason}" if c.reason else "", b.reason)
+    notes = "; ".join(x for x in parts if x)
     return _auto(replace(b, reason=notes), clock)
 
 
@@ -121,7 +133,7 @@ def coverage(system: System, depth: int, opts: Options, engine: str, evaluator: 
     if engine == "explicit":
         fired, _n, _done = explicit.explore(system, depth, opts.max_states, evaluator)
         return Coverage(depth, tuple(f for f in fams if f in fired), tuple(f for f in fams if f not in fired))
-    status = _reach(system, depth, opts, [(f, lambda u, f=f: u.fired(f)) for f in fams])
+    status = _reach(system, depth, opts, [(f, partial(_fired, f)) for f in fams])
     return Coverage(
         depth,
         tuple(f for f in fams if status[f] == "reached"),
@@ -169,12 +181,15 @@ def _reach(system: System, depth: int, opts: Options,
     open_: dict[str, Callable[[Unrolling], Cond]] = dict(targets)
     unknown: set[str] = set()
     for _ in range(depth):
-        u.extend()
         if not open_:
             break
+        u.extend()
         feasible = u.check()
         if feasible is SatResult.UNSAT:
             break  # no path is this long: nothing more can be reached
+        if feasible is SatResult.UNKNOWN and u.reason == "timeout":
+            unknown.update(open_)
+            break  # the budget is spent: a longer path will not be decided either
         for name, fn in list(open_.items()):
             r = u.check(fn(u))
             if r is SatResult.SAT:
@@ -183,17 +198,32 @@ def _reach(system: System, depth: int, opts: Options,
                 unknown.discard(name)
             elif r is SatResult.UNKNOWN:
                 unknown.add(name)
+        if clock.deadline is not None and clock.left() == 0:
+            unknown.update(open_)
+            break
     for name in open_:
         out[name] = "unknown" if name in unknown else "unreached"
     return out
 
 
+def _fired(family: str, u: Unrolling) -> Cond:
+    return u.fired(family)
+
+
+def _fired_where(conds: Mapping[int, Expr], u: Unrolling) -> Cond:
+    return u.fired_where(conds)
+
+
+def _reached(e: Expr, u: Unrolling) -> Cond:
+    return u.reached(e)
+
+
 def _rule_coverage(system: System, depth: int, opts: Options) -> Coverage:
     fams = system.families()
-    targets: list[tuple[str, Callable[[Unrolling], Cond]]] = [(f"action:{f}", lambda u, f=f: u.fired(f)) for f in fams]
+    targets: list[tuple[str, Callable[[Unrolling], Cond]]] = [(f"action:{f}", partial(_fired, f)) for f in fams]
     branches = _branches(system)
-    targets += [(f"branch:{label}", lambda u, c=conds: u.fired_where(c)) for label, _fam, conds in branches]
-    targets += [(f"cover:{name}", lambda u, e=e: u.reached(e)) for name, e in system.covers]
+    targets += [(f"branch:{label}", partial(_fired_where, conds)) for label, _fam, conds in branches]
+    targets += [(f"cover:{name}", partial(_reached, e)) for name, e in system.covers]
     status = _reach(system, depth, opts, targets)
     rules: list[RuleCoverage] = []
     for f in fams:
@@ -220,24 +250,29 @@ def check_system(
     names: Sequence[str] = (),
     progress: ProgressFn | None = None,
     coverage_depth: int | None = None,
+    on_result: Callable[[Result], None] | None = None,
 ) -> list[Result]:
     """Check the named properties (all, built-in ones included, when empty) of ``system``, in order.
 
     Consistency checks named in ``opts.skip_checks`` are left out; with
     ``opts.rule_coverage`` the coverage lists every rule (actions,
-    conditional effects, coverage points).
+    conditional effects, coverage points).  ``on_result`` sees each result
+    as soon as it is final (proved or violated at once; the others when the
+    lemma fixpoint ends), so a caller can report it while the rest runs.
     """
     ev = Evaluator(system)
     props = [p for p in system.properties if (not names or p.name in names) and p.check not in opts.skip_checks]
-    cov = coverage(system, min(opts.depth, coverage_depth or opts.depth), opts, engine, ev, rules=opts.rule_coverage)
+    cov = _guarded_coverage(system, min(opts.depth, coverage_depth or opts.depth), opts, engine, ev)
     results: dict[str, Result] = {}
     lemmas: list[Property] = []
     pending = list(props)
+    emitted: set[str] = set()
     while pending:
         before = len(lemmas)
         still: list[Property] = []
         for p in pending:
-            r = check_property(system, p, engine, opts, lemmas, progress, ev)
+            check = partial(check_property, system, p, engine, opts, lemmas, progress, ev)
+            r = _guarded(system, p, engine, opts, check)
             if p.check and r.verdict is Verdict.VIOLATED and r.trace is not None:
                 why, cites = explain(system, p, r.trace.states, r.trace.steps[-1].action if r.trace.steps else None, ev)
                 r = replace(r, reason="; ".join(x for x in (why, r.reason) if x), cites=cites or r.cites)
@@ -246,7 +281,49 @@ def check_system(
                 lemmas.append(p)
             elif r.verdict not in (Verdict.VIOLATED, Verdict.PROVED):
                 still.append(p)
+            if r.verdict in (Verdict.VIOLATED, Verdict.PROVED) and on_result is not None:
+                emitted.add(p.name)
+                on_result(results[p.name])
         if len(lemmas) == before or engine in ("bmc", "explicit"):
             break
         pending = still
+    if on_result is not None:
+        for p in props:
+            if p.name not in emitted:
+                on_result(results[p.name])
     return [results[p.name] for p in props]
+
+
+def _guarded(system: System, prop: Property, engine: str, opts: Options, check: Callable[[], Result]) -> Result:
+    """``check()`` as one budget query: past its deadline (and the grace) or out of memory it is UNKNOWN."""
+    clock = Clock(opts.timeout)
+    try:
+        with budget.query(opts.timeout, f"{system.name}[{system.scenario}] / {prop.name}", rlimit=opts.rlimit):
+            return check()
+    except budget.QueryTimeout:
+        why = f"timeout: still running {opts.timeout:g} s after it started, stopped" if opts.timeout else "timeout"
+        return result(system, prop, Verdict.UNKNOWN, 0, engine, clock, reason=why)
+    except MemoryError:
+        return result(system, prop, Verdict.UNKNOWN, 0, engine, clock, reason=_out_of_memory())
+    except Exception as exc:
+        budget.reraise_pending(exc)  # an interrupt that surfaced as another exception
+        raise
+
+
+def _out_of_memory() -> str:
+    limit = budget.memory_limit()
+    return "out of memory" + (f" (the memory limit is {limit // 2**20} MiB: --memory-limit)" if limit else "")
+
+
+def _guarded_coverage(system: System, depth: int, opts: Options, engine: str, ev: Evaluator) -> Coverage:
+    """:func:`coverage` as one budget query; stopped or out of memory, every action's coverage is unknown."""
+    try:
+        with budget.query(opts.timeout, f"{system.name}[{system.scenario}] / coverage", rlimit=opts.rlimit):
+            return coverage(system, depth, opts, engine, ev, rules=opts.rule_coverage)
+    except (budget.QueryTimeout, MemoryError):
+        fams = system.families()
+        rules = tuple(RuleCoverage("action", f, "", "unknown") for f in fams) if opts.rule_coverage else ()
+        return Coverage(depth, (), (), tuple(fams), rules)
+    except Exception as exc:
+        budget.reraise_pending(exc)
+        raise

@@ -3,35 +3,42 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Any, TextIO
 
 import click
 
+from ruleproof import budget
 from ruleproof.cards.overrides import load_overrides
 from ruleproof.cards.pool import load_deck, load_pool
-from ruleproof.errors import InputError
-from ruleproof.loops.lasso import Category
-from ruleproof.loops.search import LoopReport, find_loops, report_json
-from ruleproof.scale.isolation import fresh_solver_context
+from ruleproof.cli_support import (
+    EXIT_OK,
+    EXIT_UNKNOWN,
+    EXIT_VIOLATED,
+    JSON_VERSION,
+    Activity,
+    budget_options,
+    check_budget,
+    check_seconds,
+    streams,
+)
+from ruleproof.errors import InputError, clip
+from ruleproof.loops.lasso import Category, LoopResult
+from ruleproof.loops.search import LoopReport, report_json, result_json
+from ruleproof.scale.executor import check_target
+from ruleproof.scale.loops import search_loops
 
 __all__ = ["loops", "render_report"]
 
 EXIT_TEXT = """\b
 Exit status:
-  0  no unbounded or mandatory loop found
-  1  some unbounded or mandatory loop found (with a replayed trace)
-  2  bad input or internal error
-  3  some candidate unknown (solver timeout, or a model the encoder could not build), no loop found
+  0        no unbounded or mandatory loop found (every candidate classified)
+  1        some unbounded or mandatory loop found (with a replayed trace)
+  2        bad input or internal error
+  3        some candidate unknown (budget, timeout, out of memory, or a model the encoder could not build),
+           or the --time-limit stopped the search; no loop found
+  130/143  interrupted: the candidates classified so far are reported
 """
-
-
-def _streams() -> tuple[TextIO, TextIO]:
-    obj = click.get_current_context().obj
-    out = getattr(obj, "out", None)
-    err = getattr(obj, "err", None)
-    return (out if out is not None else sys.stdout, err if err is not None else sys.stderr)
 
 
 def render_report(report: LoopReport) -> str:
@@ -72,55 +79,90 @@ def render_report(report: LoopReport) -> str:
               help="YAML override file (repeatable; later files win).")
 @click.option("--max-length", default=3, show_default=True, type=click.IntRange(1, 4),
               help="Longest cycle (in abilities) searched.")
-@click.option("--timeout", default=20.0, show_default=True, type=click.FloatRange(min=0.1),
-              help="Seconds per solver query.")
+@click.option("--timeout", default=20.0, show_default=True, type=float,
+              help="Seconds per solver query (0.1 or more).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (version 1).")
-@click.option("--workers", type=int, default=None, help="Classify candidates on a local Dask cluster of N worker processes.")
-@click.option("--scheduler", default=None, metavar="ADDRESS", help="Classify candidates on the Dask scheduler at ADDRESS.")
+@click.option("--jsonl", "as_jsonl", is_flag=True,
+              help="Print one JSON object per candidate as soon as it is classified, then the report object.")
+@click.option("--workers", type=int, default=None,
+              help="Classify candidates on a local Dask cluster of N worker processes.")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Classify candidates on the Dask scheduler at ADDRESS.")
+@budget_options
 def loops(codes: tuple[str, ...], deck_file: Path | None, pool_dir: Path | None, override_files: tuple[Path, ...],
-          max_length: int, timeout: float, as_json: bool, workers: int | None = None, scheduler: str | None = None) -> int:
+          max_length: int, timeout: float, as_json: bool, workers: int | None = None,
+          scheduler: str | None = None, as_jsonl: bool = False, time_limit: float | None = None,
+          memory_limit: str = "none", rlimit: int | None = None) -> int:
     """Search cards for loops: the whole pool, --cards CODE ..., or a --deck list."""
-    out, err = _streams()
-    pool = load_pool(pool_dir)
-    deck = load_deck(deck_file, pool) if deck_file is not None else None
-    mine = [c for c in codes if not c.startswith("opp:")]
-    theirs = [c[4:] for c in codes if c.startswith("opp:")]
-    for c in mine + theirs:
-        if pool.get(c) is None:
-            raise InputError(f"unknown card code {c}")
-    ov = load_overrides(override_files)
-    report = _run(pool, mine, deck, theirs, ov, max_length, timeout, err, workers=workers, scheduler=scheduler)
-    if as_json:
-        out.write(json.dumps(report_json(report), sort_keys=True, default=str) + "\n")
+    s = streams()
+    check_seconds("--timeout", timeout)
+    if timeout < 0.1:
+        raise InputError(f"--timeout must be 0.1 or more, got {timeout:g}")
+    plan_budget = check_budget(time_limit, memory_limit, rlimit)
+    check_target(workers, scheduler)
+    with budget.limits(plan_budget.time_limit, plan_budget.memory, stage_limit=timeout):
+        pool = load_pool(pool_dir)
+        deck = load_deck(deck_file, pool) if deck_file is not None else None
+        if deck is not None and not deck.codes():
+            raise InputError(f"{deck_file}: the deck list names no card (an empty deck is not the whole pool: "
+                             "omit --deck to search the whole pool)")
+        mine = [c for c in codes if not c.startswith("opp:")]
+        theirs = [c[4:] for c in codes if c.startswith("opp:")]
+        for c in mine + theirs:
+            if pool.get(c) is None:
+                raise InputError(f"unknown card code {clip(c)}")
+        ov = load_overrides(override_files)
+        with Activity(s.err) as activity:
+
+            def tick(done: int, total: int, cand: Any) -> None:
+                activity.status(f"candidate {min(done + 1, total)}/{total}: {'+'.join(cand.cards)}")
+
+            def each(r: LoopResult) -> None:
+                if as_jsonl:
+                    s.out.write(json.dumps({"version": JSON_VERSION, "type": "candidate", **result_json(r)},
+                                           sort_keys=True, default=str) + "\n")
+                    s.out.flush()
+
+            event: BaseException | None = None
+            try:
+                report = search_loops(pool, mine or None, deck, theirs, tick, overrides=ov, max_length=max_length,
+                                      timeout=timeout, rlimit=plan_budget.rlimit, workers=workers,
+                                      scheduler=scheduler, on_result=each)
+            except (budget.Interrupted, budget.RunTimeLimit) as exc:
+                budget.acknowledge(exc)
+                event = exc
+                partial: LoopReport | None = getattr(exc, "partial", None)
+                if partial is None:
+                    raise
+                report = partial
+    with budget.shielded():
+        return _report(s.out, report, event, as_json, as_jsonl, plan_budget.as_json(timeout))
+
+
+def _report(out: TextIO, report: LoopReport, event: BaseException | None, as_json: bool, as_jsonl: bool,
+            budget_json: dict[str, Any]) -> int:
+    """Write the report (complete, or what finished before an interrupt or the time limit); its exit status."""
+    not_run = report.candidates - len(report.results)
+    stopped = str(event) if event is not None else ""
+    counts = dict(report.counts)
+    if isinstance(event, budget.Interrupted):
+        status = event.exit_code
+    elif counts.get(Category.UNBOUNDED.value) or counts.get(Category.MANDATORY.value):
+        status = EXIT_VIOLATED
+    elif counts.get(Category.UNKNOWN.value) or event is not None:
+        status = EXIT_UNKNOWN
+    else:
+        status = EXIT_OK
+    extra = {"status": status, "interrupted": isinstance(event, budget.Interrupted), "stopped": stopped or None,
+             "not_run": not_run, "budget": budget_json}
+    if as_jsonl:
+        out.write(json.dumps({**report_json(report), **extra, "type": "summary", "loops": None}, sort_keys=True,
+                             default=str) + "\n")
+    elif as_json:
+        out.write(json.dumps({**report_json(report), **extra}, sort_keys=True, default=str) + "\n")
     else:
         out.write(render_report(report) + "\n")
-    counts = dict(report.counts)
-    if counts.get(Category.UNBOUNDED.value) or counts.get(Category.MANDATORY.value):
-        return 1
-    return 3 if counts.get(Category.UNKNOWN.value) else 0
-
-
-def _run(pool: Any, mine: list[str], deck: Any, theirs: list[str], ov: Any, max_length: int, timeout: float,
-         err: TextIO, *, workers: int | None = None, scheduler: str | None = None) -> LoopReport:
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    console = Console(file=err, stderr=True)
-    with Progress(TextColumn("loops"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  TextColumn("{task.description}"), console=console, transient=True) as bar:
-        task = bar.add_task("", total=None)
-
-        def tick(done: int, total: int, cand: Any) -> None:
-            bar.update(task, completed=done, total=total, description="+".join(cand.cards))
-            if workers is None and scheduler is None:
-                # find_loops calls this before each candidate: start it in a fresh Z3 context, as a Dask
-                # worker does, so both runs print the same traces (until lasso.classify does this itself)
-                fresh_solver_context()
-
-        if workers is not None or scheduler is not None:
-            from ruleproof.scale.loops import find_loops_on_cluster
-
-            return find_loops_on_cluster(pool, mine or None, deck, theirs, tick, overrides=ov, max_length=max_length,
-                                         timeout=timeout, workers=workers, scheduler=scheduler)
-        return find_loops(pool, mine or None, deck, theirs, tick, overrides=ov, max_length=max_length,
-                          timeout=timeout)
+        if stopped:
+            out.write(f"{stopped}: {not_run} of {report.candidates} candidates not run\n")
+    out.flush()
+    return status

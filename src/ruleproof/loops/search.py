@@ -11,13 +11,10 @@ nothing is printed (a ``progress`` callback sees each candidate).
 from __future__ import annotations
 
 import dataclasses
-import time
-from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
 from ruleproof.cards.abilities import Ability
-from ruleproof.cards.coverage import coverage, coverage_json
 from ruleproof.cards.graph import (
     OPPONENT,
     YOU,
@@ -31,10 +28,12 @@ from ruleproof.cards.graph import (
 from ruleproof.cards.overrides import Overrides, compile_pool
 from ruleproof.cards.pool import Card, Deck, Pool
 from ruleproof.errors import InputError
-from ruleproof.loops.encode import LoopCard, Unsupported, encode
-from ruleproof.loops.lasso import Category, LoopResult, classify, trace_json, unsupported_result
+from ruleproof.loops.encode import LoopCard
+from ruleproof.loops.lasso import Category, LoopResult, trace_json
+from ruleproof.report import JSON_VERSION
 
-__all__ = ["LoopReport", "ProgressCallback", "SearchSpace", "find_loops", "loop_card", "report_json", "search_space"]
+__all__ = ["LoopReport", "ProgressCallback", "SearchSpace", "find_loops", "loop_card", "report_json", "result_json",
+           "search_space"]
 
 ProgressCallback = Callable[[int, int, Candidate], None]
 
@@ -174,25 +173,10 @@ def find_loops(
     InputError
         A code not in the pool.
     """
-    t0 = time.monotonic()
-    space = search_space(pool, codes, deck, opponent_codes, overrides=overrides, max_length=max_length,
-                         max_candidates=max_candidates)
-    abilities, cands = space.compiled, space.candidates
-    results: list[LoopResult] = []
-    for i, cand in enumerate(cands):
-        if progress is not None:
-            progress(i, len(cands), cand)
-        enc = encode(cand, space.abilities, space.cards, space.bystanders)
-        if isinstance(enc, Unsupported):
-            results.append(unsupported_result(enc))
-        else:
-            results.append(classify(enc, timeout=timeout))
-    if progress is not None and cands:
-        progress(len(cands), len(cands), cands[-1])
-    per = Counter(r.category for r in results)
-    cov = coverage_json(coverage(abilities, top=10, overridden=sum(1 for c in abilities if overrides and c in overrides)))
-    return LoopReport(tuple(results), len(abilities), len(cands), tuple((c.value, per[c]) for c in Category),
-                      tuple(sorted(cov.items())), round(time.monotonic() - t0, 3))
+    from ruleproof.scale.loops import search_loops  # the one driver, in this process or on a cluster
+
+    return search_loops(pool, codes, deck, opponent_codes, progress, overrides=overrides, max_length=max_length,
+                        max_candidates=max_candidates, timeout=timeout)
 
 
 def _result_json(r: LoopResult) -> dict[str, Any]:
@@ -216,6 +200,11 @@ def _result_json(r: LoopResult) -> dict[str, Any]:
     return out
 
 
+def result_json(r: LoopResult) -> dict[str, Any]:
+    """One candidate's entry of :func:`report_json` (``loops --jsonl`` prints it as soon as it is known)."""
+    return _result_json(r)
+
+
 def report_json(report: LoopReport) -> dict[str, Any]:
     """The JSON object of ``ruleproof loops --json`` (``version`` 1).
 
@@ -229,7 +218,7 @@ def report_json(report: LoopReport) -> dict[str, Any]:
     counts = dict(report.counts)
     analysed = sum(v for k, v in counts.items() if k not in (Category.UNSUPPORTED.value, Category.UNKNOWN.value))
     return {
-        "version": 1,
+        "version": JSON_VERSION,
         "loops": [_result_json(r) for r in report.results],
         "coverage": {
             "cards": report.cards,

@@ -20,8 +20,13 @@ Guarantees:
   only the unit it was running with it.  On a cluster this function started,
   a unit that timed out has its worker restarted (a running Z3 query cannot
   be interrupted otherwise); on an existing cluster it is only cancelled.
-* Ctrl-C (``KeyboardInterrupt``) closes the client and the local cluster
-  before it propagates.
+* An interrupt (SIGINT/SIGTERM, :class:`ruleproof.budget.Interrupted`) or
+  the run's time limit closes the client and the local cluster (quietly)
+  before it propagates; the units finished so far have been passed to
+  ``on_result`` already, so the caller can report them.
+* A scheduler address is checked before use, and a scheduler that does not
+  answer within :data:`CONNECT_TIMEOUT` seconds (nothing listening, or
+  something that is not a Dask scheduler) is bad input, not a hang.
 
 Tasks carry only the unit (plain data) and the unit function (a module-level
 function, pickled by reference): workers need the same ruleproof installed
@@ -39,15 +44,21 @@ from collections import deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Generic, Protocol, Sequence, TypeVar
 
-from ..errors import InputError
+from .. import budget
+from ..cli_support import check_target, max_workers
+from ..errors import InputError, clip
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from distributed import Client, Future
 
-__all__ = ["Fault", "Unit", "UnitProgress", "run_units", "NO_WORKER_WAIT"]
+__all__ = ["Fault", "Unit", "UnitProgress", "UnitResult", "run_units", "max_workers", "NO_WORKER_WAIT",
+           "CONNECT_TIMEOUT"]
 
 #: Seconds to wait for a cluster that has no worker before the remaining units fail.
 NO_WORKER_WAIT = 60.0
+
+#: Seconds to wait for a Dask scheduler to answer (``--scheduler``).
+CONNECT_TIMEOUT = 5.0
 
 #: Dask settings of a run: a task whose worker dies fails at once (it is not
 #: retried on the next worker, which it could kill too), and the scheduler
@@ -70,6 +81,9 @@ R = TypeVar("R")
 
 #: ``progress(done, total, label)``: ``done`` of ``total`` units finished, the last one ``label``.
 UnitProgress = Callable[[int, int, str], None]
+
+#: ``on_result(index, result)``: the result of unit ``index``, in unit order, as soon as it and all before it are in.
+UnitResult = Callable[[int, Any], None]
 
 
 @dataclass(frozen=True)
@@ -110,6 +124,7 @@ def run_units(
     timeout: float | None = None,
     progress: UnitProgress | None = None,
     fault: Fault | None = None,
+    on_result: UnitResult | None = None,
 ) -> list[R]:
     """``[fn(u) for u in units]``, in-process or on a Dask cluster; see the module docstring.
 
@@ -132,11 +147,11 @@ def run_units(
         Called after each finished unit (in completion order).
     fault
         Test hook (:class:`Fault`), cluster runs only.
+    on_result
+        Called with each unit's result in unit order, as soon as it and every
+        unit before it are done (for streaming reports).
     """
-    if workers is not None and scheduler is not None:
-        raise InputError("give --workers or --scheduler, not both")
-    if workers is not None and workers < 1:
-        raise InputError(f"--workers must be 1 or more, got {workers}")
+    check_target(workers, scheduler)
     if timeout is not None and timeout <= 0:
         raise InputError(f"the unit timeout must be positive, got {timeout}")
     if workers is None and scheduler is None:
@@ -144,18 +159,52 @@ def run_units(
             raise ValueError("a Fault is only for cluster runs")
         out: list[R] = []
         for k, u in enumerate(units):
+            budget.checkpoint()
             out.append(fn(u))
+            if on_result is not None:
+                on_result(k, out[-1])
             if progress is not None:
                 progress(k + 1, len(units), u.label)
         return out
     if not units:
         return []
-    return _on_cluster(units, fn, failed, workers, scheduler, timeout, progress, fault)
+    return _on_cluster(units, fn, failed, workers, scheduler, timeout, progress, fault, on_result)
+
+
+def _connect(scheduler: str) -> Any:
+    """A client of the Dask scheduler at ``scheduler``, or bad input within :data:`CONNECT_TIMEOUT` seconds.
+
+    The client is made in a helper thread: a listener that accepts the
+    connection and never answers would otherwise hold the caller for ever.
+    """
+    import threading
+
+    from distributed import Client
+
+    box: dict[str, Any] = {}
+
+    def connect() -> None:
+        try:
+            box["client"] = Client(scheduler, timeout=CONNECT_TIMEOUT)
+        except BaseException as exc:  # noqa: B036 - reported to the caller below
+            box["error"] = exc
+
+    t = threading.Thread(target=connect, name="ruleproof-connect", daemon=True)
+    t.start()
+    deadline = time.monotonic() + CONNECT_TIMEOUT + 5.0
+    while t.is_alive() and time.monotonic() < deadline:
+        budget.checkpoint()
+        t.join(0.2)
+    if "client" in box:
+        return box["client"]
+    why = f"{type(box['error']).__name__}: {box['error']}" if "error" in box else \
+        f"no Dask scheduler answered within {CONNECT_TIMEOUT:g} s"
+    raise InputError(f"cannot connect to the Dask scheduler at {clip(scheduler)}: {clip(why)}")
 
 
 def _on_cluster(units: Sequence[U], fn: Callable[[U], R], failed: Callable[[U, str], R], workers: int | None,
                 scheduler: str | None, timeout: float | None, progress: UnitProgress | None,
-                fault: Fault | None) -> list[R]:
+                fault: Fault | None, on_result: UnitResult | None) -> list[R]:
     from ..extras import require
 
     require("dask", "running on a Dask cluster (--workers, --scheduler)")
@@ -167,25 +216,35 @@ def _on_cluster(units: Sequence[U], fn: Callable[[U], R], failed: Callable[[U, s
     with dask.config.set(DASK_CONFIG):
         try:
             if scheduler is not None:
-                try:
-                    client = Client(scheduler, timeout=30)
-                except (OSError, TimeoutError) as exc:
-                    raise InputError(f"cannot connect to the Dask scheduler at {scheduler}: {exc}") from None
+                client = _connect(scheduler)
             else:
+                memory = budget.memory_limit()  # each worker process gets the run's memory limit
                 cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                       dashboard_address=":0", silence_logs=logging.ERROR, memory_limit=0)
+                                       dashboard_address=":0", silence_logs=logging.CRITICAL,
+                                       memory_limit=memory if memory is not None else 0)
                 client = Client(cluster)
             try:
                 client.run(warm, fn.__module__)
             except ImportError as exc:
                 raise InputError(f"the Dask workers cannot import {fn.__module__} ({exc}): "
                                  "install the same ruleproof on them") from None
-            return _Run(client, cluster is not None, units, fn, failed, timeout, progress, fault).drive()
+            run = _Run(client, cluster is not None, units, fn, failed, timeout, progress, fault, on_result)
+            return run.drive()
+        except budget.BudgetEvent:
+            _quiet()  # the cluster is being torn down mid-task: its log lines are noise
+            raise
         finally:
-            if client is not None:
-                client.close()
-            if cluster is not None:
-                cluster.close()
+            with budget.shielded():
+                if client is not None:
+                    client.close()
+                if cluster is not None:
+                    cluster.close()
+
+
+def _quiet() -> None:
+    """Silence Dask's and asyncio's loggers (interrupted runs: cancelled tasks are expected)."""
+    for name in ("distributed", "tornado", "asyncio"):
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
 
 
 class _Run(Generic[U, R]):
@@ -193,7 +252,7 @@ class _Run(Generic[U, R]):
 
     def __init__(self, client: "Client", owned: bool, units: Sequence[U], fn: Callable[[U], R],
                  failed: Callable[[U, str], R], timeout: float | None, progress: UnitProgress | None,
-                 fault: Fault | None) -> None:
+                 fault: Fault | None, on_result: UnitResult | None = None) -> None:
         self.client = client
         self.owned = owned
         self.units = units
@@ -209,12 +268,15 @@ class _Run(Generic[U, R]):
         self.error: tuple[int, BaseException] | None = None
         self.zombies: dict["Future", float] = {}  # timed-out tasks still holding a worker thread, since when
         self.done = 0
+        self.on_result = on_result
+        self.emitted = 0  # units passed to on_result (in unit order)
 
     def drive(self) -> list[R]:
         from distributed import wait
 
         no_worker_since: float | None = None
         while self.pending or self.running:
+            budget.checkpoint()
             slots = self._slots()
             now = time.monotonic()
             if slots == 0 and not self.running:
@@ -267,6 +329,9 @@ class _Run(Generic[U, R]):
         self.done += 1
         if self.progress is not None:
             self.progress(self.done, len(self.units), self.units[i].label)
+        while self.on_result is not None and self.emitted in self.results:
+            self.on_result(self.emitted, self.results[self.emitted])
+            self.emitted += 1
 
     def _fail(self, i: int, reason: str) -> None:
         self._finish(i, self.failed(self.units[i], reason))
@@ -283,7 +348,9 @@ class _Run(Generic[U, R]):
             return
         exc = fut.exception()
         if isinstance(exc, KilledWorker):
-            self._fail(i, f"worker died: {exc}")
+            memory = budget.memory_limit()
+            hint = f" (it may have gone over the memory limit of {memory // 2**20} MiB)" if memory else ""
+            self._fail(i, f"worker died{hint}: {exc}")
             return
         if self.error is None or i < self.error[0]:
             self.error = (i, exc)

@@ -1,16 +1,18 @@
-"""``ruleproof loops --workers/--scheduler``: loop candidates classified on a Dask cluster.
+"""``ruleproof loops``: loop candidates classified in this process or on a Dask cluster (one driver).
 
-The parent lists the candidates with :func:`ruleproof.loops.search.search_space`
-and encodes them (:func:`ruleproof.loops.encode.encode`), as
-:func:`ruleproof.loops.search.find_loops` does; both are fast and need no
-solver.  Candidates the encoder refuses get their ``unsupported`` result at
-once.  Each accepted candidate is one work unit: its :class:`~ruleproof.loops.encode.Encoding`
-is plain data (the cards and abilities of the cycle, frozen dataclasses), so
-a worker needs neither the card pool nor the override files; it classifies
-the encoding (:func:`ruleproof.loops.lasso.classify`, the Z3 lasso check) in
-a fresh solver context.  A unit whose worker dies or that times out is an
-UNKNOWN result with the reason.  The report is assembled as ``find_loops``
-assembles it, so its JSON is the same apart from ``seconds``.
+:func:`search_loops` lists the candidates with
+:func:`ruleproof.loops.search.search_space` and encodes them
+(:func:`ruleproof.loops.encode.encode`); both are fast and need no solver.
+Candidates the encoder refuses get their ``unsupported`` result at once.
+Each accepted candidate is one work unit for :func:`~ruleproof.scale.run_units`:
+its :class:`~ruleproof.loops.encode.Encoding` is plain data (the cards and
+abilities of the cycle, frozen dataclasses), so a worker needs neither the
+card pool nor the override files; it classifies the encoding
+(:func:`ruleproof.loops.lasso.classify`, the Z3 lasso check) in a fresh
+solver context, as one budget query (:mod:`ruleproof.budget`).  A unit whose
+worker dies, that times out or runs out of memory is an UNKNOWN result with
+the reason.  :func:`ruleproof.loops.search.find_loops` is this driver in
+this process.
 """
 
 from __future__ import annotations
@@ -18,19 +20,20 @@ from __future__ import annotations
 import time
 from collections import Counter
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Callable, Iterable
 
+from .. import budget
 from ..cards.coverage import coverage, coverage_json
 from ..cards.overrides import Overrides
 from ..cards.pool import Deck, Pool
 from ..loops.encode import Encoding, Unsupported, encode
 from ..loops.lasso import Category, LoopResult, classify, unsupported_result
-from ..loops.search import LoopReport, ProgressCallback, search_space
+from ..loops.search import LoopReport, ProgressCallback, SearchSpace, search_space
 from .check import GRACE
 from .executor import Fault, run_units
 from .isolation import fresh_solver_context
 
-__all__ = ["LoopUnit", "run_loop_unit", "find_loops_on_cluster", "QUERIES_PER_CANDIDATE"]
+__all__ = ["LoopUnit", "run_loop_unit", "search_loops", "QUERIES_PER_CANDIDATE"]
 
 #: A generous bound on the solver queries :func:`ruleproof.loops.lasso.classify` makes for one candidate.
 QUERIES_PER_CANDIDATE = 40
@@ -43,6 +46,7 @@ class LoopUnit:
     index: int
     encoding: Encoding
     timeout: float | None
+    rlimit: int | None = None
 
     @property
     def label(self) -> str:
@@ -50,12 +54,29 @@ class LoopUnit:
 
 
 def run_loop_unit(unit: LoopUnit) -> LoopResult:
-    """Worker side: the lasso check of one candidate, in a fresh Z3 context."""
+    """The lasso check of one candidate (on a worker, or here), in a fresh Z3 context, as one budget query."""
     fresh_solver_context()
-    return classify(unit.encoding, timeout=unit.timeout)
+    limit = None if unit.timeout is None else unit.timeout * QUERIES_PER_CANDIDATE
+    try:
+        with budget.query(limit, unit.label, rlimit=unit.rlimit):
+            return classify(unit.encoding, timeout=unit.timeout)
+    except budget.QueryTimeout:
+        return _unknown(unit, f"timeout: still running {limit:g} s after it started, stopped")
+    except MemoryError:
+        memory = budget.memory_limit()
+        return _unknown(unit, "out of memory" + (f" (the memory limit is {memory // 2**20} MiB)" if memory else ""))
+    except Exception as exc:
+        budget.reraise_pending(exc)
+        raise
 
 
-def find_loops_on_cluster(
+def _unknown(unit: LoopUnit, reason: str) -> LoopResult:
+    enc = unit.encoding
+    return LoopResult(cards=enc.candidate.cards, abilities=enc.candidate.abilities, category=Category.UNKNOWN,
+                      reason=reason, phase=enc.phase.value if enc.phase else "")
+
+
+def search_loops(
     pool: Pool,
     codes: Iterable[str] | None = None,
     deck: Deck | None = None,
@@ -66,14 +87,21 @@ def find_loops_on_cluster(
     max_length: int = 3,
     max_candidates: int = 5000,
     timeout: float | None = 20.0,
+    rlimit: int | None = None,
     workers: int | None = None,
     scheduler: str | None = None,
     fault: Fault | None = None,
+    on_result: Callable[[LoopResult], None] | None = None,
 ) -> LoopReport:
-    """What :func:`ruleproof.loops.search.find_loops` returns, with the candidates classified on a Dask cluster.
+    """Search ``pool`` (or the named cards) for loops, in this process or on a Dask cluster.
 
+    See :func:`ruleproof.loops.search.find_loops` for the parameters;
+    ``rlimit`` is the solver's resource limit per call, ``on_result`` sees
+    each candidate's result in candidate order as soon as it is known, and
     ``fault`` is the test hook of :func:`ruleproof.scale.run_units` (its
-    index counts the candidates that reach the solver).
+    index counts the candidates that reach the solver).  ``progress(done,
+    total, candidate)`` is called before each candidate is classified and
+    once more at the end.
     """
     t0 = time.monotonic()
     space = search_space(pool, codes, deck, opponent_codes, overrides=overrides, max_length=max_length,
@@ -86,28 +114,43 @@ def find_loops_on_cluster(
         if isinstance(enc, Unsupported):
             results[i] = unsupported_result(enc)
         else:
-            units.append(LoopUnit(i, enc, timeout))
-    by_label = {u.label: u for u in units}
-    finished = len(results)
+            units.append(LoopUnit(i, enc, timeout, rlimit))
+    emitted = 0
 
-    def failed(u: LoopUnit, reason: str) -> LoopResult:
-        enc = u.encoding
-        return LoopResult(cards=enc.candidate.cards, abilities=enc.candidate.abilities, category=Category.UNKNOWN,
-                          reason=reason, phase=enc.phase.value if enc.phase else "")
+    def flush() -> None:  # pass on every result known, in candidate order
+        nonlocal emitted
+        while emitted in results:
+            if on_result is not None:
+                on_result(results[emitted])
+            emitted += 1
+            if progress is not None and emitted < len(cands):
+                progress(emitted, len(cands), cands[emitted])
 
-    def tick(_done: int, _total: int, label: str) -> None:
-        nonlocal finished
-        finished += 1
-        if progress is not None:
-            progress(finished, len(cands), cands[by_label[label].index])
+    if progress is not None and cands:
+        progress(0, len(cands), cands[0])
+    flush()
+
+    def each(k: int, r: LoopResult) -> None:
+        results[units[k].index] = r
+        flush()
 
     limit = None if timeout is None else timeout * QUERIES_PER_CANDIDATE + GRACE
-    out = run_units(units, run_loop_unit, failed, workers=workers, scheduler=scheduler, timeout=limit,
-                    progress=tick, fault=fault)
-    results.update((u.index, r) for u, r in zip(units, out))
-    ordered = [results[i] for i in range(len(cands))]
+    try:
+        run_units(units, run_loop_unit, lambda u, reason: _unknown(u, reason), workers=workers, scheduler=scheduler,
+                  timeout=limit, fault=fault, on_result=each)
+    except budget.BudgetEvent as event:
+        # stopped (interrupt, time limit): the candidates classified so far, in order, for the caller's report
+        event.partial = _report(space, [results[i] for i in range(emitted)], len(cands), overrides, t0)  # type: ignore[attr-defined]
+        raise
+    if progress is not None and cands:
+        progress(len(cands), len(cands), cands[-1])
+    return _report(space, [results[i] for i in range(len(cands))], len(cands), overrides, t0)
+
+
+def _report(space: SearchSpace, ordered: list[LoopResult], candidates: int, overrides: Overrides | None,
+            t0: float) -> LoopReport:
     per = Counter(r.category for r in ordered)
     compiled = space.compiled
     cov = coverage_json(coverage(compiled, top=10, overridden=sum(1 for c in compiled if overrides and c in overrides)))
-    return LoopReport(tuple(ordered), len(compiled), len(cands), tuple((c.value, per[c]) for c in Category),
+    return LoopReport(tuple(ordered), len(compiled), candidates, tuple((c.value, per[c]) for c in Category),
                       tuple(sorted(cov.items())), round(time.monotonic() - t0, 3))

@@ -1,10 +1,13 @@
-"""``ruleproof mutants --workers/--scheduler``: one work unit per mutant.
+"""``ruleproof mutants``: one work unit per mutant, in this process or on a Dask cluster.
 
-The parent enumerates the mutants of each system (cheap: IR rewrites) for
-their labels and order; a worker rebuilds the system (cached per process),
-takes the mutant at the unit's index, checks that its label is the expected
-one, and runs :func:`ruleproof.mutants.check_mutant`.  A unit whose worker
-dies or that times out is an ``unknown`` mutant with the reason.
+:func:`plan_mutants` enumerates the mutants of each system (cheap: IR
+rewrites) for their labels and order; :func:`run_mutants` runs the units
+with :func:`~ruleproof.scale.run_units` (the one driver of both ways).  A
+unit rebuilds the system (cached per process: in this process it is the
+one the plan loaded), takes the mutant at the unit's index, checks that its
+label is the expected one, and runs :func:`ruleproof.mutants.check_mutant`.
+A unit whose worker dies or that times out is an ``unknown`` mutant with the
+reason.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Callable
 
 from ..engines.common import Options, Progress, ProgressFn
 from ..errors import InternalError
@@ -23,7 +26,7 @@ from .check import unit_timeout
 from .executor import Fault, run_units
 from .systems import cached_system, model_ref
 
-__all__ = ["MutantUnit", "run_mutant_unit", "mutants_on_cluster"]
+__all__ = ["MutantUnit", "MutantPlan", "plan_mutants", "run_mutant_unit", "run_mutants"]
 
 
 @dataclass(frozen=True)
@@ -57,41 +60,58 @@ def run_mutant_unit(unit: MutantUnit) -> MutantResult:
     return check_mutant(ms[unit.index], unit.options)
 
 
-def mutants_on_cluster(
-    model: str | Path | None,
-    systems: Sequence[System],
-    opts: Options,
-    limit: int | None = None,
+@dataclass(frozen=True)
+class MutantPlan:
+    """The mutant units of a run: the systems of a model at their first checked scenario, each one's mutants."""
+
+    systems: tuple[System, ...]
+    units: tuple[MutantUnit, ...]
+
+
+def plan_mutants(model: str | Path | None, opts: Options, limit: int | None = None) -> MutantPlan:
+    """Load each system of ``model`` (once per process) and list its mutants (at most ``limit`` per system)."""
+    ref = model_ref(model)
+    specs = discover(model)
+    systems = tuple(cached_system(ref, spec.name, spec.checked[0], ()) for spec in specs)
+    units: list[MutantUnit] = []
+    for spec, s in zip(specs, systems, strict=True):
+        for n, m in enumerate(_mutants(ref, spec.name, s.scenario)):
+            if limit is not None and n >= limit:
+                break
+            units.append(MutantUnit(ref, spec.name, s.scenario, n, m.label, f"{s.name}[{s.scenario}]", opts))
+    return MutantPlan(systems, tuple(units))
+
+
+def run_mutants(
+    mplan: MutantPlan,
+    on_result: Callable[[str, MutantResult], None] | None = None,
     progress: ProgressFn | None = None,
     *,
     workers: int | None = None,
     scheduler: str | None = None,
     fault: Fault | None = None,
 ) -> list[tuple[str, MutantResult]]:
-    """What :func:`ruleproof.mutants.run_mutants` returns, computed on a Dask cluster.
+    """Check every mutant of the plan, in this process or on a Dask cluster: ``(system label, result)`` in order.
 
-    ``systems`` are the systems of ``model`` at their first checked scenario,
-    in :func:`ruleproof.loader.discover` order (as ``ruleproof mutants`` loads them).
+    ``on_result(system label, result)`` sees each mutant's result as soon as
+    it and every mutant before it are done.  An interrupt or the run's time
+    limit propagates; what ``on_result`` saw before is what finished.
     """
-    ref = model_ref(model)
-    specs = [spec.name for spec in discover(model)]
-    if len(specs) != len(systems):
-        raise InternalError(f"{len(systems)} systems loaded but the model has {len(specs)}")
-    units: list[MutantUnit] = []
-    for name, s in zip(specs, systems):
-        for n, m in enumerate(mutants_of(s)):
-            if limit is not None and n >= limit:
-                break
-            units.append(MutantUnit(ref, name, s.scenario, n, m.label, f"{s.name}[{s.scenario}]", opts))
-    most = max((len(s.properties) for s in systems), default=0)
+    units = mplan.units
+    most = max((len(s.properties) for s in mplan.systems), default=0)
+    opts = units[0].options if units else Options()
 
     def failed(u: MutantUnit, reason: str) -> MutantResult:
         return MutantResult(u.mutant, "unknown", (), reason)
 
     def tick(done: int, total: int, label: str) -> None:
         if progress is not None:
-            progress(Progress(label, f"{done} of {total} mutants checked", "dask", done, total))
+            progress(Progress(label, f"{done} of {total} mutants checked", "mutants", done, total))
+
+    def each(i: int, r: MutantResult) -> None:
+        if on_result is not None:
+            on_result(units[i].system_label, r)
 
     out = run_units(units, run_mutant_unit, failed, workers=workers, scheduler=scheduler,
-                    timeout=unit_timeout(opts.timeout, most), progress=tick, fault=fault)
-    return [(u.system_label, r) for u, r in zip(units, out)]
+                    timeout=unit_timeout(opts.timeout, most), progress=tick, fault=fault, on_result=each)
+    return [(u.system_label, r) for u, r in zip(units, out, strict=True)]

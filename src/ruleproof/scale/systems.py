@@ -19,7 +19,7 @@ from typing import Any, Mapping
 
 from ..errors import InternalError
 from ..ir import System
-from ..loader import SystemSpec, discover, load_system
+from ..loader import SystemSpec, discover, load_system, plan
 
 __all__ = ["model_ref", "encode_params", "decode_params", "cached_system", "system_refs"]
 
@@ -46,7 +46,7 @@ def _spec(model: str | None, system: str, properties: str | None = None) -> Syst
     raise InternalError(f"the model {model or 'agot (bundled)'} has no system '{system}' on this worker")
 
 
-@functools.lru_cache(maxsize=16)
+@functools.lru_cache(maxsize=64)
 def cached_system(model: str | None, system: str, scenario: str, params: tuple[tuple[str, str], ...],
                   properties: str | None = None) -> System:
     """The grounded system of a reference, built once per process (``properties``: as ``check --properties``)."""
@@ -56,11 +56,4 @@ def cached_system(model: str | None, system: str, scenario: str, params: tuple[t
 def system_refs(model: str | Path | None, scenario: str | None,
                 properties: str | None = None) -> list[tuple[str, str]]:
     """``(system name, scenario)`` of each system :func:`ruleproof.loader.load_all` loads, in its order."""
-    out: list[tuple[str, str]] = []
-    for spec in discover(model, properties):
-        names = [scenario] if scenario else list(spec.checked)
-        for n in names:
-            if scenario and n not in dict(spec.scenarios):
-                continue
-            out.append((spec.name, n))
-    return out
+    return [(spec.name, scen) for spec, scen in plan(model, scenario, properties)]

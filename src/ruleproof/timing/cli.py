@@ -10,17 +10,16 @@ Exit status: 0 written, 2 bad input.
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
-import sys
 from pathlib import Path
 
 import click
 import networkx as nx
 
-from ..errors import InputError
+from ..cli_support import EXIT_OK, streams
+from ..errors import InputError, clip
+from ..files import write_atomic
 from .declaration import GameTiming
-from .graph import draw, round_graph, timing_graph, to_dot, to_graphml, write_atomic
+from .graph import draw, round_graph, timing_graph, to_dot, to_graphml
 
 __all__ = ["graph_command", "load_timing", "make_graph", "format_of", "FORMATS"]
 
@@ -43,23 +42,23 @@ def load_timing(model: Path | None) -> GameTiming:
         from ..loader import bundled_model_dir
 
         model = bundled_model_dir("agot")
-    path = model / "timing.py" if model.is_dir() else model
-    if not path.is_file():
-        raise InputError(f"{model} has no timing.py declaring TIMING")
-    digest = hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:12]
-    spec = importlib.util.spec_from_file_location(f"_ruleproof_timing_{digest}", path)
-    if spec is None or spec.loader is None:
-        raise InputError(f"cannot load {path} as Python")
-    mod = importlib.util.module_from_spec(spec)
+    from ..loader import import_file
+
     try:
-        spec.loader.exec_module(mod)
-    except InputError:
-        raise
-    except Exception as exc:  # a broken model file is bad input
-        raise InputError(f"{path}: {type(exc).__name__}: {exc}") from None
+        path = model / "timing.py" if model.is_dir() else model
+        found = path.is_file()
+    except OSError as exc:
+        raise InputError(f"cannot read the model {clip(str(model))}: {exc.strerror or exc}") from None
+    if not found:
+        if not model.exists():
+            raise InputError(f"no such model: {clip(str(model))}")
+        raise InputError(f"{clip(str(model))} has no timing.py declaring TIMING")
+    if path.suffix != ".py":
+        raise InputError(f"a timing declaration must be Python (.py): {clip(str(path))}")
+    mod = import_file(path)  # anything the file raises (sys.exit too) is bad input at its line
     timing = getattr(mod, "TIMING", None)
     if not isinstance(timing, GameTiming):
-        raise InputError(f"{path} does not define TIMING (a ruleproof.timing.GameTiming)")
+        raise InputError(f"{clip(str(path))} does not define TIMING (a ruleproof.timing.GameTiming)")
     return timing
 
 
@@ -98,7 +97,7 @@ def make_graph(timing: GameTiming, what: str, levels: int = 2) -> nx.DiGraph:
 @click.option("--only-cycles", is_flag=True, help="abilities: keep only the abilities on some cycle.")
 def graph_command(model: Path | None, what: str, fmt: str | None, out: Path, levels: int, codes: tuple[str, ...] = (),
                   deck_file: Path | None = None, pool_dir: Path | None = None, override_files: tuple[Path, ...] = (),
-                  whole_pool: bool = False, only_cycles: bool = False) -> None:
+                  whole_pool: bool = False, only_cycles: bool = False) -> int:
     """Write a timing graph of MODEL (default: the bundled AGoT model), or the card ability graph.
 
     --what abilities: the ability graph of --cards CODE ... / --deck FILE
@@ -108,40 +107,43 @@ def graph_command(model: Path | None, what: str, fmt: str | None, out: Path, lev
 
     Exit status: 0 written, 2 bad input.
     """
-    try:
-        fmt = fmt or format_of(out)
-        if what == "abilities":
-            g = _abilities(model, codes, deck_file, pool_dir, override_files, whole_pool, only_cycles)
-            if not out.parent.exists():
-                raise InputError(f"directory {out.parent} does not exist")
-            from ..cards.export import render as render_abilities
-            from ..cards.export import to_dot as abilities_dot
+    s = streams()
+    _check_out(out)
+    fmt = fmt or format_of(out)
+    if what == "abilities":
+        g = _abilities(model, codes, deck_file, pool_dir, override_files, whole_pool, only_cycles)
+        from ..cards.export import render as render_abilities
+        from ..cards.export import to_dot as abilities_dot
 
-            if fmt in ("svg", "png"):
-                write_atomic(out, render_abilities(g, fmt))
-            elif fmt == "dot":
-                write_atomic(out, abilities_dot(g))
-            else:
-                write_atomic(out, to_graphml(g))
+        if fmt in ("svg", "png"):
+            write_atomic(out, render_abilities(g, fmt))
+        elif fmt == "dot":
+            write_atomic(out, abilities_dot(g))
         else:
-            if codes or deck_file or pool_dir or override_files or whole_pool or only_cycles:
-                raise InputError(f"--cards, --deck, --pool, --overrides, --all and --only-cycles apply to "
-                                 f"--what abilities, not to the {what} graph")
-            if model is not None and not model.exists():
-                raise InputError(f"no such model: {model}")
-            g = make_graph(load_timing(model), what, levels)
-            if not out.parent.exists():
-                raise InputError(f"directory {out.parent} does not exist")
-            if fmt in ("svg", "png"):
-                draw(g, out, fmt)
-            elif fmt == "dot":
-                write_atomic(out, to_dot(g))
-            else:
-                write_atomic(out, to_graphml(g))
-    except InputError as exc:
-        click.echo(exc.render(), err=True)
-        sys.exit(2)
-    click.echo(f"wrote {out} ({g.number_of_nodes()} nodes, {g.number_of_edges()} edges)")
+            write_atomic(out, to_graphml(g))
+    else:
+        if codes or deck_file or pool_dir or override_files or whole_pool or only_cycles:
+            raise InputError(f"--cards, --deck, --pool, --overrides, --all and --only-cycles apply to "
+                             f"--what abilities, not to the {what} graph")
+        g = make_graph(load_timing(model), what, levels)
+        if fmt in ("svg", "png"):
+            draw(g, out, fmt)
+        elif fmt == "dot":
+            write_atomic(out, to_dot(g))
+        else:
+            write_atomic(out, to_graphml(g))
+    if whole_pool:
+        s.err.write(f"warning: the whole pool: {g.number_of_nodes()} abilities, {g.number_of_edges()} edges\n")
+    s.out.write(f"wrote {out} ({g.number_of_nodes()} nodes, {g.number_of_edges()} edges)\n")
+    return EXIT_OK
+
+
+def _check_out(out: Path) -> None:
+    """``--out`` names a file in a directory that exists."""
+    if str(out) in ("", ".") or out.name in ("", ".", ".."):
+        raise InputError(f"--out needs a file name, got '{clip(str(out))}'")
+    if not out.parent.exists():
+        raise InputError(f"directory {clip(str(out.parent))} does not exist")
 
 
 def _abilities(model: Path | None, codes: tuple[str, ...], deck_file: Path | None, pool_dir: Path | None,
@@ -163,7 +165,4 @@ def _abilities(model: Path | None, codes: tuple[str, ...], deck_file: Path | Non
     deck = load_deck(deck_file, pool) if deck_file is not None else None
     g = abilities_graph(pool, mine, deck, theirs, overrides=load_overrides(override_files), whole_pool=whole_pool,
                         only_cycles=only_cycles)
-    if whole_pool:
-        click.echo(f"warning: the whole pool: {g.number_of_nodes()} abilities, {g.number_of_edges()} edges",
-                   err=True)
     return g

@@ -26,14 +26,13 @@ Examples
 from __future__ import annotations
 
 import io
-import os
-import tempfile
 import textwrap
 from pathlib import Path
 from typing import Mapping
 
 import networkx as nx
 
+from ..files import write_atomic as _write_atomic
 from .declaration import CALLER, Declaration, MoveKind, QueueOrder, StepKind
 
 __all__ = [
@@ -438,18 +437,5 @@ def read_graphml(path: str | Path) -> nx.DiGraph:
 
 
 def write_atomic(path: str | Path, data: bytes | str) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same directory and ``os.replace``."""
-    p = Path(path)
-    raw = data.encode("utf-8") if isinstance(data, str) else data
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=str(p.parent or Path(".")))
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(raw)
-        os.chmod(tmp, p.stat().st_mode & 0o777 if p.exists() else 0o644)
-        os.replace(tmp, p)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    """Write ``data`` to ``path`` atomically (see :func:`ruleproof.files.write_atomic`)."""
+    _write_atomic(path, data)

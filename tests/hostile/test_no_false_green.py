@@ -1,0 +1,69 @@
+"""No false green, for every subcommand: exit 0 only with a complete report, and never from a model's ``sys.exit(0)``.
+
+A CI pipeline trusts exit 0.  For each subcommand this runs a successful
+case and checks that its report is there and complete (the totals, the
+score, the summary object), and runs the hostile cases that once ended with
+exit 0 and no output: each must now be exit 2 with one error.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hostile_helpers import FIX, ROOT, attempt
+
+MINI = str(ROOT / "tests" / "scale" / "fixtures" / "mini" / "counter.py")
+
+
+def _complete(cmd: str, out: str, json_mode: bool) -> bool:
+    """The report of ``cmd`` is all there (its last part is printed)."""
+    if json_mode:
+        obj = json.loads(out)
+        return obj.get("version") == 1 and obj.get("status", 0) == 0 and "error" not in obj
+    last = out.rstrip("\n").splitlines()[-1] if out.strip() else ""
+    return {
+        "check": last.endswith(" unknown") and " proved, " in last,
+        "mutants": last.startswith("mutation score: "),
+        "loops": last.startswith("cards: "),
+        "cards": "full %" in out,
+        "graph": last.startswith("wrote "),
+        "list": "properties" in out,
+    }[cmd]
+
+
+def _success_cases(tmp: Path) -> list[tuple[str, list[str], bool]]:
+    return [
+        ("check", ["check", MINI], False),
+        ("check", ["check", MINI, "--json"], True),
+        ("mutants", ["mutants", MINI, "--limit", "1"], False),
+        ("mutants", ["mutants", MINI, "--limit", "1", "--json"], True),
+        ("loops", ["loops", "--cards", "01163", "--cards", "04090"], False),
+        ("loops", ["loops", "--cards", "01163", "--cards", "04090", "--json"], True),
+        ("cards", ["cards", "coverage"], False),
+        ("cards", ["cards", "coverage", "--json"], True),
+        ("graph", ["graph", "--out", str(tmp / "t.dot")], False),
+        ("list", ["list", MINI], False),
+        ("list", ["list", MINI, "--json"], True),
+    ]
+
+
+def test_exit_0_comes_only_with_a_complete_report(tmp_path: Path) -> None:
+    for cmd, argv, json_mode in _success_cases(tmp_path):
+        res = attempt(*argv, expect={0})
+        assert res.out.strip(), argv
+        assert _complete(cmd, res.out, json_mode), (argv, res.out[-500:])
+
+
+CASES = [(cmd, model) for cmd in ("check", "mutants", "list") for model in ("sysexit.py", "sysexit_import.py",
+                                                                            "kbint.py")]
+CASES.append(("graph", "sysexit_import.py"))  # graph runs a timing file's top-level code (no build())
+
+
+@pytest.mark.parametrize(("cmd", "model"), CASES)
+def test_a_model_ending_the_process_is_never_exit_0(cmd: str, model: str, tmp_path: Path) -> None:
+    argv = [cmd, str(FIX / model)] + (["--out", str(tmp_path / "g.dot")] if cmd == "graph" else [])
+    res = attempt(*argv, expect={2})
+    assert f"{model}:" in res.error_line()
+    assert not list(tmp_path.iterdir())
