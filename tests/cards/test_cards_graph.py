@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import networkx as nx
 
 from ruleproof.cards.abilities import (
@@ -103,13 +101,11 @@ def test_compiled_text_self_loop_and_export() -> None:
     assert "<graphml" in "\n".join(nx.generate_graphml(nx.relabel_nodes(g, lambda n: f"{n[0]}#{n[1]}")))
 
 
-def test_real_pool_candidates_in_bounded_time() -> None:
+def test_real_pool_candidates() -> None:
+    """The whole pool's graph and its short cycles (its speed is measured by benchmarks/bench_loops.py)."""
     pool = load_pool()
-    compiled = compile_pool(pool)
-    t0 = time.monotonic()
-    g = build_ability_graph(compiled, facts_from_pool(pool))
+    g = build_ability_graph(compile_pool(pool), facts_from_pool(pool))
     cands = find_candidates(g, max_length=2, max_candidates=200)
-    assert time.monotonic() - t0 < 10
     assert g.number_of_nodes() > 1000 and cands
     for c in cands:
         assert len(c.abilities) in (1, 2) and len(c.edges) == len(c.abilities)

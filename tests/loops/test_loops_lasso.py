@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from ruleproof.cards.abilities import (
     Ability,
     AbilityType,
@@ -176,8 +178,12 @@ def test_sacrifice_cost_cannot_be_paid_twice() -> None:
     enc = _with_put("<b>Action:</b> Sacrifice Alpha to choose and stand a character.")
     r = _classify(enc)
     assert r.category is Category.NOT_A_LOOP
-    # sacrificed to the discard pile (Sacrifice), Alpha is not in hand: Beta has nothing to put into play
-    assert r.reason.startswith("Beta (B#0) can never fire after Alpha (A#0)")
+    # sacrificed to the discard pile (Sacrifice), Alpha is not in hand: Beta has nothing to put into play; the
+    # semantics table says so (nothing in the cycle puts a card in hand), and so does the solver
+    assert r.reason.startswith("Beta (B#0): no effect can change the game state again (put into play needs in hand")
+    assert isinstance(enc, Encoding)
+    solved = _classify(dataclasses.replace(enc, static=""))
+    assert solved.reason.startswith("Beta (B#0) can never fire after Alpha (A#0)")
 
 
 def test_return_to_hand_cost_makes_it_a_loop() -> None:
@@ -238,16 +244,50 @@ def test_a_sacrificed_card_cannot_be_saved() -> None:
 # --------------------------------------------------------------------------- unsupported
 
 
-def test_partially_compiled_ability_is_unsupported_with_reason() -> None:
+def _faq_pair_with(unread: Unread) -> Encoding | Unsupported:
     part = Ability(AbilityType.ACTION, costs=(Cost(CostKind.KNEEL, Target(TargetRef.SELF, Subject())),),
                    effects=(Effect(EffectKind.STAND, 1, Target(TargetRef.CHOSEN, Subject(card_type=CardKind.CHARACTER,
                                                                                            other=True))),),
-                   compiled=Compiled.PARTIAL, unread=(Unread("unless it is winter", ClauseRole.CONDITION),))
+                   compiled=Compiled.PARTIAL, unread=(unread,))
     full = compile_text(STAND_OTHER.format(n="Beta", lim=""), "Beta")
     cards = {"A": _card("A", "Alpha"), "B": _card("B", "Beta")}
-    enc = _encode_only({"A": (part,), "B": full}, cards)
-    assert isinstance(enc, Unsupported)
-    assert "not fully compiled" in enc.reason and "winter" in enc.reason
+    return _encode_only({"A": (part,), "B": full}, cards)
+
+
+def test_a_loop_found_without_an_unread_restriction_is_unknown_naming_it() -> None:
+    """An unread condition only restricts Alpha: the model (without it) loops, the printed card may not."""
+    enc = _faq_pair_with(Unread("unless it is winter", ClauseRole.CONDITION))
+    assert isinstance(enc, Encoding)
+    assert [x.phrase for x in enc.left_out] == ["condition not read: 'unless it is winter'"]
+    r = _classify(enc)
+    assert r.category is Category.UNKNOWN and r.trace is None
+    assert "restrictions that could stop it" in r.reason and "unless it is winter" in r.reason
+
+
+def test_a_loop_found_without_an_unread_alternative_is_a_loop_naming_it() -> None:
+    """An unread "or location" only adds targets: the loop found without it is a loop of the printed card."""
+    enc = _faq_pair_with(Unread("or location", ClauseRole.ALTERNATIVE))
+    r = _classify(enc)
+    assert r.category is Category.UNBOUNDED and "found without" in r.reason and "or location" in r.reason
+    assert r.left_out == ("Alpha (A#0): alternative not read: 'or location' (narrows)",)
+
+
+def test_an_unread_effect_makes_any_answer_unknown() -> None:
+    """An unread mandatory effect could help or stop the loop: no answer, and the solver is not asked."""
+    enc = _faq_pair_with(Unread("then discard a card", ClauseRole.EFFECT))
+    r = _classify(enc)
+    assert r.category is Category.UNKNOWN and "then discard a card" in r.reason and r.seconds < 5
+
+
+def test_not_a_loop_found_without_an_unread_alternative_is_unknown() -> None:
+    """Gold runs down in the model; the unread alternative could pay differently, so "not a loop" is unknown."""
+    a = compile_text("<b>Action:</b> Pay 2 gold to choose and stand a character.", "Alpha")
+    alt = Unread("or kneel a card", ClauseRole.ALTERNATIVE)
+    a = (dataclasses.replace(a[0], compiled=Compiled.PARTIAL, unread=(alt,)),)
+    b = compile_text("<b>Action:</b> Kneel Beta to gain 1 gold.", "Beta")
+    enc = _encode_only({"A": a, "B": b}, {"A": _card("A", "Alpha"), "B": _card("B", "Beta")})
+    r = _classify(enc)
+    assert r.category is Category.UNKNOWN and "or kneel a card" in r.reason and "gold" in r.reason
 
 
 # --------------------------------------------------------------------------- the word "Then"

@@ -1,30 +1,40 @@
 """The ability graph: which card ability can set off (or re-enable) which.
 
 Nodes are ``(card key, ability index)`` for initiated abilities (actions,
-reactions, interrupts, forced ones, when-revealed).  A card key is the card
+reactions, interrupts, forced ones, when revealed).  A card key is the card
 code for a card *you* control and ``opp:CODE`` for a copy the *opponent*
 controls (:func:`card_key`, :func:`split_key`); each node carries its
-``controller`` (``you`` / ``opponent``).  There is an edge ``A -> B`` when an
-effect or cost of ``A`` can raise a triggering condition ``B`` answers
-(``triggers``), or can make ``B``'s cost payable again (``enables``: ``A``
-stands what ``B`` kneels, gives the gold ``B`` pays, draws the card ``B``
-discards ...; or, for an action ``B`` with no cost, kneels what ``B``
-stands or stands what ``B`` kneels, so that ``B`` could change the game
-state again).
+``controller`` (``you`` / ``opponent``).  What each cost and effect does comes
+from one table, :mod:`ruleproof.cards.semantics` (the loop encoder reads the
+same table).  There is an edge ``A -> B`` when
+
+* a cost or effect of ``A`` raises a triggering condition ``B`` answers
+  (``triggers``: :func:`~ruleproof.cards.semantics.raises`,
+  :func:`~ruleproof.cards.semantics.answers`), or
+* a cost or effect of ``A`` makes a resource a cost of ``B`` needs
+  (``enables``: ``A`` stands what ``B`` kneels, gives the gold ``B`` pays,
+  draws the card ``B`` discards, puts into the discard pile the card ``B``
+  puts into play from there ...: :func:`~ruleproof.cards.semantics.makes`,
+  :func:`~ruleproof.cards.semantics.needs`), or, for an action ``B`` with no
+  cost, a resource its effect needs to change the game state again.
 
 Subject filters (self / you control / opponent controls, type, trait,
-faction), phase restrictions and ownership vs control are honoured *per
-controller*: a scope is read relative to the controller of the ability that
-prints it ("a character an opponent controls" on your card names the
-opponent's characters; on the opponent's card it names yours), so an effect
-of one player's ability can answer the other player's trigger (an edge
-across players, marked in its reason).  Costs are paid with the paying
-player's own cards and resources (Costs).  A discard *from hand* ("discard 1
-card from your hand", "each opponent discards 1 card from his or her hand")
-answers only a "discarded from your hand" trigger of the player whose hand it
-is, and a discard from play only the other discard triggers.  Put-into-play
-edges name the zones the card comes from.  Cycles of the graph are loop
+faction, printed values: :func:`~ruleproof.cards.semantics.fits`), phase
+restrictions and ownership vs control are honoured *per controller*: a scope
+is read relative to the controller of the ability that prints it ("a
+character an opponent controls" on your card names the opponent's
+characters; on the opponent's card it names yours), so an effect of one
+player's ability can answer the other player's trigger (an edge across
+players, marked in its reason).  Costs are paid with the paying player's own
+cards and resources (Costs).  A discard *from hand* answers only a "discarded
+from your hand" trigger of the player whose hand it is, and a discard from
+play only the other discard triggers.  Cycles of the graph are loop
 candidates for the Z3 loop check.
+
+Text that was not read can link abilities too: :func:`unread_links` gives,
+for abilities with unread clauses that could add a link (an unread effect,
+cost, trigger or whole ability), the cards they could link to, so that a
+search can tell "no cycle" from "no cycle through the text that was read".
 
 All node and edge attributes are strings, so the graph writes as DOT or GraphML
 as it is.  No z3 here.
@@ -33,7 +43,7 @@ as it is.  No z3 here.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterable, Mapping
+from typing import TYPE_CHECKING, Callable, Iterable, Mapping
 
 import networkx as nx
 
@@ -41,20 +51,37 @@ from ruleproof.cards.abilities import (
     Ability,
     AbilityType,
     CardKind,
+    ClauseRole,
     Compiled,
     Cost,
-    CostKind,
     Effect,
-    EffectKind,
     EventKind,
-    Phase,
     Scope,
     Subject,
     Target,
     TargetRef,
-    Trigger,
-    Zone,
+    Unread,
     describe_subject,
+)
+from ruleproof.cards.semantics import (
+    BOTH,
+    OPPONENT,
+    PLAYER_RES,
+    THEIRS,
+    YOU,
+    YOURS,
+    CardFacts,
+    Place,
+    Res,
+    answers,
+    fits,
+    initiated,
+    is_forced,
+    makes,
+    needs,
+    phase_of,
+    raises,
+    sides,
 )
 
 if TYPE_CHECKING:
@@ -74,74 +101,20 @@ __all__ = [
     "find_candidates",
     "split_key",
     "two_player_abilities",
+    "unread_links",
 ]
 
 NodeKey = tuple[str, int]
+_Add = Callable[[NodeKey, NodeKey, str, str], None]
 
-#: The two controllers of the graph (the players, relative to the one searching).
-YOU = "you"
-OPPONENT = "opponent"
 #: Card keys of opponent-controlled copies start with this (as ``ruleproof loops --cards opp:CODE``).
 OPP_PREFIX = "opp:"
-
-_INITIATED = {
-    AbilityType.ACTION,
-    AbilityType.REACTION,
-    AbilityType.INTERRUPT,
-    AbilityType.FORCED_REACTION,
-    AbilityType.FORCED_INTERRUPT,
-    AbilityType.WHEN_REVEALED,
-}
-_FORCED = {AbilityType.FORCED_REACTION, AbilityType.FORCED_INTERRUPT, AbilityType.WHEN_REVEALED}
-_YOURS = {Scope.SELF, Scope.YOU_CONTROL, Scope.YOU_OWN, Scope.YOU}
-_THEIRS = {Scope.OPPONENT_CONTROLS, Scope.OPPONENT_OWNS, Scope.OPPONENT}
-_BOTH = frozenset({YOU, OPPONENT})
 _POSSESSIVE = {YOU: "your", OPPONENT: "the opponent's"}
-
-# events an effect (or cost) kind produces, for the card it targets
-_EFFECT_EVENTS: dict[EffectKind, tuple[EventKind, ...]] = {
-    EffectKind.STAND: (EventKind.STOOD,),
-    EffectKind.KNEEL: (EventKind.KNELT,),
-    EffectKind.KILL: (EventKind.WOULD_BE_KILLED, EventKind.KILLED, EventKind.WOULD_LEAVE_PLAY, EventKind.LEAVES_PLAY),
-    EffectKind.SACRIFICE: (EventKind.SACRIFICED, EventKind.WOULD_LEAVE_PLAY, EventKind.LEAVES_PLAY),
-    EffectKind.DISCARD: (EventKind.WOULD_BE_DISCARDED, EventKind.DISCARDED, EventKind.WOULD_LEAVE_PLAY,
-                         EventKind.LEAVES_PLAY),
-    EffectKind.RETURN_TO_HAND: (EventKind.RETURNED_TO_HAND, EventKind.WOULD_LEAVE_PLAY, EventKind.LEAVES_PLAY),
-    EffectKind.RETURN_TO_SHADOWS: (EventKind.WOULD_LEAVE_PLAY, EventKind.LEAVES_PLAY),
-    EffectKind.PUT_INTO_PLAY: (EventKind.ENTERS_PLAY,),
-    EffectKind.GAIN_POWER: (EventKind.GAIN_POWER,),
-    EffectKind.MOVE_POWER: (EventKind.GAIN_POWER,),
-    EffectKind.DRAW: (EventKind.DRAW,),
-    EffectKind.GAIN_GOLD: (EventKind.GAIN_GOLD,),
-    EffectKind.DISCARD_FROM_HAND: (EventKind.DISCARDED,),
-}
-_COST_EVENTS: dict[CostKind, tuple[EventKind, ...]] = {
-    CostKind.KNEEL: (EventKind.KNELT,),
-    CostKind.STAND: (EventKind.STOOD,),
-    CostKind.SACRIFICE: (EventKind.SACRIFICED, EventKind.WOULD_LEAVE_PLAY, EventKind.LEAVES_PLAY),
-    CostKind.KILL: (EventKind.WOULD_BE_KILLED, EventKind.KILLED, EventKind.WOULD_LEAVE_PLAY, EventKind.LEAVES_PLAY),
-    CostKind.RETURN_TO_HAND: (EventKind.RETURNED_TO_HAND, EventKind.WOULD_LEAVE_PLAY, EventKind.LEAVES_PLAY),
-    CostKind.DISCARD_FROM_PLAY: (EventKind.WOULD_BE_DISCARDED, EventKind.DISCARDED, EventKind.WOULD_LEAVE_PLAY,
-                                 EventKind.LEAVES_PLAY),
-    CostKind.REMOVE_FROM_GAME: (EventKind.WOULD_LEAVE_PLAY, EventKind.LEAVES_PLAY),
-    CostKind.RETURN_TO_SHADOWS: (EventKind.WOULD_LEAVE_PLAY, EventKind.LEAVES_PLAY),
-    CostKind.DISCARD_FROM_HAND: (EventKind.DISCARDED,),
-}
-_HAND_DISCARDS = {EffectKind.DISCARD_FROM_HAND.value, CostKind.DISCARD_FROM_HAND.value}
-# which effect kinds make a cost payable again
-_ENABLES: dict[CostKind, tuple[EffectKind, ...]] = {
-    CostKind.KNEEL: (EffectKind.STAND,),
-    CostKind.PAY_GOLD: (EffectKind.GAIN_GOLD,),
-    CostKind.DISCARD_FROM_HAND: (EffectKind.DRAW, EffectKind.RETURN_TO_HAND),
-    CostKind.DISCARD_POWER: (EffectKind.GAIN_POWER, EffectKind.MOVE_POWER),
-    CostKind.SACRIFICE: (EffectKind.PUT_INTO_PLAY,),
-    CostKind.RETURN_TO_HAND: (EffectKind.PUT_INTO_PLAY,),
-    CostKind.REMOVE_FROM_GAME: (EffectKind.PUT_INTO_PLAY,),
-    CostKind.KILL: (EffectKind.PUT_INTO_PLAY,),
-    CostKind.DISCARD_FROM_PLAY: (EffectKind.PUT_INTO_PLAY,),
-    CostKind.RETURN_TO_SHADOWS: (EffectKind.PUT_INTO_PLAY,),
-    CostKind.DISCARD_GOLD: (EffectKind.GAIN_GOLD,),  # gold placed on the card the cost takes it from
-}
+#: Unread clauses that could add a link the read text does not show: out of the ability (it could do more) ...
+_LINKS_OUT = frozenset({ClauseRole.EFFECT, ClauseRole.OPTIONAL_EFFECT, ClauseRole.ALTERNATIVE, ClauseRole.REPLACEMENT,
+                        ClauseRole.COST, ClauseRole.ABILITY})
+#: ... and into it (it could be set off or re-enabled by more).
+_LINKS_IN = frozenset({ClauseRole.TRIGGER, ClauseRole.COST, ClauseRole.ALTERNATIVE, ClauseRole.ABILITY})
 
 
 def card_key(code: str, controller: str = YOU) -> str:
@@ -150,7 +123,7 @@ def card_key(code: str, controller: str = YOU) -> str:
     >>> card_key("01001", OPPONENT), split_key("opp:01001")
     ('opp:01001', ('opponent', '01001'))
     """
-    if controller not in _BOTH:
+    if controller not in BOTH:
         raise ValueError(f"unknown controller {controller!r}")
     return OPP_PREFIX + code if controller == OPPONENT else code
 
@@ -177,30 +150,6 @@ def two_player_abilities(compiled: Mapping[str, tuple[Ability, ...]], mine: Iter
     out = {card_key(c): a for c, a in compiled.items() if c in yours}
     out.update({card_key(c, OPPONENT): a for c, a in compiled.items() if c in theirs})
     return out
-
-
-def _other(controller: str) -> str:
-    return OPPONENT if controller == YOU else YOU
-
-
-def _sides(scope: Scope, controller: str) -> frozenset[str]:
-    """Which players a scope printed on an ability of ``controller`` can name."""
-    if scope in _YOURS:
-        return frozenset({controller})
-    if scope in _THEIRS:
-        return frozenset({_other(controller)})
-    return _BOTH
-
-
-@dataclass(frozen=True)
-class CardFacts:
-    """What the graph needs to know of a card to test subject filters."""
-
-    code: str
-    name: str
-    type: str
-    faction: str
-    traits: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -245,9 +194,10 @@ class Candidate:
         return len(self.players) > 1
 
 
-def facts_from_pool(pool: "Pool") -> dict[str, CardFacts]:
+def facts_from_pool(pool: Pool) -> dict[str, CardFacts]:
     """Card facts for every card of a pool."""
-    return {c.code: CardFacts(c.code, c.name, c.type, c.faction, c.traits) for c in pool.cards}
+    return {c.code: CardFacts(c.code, c.name, c.type, c.faction, c.traits, c.cost, c.strength, c.unique, c.loyal,
+                              c.icons, c.keywords) for c in pool.cards}
 
 
 # ---------------------------------------------------------------------------
@@ -270,8 +220,8 @@ def _produced(target: Target, key: str, controller: str, cost: bool) -> _Thing:
     if target.ref is TargetRef.SELF or target.subject.scope is Scope.SELF:
         return _Thing(key, target.subject, frozenset({controller}))
     if target.ref is TargetRef.ATTACHED:
-        return _Thing(None, Subject(Scope.ANY, CardKind.CHARACTER), _BOTH)
-    return _Thing(None, target.subject, frozenset({controller}) if cost else _sides(target.subject.scope, controller),
+        return _Thing(None, Subject(Scope.ANY, CardKind.CHARACTER), BOTH)
+    return _Thing(None, target.subject, frozenset({controller}) if cost else sides(target.subject.scope, controller),
                   controller)
 
 
@@ -279,37 +229,30 @@ def _wanted(subject: Subject, key: str, controller: str) -> _Thing:
     if subject.scope is Scope.SELF:
         return _Thing(key, subject, frozenset({controller}))
     if subject.scope is Scope.ATTACHED:
-        return _Thing(None, Subject(Scope.ANY, subject.card_type or CardKind.CHARACTER), _BOTH)
-    return _Thing(None, subject, _sides(subject.scope, controller), controller)
-
-
-def _types_ok(a: CardKind | None, b: CardKind | None) -> bool:
-    if a is None or b is None:
-        return True
-    if CardKind.FACTION_CARD in (a, b):
-        return a is b
-    return a is b or CardKind.CARD in (a, b)
+        return _Thing(None, Subject(Scope.ANY, subject.card_type or CardKind.CHARACTER), BOTH)
+    return _Thing(None, subject, sides(subject.scope, controller), controller)
 
 
 def _card_satisfies(f: CardFacts | None, want: _Thing, other_key: str | None, key: str) -> bool:
     """Does the concrete card ``key`` (controlled as its key says) satisfy the filter ``want``?"""
-    s = want.subject
     if split_key(key)[0] not in want.sides:
         return False
-    if s.other and other_key == key:
+    if want.subject.other and other_key == key:
         return False
-    if f is None:
+    return f is None or fits(want.subject, f)  # a card without facts matches (optimistic, never prunes)
+
+
+def _kinds(s: Subject) -> tuple[CardKind, ...]:
+    return ((s.card_type,) if s.card_type else ()) + s.other_types
+
+
+def _types_overlap(a: Subject, b: Subject) -> bool:
+    ka, kb = _kinds(a), _kinds(b)
+    if not ka or not kb:
         return True
-    kind = CardKind(f.type) if f.type in {k.value for k in CardKind} else CardKind.CARD
-    if not _types_ok(kind, s.card_type):
-        return False
-    if s.traits and not set(s.traits) & set(f.traits):
-        return False
-    if s.factions and f.faction not in s.factions:
-        return False
-    if f.faction in s.not_factions or set(s.not_traits) & set(f.traits):
-        return False
-    return True
+    if CardKind.FACTION_CARD in ka or CardKind.FACTION_CARD in kb:
+        return bool(set(ka) & set(kb))
+    return CardKind.CARD in ka or CardKind.CARD in kb or bool(set(ka) & set(kb))
 
 
 def _match(prod: _Thing, prod_key: str, want: _Thing, want_key: str,
@@ -324,7 +267,7 @@ def _match(prod: _Thing, prod_key: str, want: _Thing, want_key: str,
         ok = _card_satisfies(facts.get(split_key(want.key)[1]), prod, prod_key, want.key)
         return f"{want.key} matches {_describe(prod)}" if ok else None
     a, b = prod.subject, want.subject
-    if not _types_ok(a.card_type, b.card_type) or not prod.sides & want.sides:
+    if not _types_overlap(a, b) or not prod.sides & want.sides:
         return None
     if a.factions and b.factions and not set(a.factions) & set(b.factions):
         return None
@@ -334,41 +277,38 @@ def _match(prod: _Thing, prod_key: str, want: _Thing, want_key: str,
 def _describe(t: _Thing) -> str:
     s = t.subject
     bits = [describe_subject(s) if s.card_type else "player", s.scope.value.replace("_", " ")]
-    if t.controller == OPPONENT and t.sides != _BOTH and s.scope in _YOURS | _THEIRS and s.scope is not Scope.SELF:
+    if t.controller == OPPONENT and t.sides != BOTH and s.scope in YOURS | THEIRS and s.scope is not Scope.SELF:
         bits.append(f"(i.e. {_POSSESSIVE[next(iter(t.sides))]} cards)")
     return " ".join(bits)
 
 
-def _phase_of(a: Ability) -> Phase | None:
-    if a.phase is not None:
-        return a.phase
-    if a.trigger is not None:
-        return a.trigger.phase
-    return Phase.PLOT if a.type is AbilityType.WHEN_REVEALED else None
-
-
 def _phases_ok(a: Ability, b: Ability) -> bool:
-    pa, pb = _phase_of(a), _phase_of(b)
+    pa, pb = phase_of(a), phase_of(b)
     return pa is None or pb is None or pa is pb
 
 
-def _answers(event: EventKind, kind_name: str, trig: Trigger) -> bool:
-    from_hand = kind_name.split()[-1] in _HAND_DISCARDS
-    if event is EventKind.DISCARDED and from_hand != (trig.from_zone is Zone.HAND):
-        return False  # a discard from hand and a discard from play are different triggering conditions
-    if trig.event is event:
-        return True
-    # "after X is sacrificed or killed" answers a sacrifice as well
-    return event is EventKind.SACRIFICED and trig.event is EventKind.KILLED and EventKind.SACRIFICED in trig.also_events
-
-
-def _zones_text(e: object) -> str:
-    zones = getattr(e, "from_zones", ())
+def _zones_text(part: Cost | Effect) -> str:
+    zones = getattr(part, "from_zones", ())
     return f" from {' or '.join(z.value.replace('_', ' ') for z in zones)}" if zones else ""
+
+
+def _what(part: Cost | Effect) -> str:
+    return f"{'cost' if isinstance(part, Cost) else 'effect'} {part.kind.value}"
+
+
+def _player_target(part: Cost | Effect) -> bool:
+    return part.target.is_player
 
 
 # ---------------------------------------------------------------------------
 # building
+
+
+@dataclass(frozen=True)
+class _Node:
+    key: NodeKey
+    ability: Ability
+    controller: str
 
 
 def build_ability_graph(abilities: Mapping[str, tuple[Ability, ...]],
@@ -391,7 +331,7 @@ def build_ability_graph(abilities: Mapping[str, tuple[Ability, ...]],
         Nodes ``(key, index)`` with string attributes ``code`` (the card
         code), ``key``, ``controller`` (``you``/``opponent``), ``index``,
         ``name``, ``type``, ``compiled``, ``label``, ``limit``; edges with
-        ``kind`` (``triggers``, ``enables`` or ``triggers+enables``),
+        ``kind`` (``triggers``, ``enables`` or ``enables+triggers``),
         ``reason`` and ``cross_player`` (``true`` when the two abilities have
         different controllers).
 
@@ -408,13 +348,11 @@ def build_ability_graph(abilities: Mapping[str, tuple[Ability, ...]],
     """
     facts = facts or {}
     g: nx.DiGraph = nx.DiGraph()
-    nodes: list[tuple[NodeKey, Ability]] = []
-    ctl: dict[str, str] = {}
-    for key in abilities:
+    nodes: list[_Node] = []
+    for key, abil in abilities.items():
         controller, code = split_key(key)
-        ctl[key] = controller
-        for i, a in enumerate(abilities[key]):
-            if a.type not in _INITIATED:
+        for i, a in enumerate(abil):
+            if not initiated(a):
                 continue
             node = (key, i)
             f = facts.get(code)
@@ -423,113 +361,125 @@ def build_ability_graph(abilities: Mapping[str, tuple[Ability, ...]],
             g.add_node(node, code=code, key=key, controller=controller, index=str(i), name=name, type=a.type.value,
                        compiled=a.compiled.value, label=f"{who}{name} #{i} ({a.type.value})",
                        limit=(f"{a.limit.kind.value} {a.limit.count} per {a.limit.period.value}" if a.limit else ""))
-            nodes.append((node, a))
-    by_event: dict[EventKind, list[tuple[NodeKey, Ability]]] = {}
-    by_cost: dict[CostKind, list[tuple[NodeKey, Ability, Cost]]] = {}
-    # actions with no cost whose effect stands or kneels: only the effect's target state limits them
-    free: dict[EffectKind, list[tuple[NodeKey, Ability, Effect]]] = {}
-    for node, a in nodes:
-        if a.trigger is not None:
-            by_event.setdefault(a.trigger.event, []).append((node, a))
-        for c in a.costs:
-            by_cost.setdefault(c.kind, []).append((node, a, c))
-        if a.type is AbilityType.ACTION and not a.costs:
-            for e in a.effects:
-                if e.kind in (EffectKind.STAND, EffectKind.KNEEL):
-                    free.setdefault(e.kind, []).append((node, a, e))
+            nodes.append(_Node(node, a, controller))
     reasons: dict[tuple[NodeKey, NodeKey], dict[str, list[str]]] = {}
 
     def add(src: NodeKey, dst: NodeKey, kind: str, reason: str) -> None:
-        slot = reasons.setdefault((src, dst), {})
-        lst = slot.setdefault(kind, [])
+        lst = reasons.setdefault((src, dst), {}).setdefault(kind, [])
         if reason not in lst:
             lst.append(reason)
 
-    for node, a in nodes:
-        key = node[0]
-        me = ctl[key]
-        produced: list[tuple[EventKind, _Thing, Target, str]] = []
-        for c in a.costs:
-            for ev in _COST_EVENTS.get(c.kind, ()):
-                produced.append((ev, _produced(c.target, key, me, True), c.target, f"cost {c.kind.value}"))
-        for e in a.effects:
-            for ev in _EFFECT_EVENTS.get(e.kind, ()):
-                produced.append((ev, _produced(e.target, key, me, False), e.target, f"effect {e.kind.value}"))
-        for ev, thing, tgt, what in produced:
-            candidates = list(by_event.get(ev, ()))
-            if ev is EventKind.SACRIFICED:
-                candidates += by_event.get(EventKind.KILLED, ())
-            for bnode, b in candidates:
-                assert b.trigger is not None
-                if not _answers(ev, what, b.trigger) or not _phases_ok(a, b):
-                    continue
-                bkey = bnode[0]
-                hand_discard = what.split()[-1] in _HAND_DISCARDS
-                if tgt.is_player or b.trigger.subject.card_type is None or hand_discard:
-                    # a player (or a player's hand): whose, relative to each ability's controller
-                    whose = frozenset({me}) if what.startswith("cost") else _sides(tgt.subject.scope, me)
-                    wanted = frozenset({ctl[bkey]}) if hand_discard else _sides(b.trigger.subject.scope, ctl[bkey])
-                    if not whose & wanted:
-                        continue
-                    why = ("players compatible" if not hand_discard
-                           else " or ".join(f"{_POSSESSIVE[p]} hand" for p in sorted(whose & wanted, reverse=True)))
-                else:
-                    m = _match(thing, key, _wanted(b.trigger.subject, bkey, ctl[bkey]), bkey, facts)
-                    if m is None:
-                        continue
-                    why = m
-                add(node, bnode, "triggers", f"{what} -> {ev.value} ({why})")
-        for e in a.effects:
-            for ck, kinds in _ENABLES.items():
-                if e.kind not in kinds:
-                    continue
-                for bnode, b, cost in by_cost.get(ck, ()):
-                    if not _phases_ok(a, b):
-                        continue
-                    bkey = bnode[0]
-                    # gold in a player's pool pays gold costs; gold on a card pays "discard N gold from" that card
-                    on_card = not e.target.is_player
-                    if e.kind is EffectKind.GAIN_GOLD and (ck is CostKind.DISCARD_GOLD) != on_card:
-                        continue
-                    if ck in (CostKind.PAY_GOLD, CostKind.DISCARD_FROM_HAND):
-                        if ctl[bkey] not in _sides(e.target.subject.scope, me):
-                            continue
-                        why = "your resources" if ctl[bkey] == me else "the other player's resources"
-                    else:
-                        want = (_wanted(cost.target.subject, bkey, ctl[bkey]) if cost.target.ref is not TargetRef.SELF
-                                else _Thing(bkey, cost.target.subject, frozenset({ctl[bkey]}), ctl[bkey]))
-                        # a cost is paid with its payer's own cards (Costs)
-                        want = _Thing(want.key, want.subject, want.sides & frozenset({ctl[bkey]}), want.controller)
-                        m = _match(_produced(e.target, key, me, False), key, want, bkey, facts)
-                        if m is None:
-                            continue
-                        why = m
-                    add(node, bnode, "enables",
-                        f"effect {e.kind.value}{_zones_text(e)} re-enables cost {ck.value} ({why})")
-        # a cost-free action that stands (kneels) can change the game state again once something kneels (stands)
-        # what it targets (Abilities: an ability can be initiated only if its effect could change the game state)
-        turns: list[tuple[EffectKind, Target, str]] = [
-            (EffectKind.STAND if c.kind is CostKind.KNEEL else EffectKind.KNEEL, c.target, f"cost {c.kind.value}")
-            for c in a.costs if c.kind in (CostKind.KNEEL, CostKind.STAND)]
-        turns += [(EffectKind.STAND if e.kind is EffectKind.KNEEL else EffectKind.KNEEL, e.target,
-                   f"effect {e.kind.value}") for e in a.effects if e.kind in (EffectKind.KNEEL, EffectKind.STAND)]
-        for needs, tgt, what in turns:
-            for bnode, b, be in free.get(needs, ()):
-                if not _phases_ok(a, b):
-                    continue
-                bkey = bnode[0]
-                want = (_Thing(bkey, be.target.subject, frozenset({ctl[bkey]}), ctl[bkey])
-                        if be.target.ref is TargetRef.SELF else _wanted(be.target.subject, bkey, ctl[bkey]))
-                m = _match(_produced(tgt, key, me, what.startswith("cost")), key, want, bkey, facts)
-                if m is not None:
-                    add(node, bnode, "enables", f"{what} re-enables effect {be.kind.value} ({m})")
+    by_event: dict[EventKind, list[_Node]] = {}
+    by_need: dict[Res, list[tuple[_Node, Cost | Effect]]] = {}
+    for n in nodes:
+        a = n.ability
+        if a.trigger is not None:
+            for ev in (a.trigger.event, *a.trigger.also_events):
+                by_event.setdefault(ev, []).append(n)
+        # what re-enables B: a resource its cost needs, or (an action with no cost) one its effect needs
+        wants: tuple[Cost | Effect, ...] = a.costs if a.costs or a.type is not AbilityType.ACTION else a.effects
+        for part in wants:
+            for r in needs(part):
+                by_need.setdefault(r, []).append((n, part))
+    for n in nodes:
+        parts: tuple[Cost | Effect, ...] = (*n.ability.costs, *n.ability.effects)
+        for part in parts:
+            _trigger_edges(n, part, by_event, facts, add)
+            _enable_edges(n, part, by_need, facts, add)
+    ctl = {n.key: n.controller for n in nodes}
     for (src, dst), by_kind in sorted(reasons.items()):
-        cross = ctl[src[0]] != ctl[dst[0]]
+        cross = ctl[src] != ctl[dst]
         text = "; ".join(r for k in sorted(by_kind) for r in by_kind[k])
         if cross:
-            text = f"[{_POSSESSIVE[ctl[src[0]]]} ability -> {_POSSESSIVE[ctl[dst[0]]]} ability] {text}"
+            text = f"[{_POSSESSIVE[ctl[src]]} ability -> {_POSSESSIVE[ctl[dst]]} ability] {text}"
         g.add_edge(src, dst, kind="+".join(sorted(by_kind)), reason=text, cross_player="true" if cross else "false")
     return g
+
+
+def _trigger_edges(n: _Node, part: Cost | Effect, by_event: Mapping[EventKind, list[_Node]],
+                   facts: Mapping[str, CardFacts], add: _Add) -> None:
+    """``n``'s cost or effect ``part`` raises the triggering condition of ``b``."""
+    key, me, cost = n.key[0], n.controller, isinstance(part, Cost)
+    what = _what(part)
+    for ev, src in raises(part):
+        for b in by_event.get(ev, ()):
+            trig = b.ability.trigger
+            assert trig is not None
+            if not answers(trig, ev, src) or not _phases_ok(n.ability, b.ability):
+                continue
+            bkey, them = b.key[0], b.controller
+            from_hand = src is Place.HAND
+            if _player_target(part) or trig.subject.card_type is None or from_hand:
+                # a player (or a player's hand): whose, relative to each ability's controller
+                whose = frozenset({me}) if cost or _player_scope_you(part) else sides(part.target.subject.scope, me)
+                wanted = frozenset({them}) if from_hand else sides(trig.subject.scope, them)
+                if not whose & wanted:
+                    continue
+                why = ("players compatible" if not from_hand
+                       else " or ".join(f"{_POSSESSIVE[p]} hand" for p in sorted(whose & wanted, reverse=True)))
+            else:
+                m = _match(_produced(part.target, key, me, cost), key, _wanted(trig.subject, bkey, them), bkey, facts)
+                if m is None:
+                    continue
+                why = m
+            add(n.key, b.key, "triggers", f"{what} -> {ev.value} ({why})")
+
+
+def _enable_edges(n: _Node, part: Cost | Effect, by_need: Mapping[Res, list[tuple[_Node, Cost | Effect]]],
+                  facts: Mapping[str, CardFacts], add: _Add) -> None:
+    """``n``'s cost or effect ``part`` makes what a cost of ``b`` (or the effect of a cost-free action) needs."""
+    key, me, cost = n.key[0], n.controller, isinstance(part, Cost)
+    for r in makes(part):
+        for b, bpart in by_need.get(r, ()):
+            if not _phases_ok(n.ability, b.ability):
+                continue
+            bkey, them = b.key[0], b.controller
+            if r in PLAYER_RES:
+                whose = frozenset({me}) if cost or _player_scope_you(part) else sides(part.target.subject.scope, me)
+                if them not in whose:
+                    continue
+                why = "your resources" if them == me else "the other player's resources"
+            else:
+                t = bpart.target
+                want = (_Thing(bkey, t.subject, frozenset({them}), them) if t.ref is TargetRef.SELF
+                        else _wanted(t.subject, bkey, them))
+                if isinstance(bpart, Cost):  # a cost is paid with its payer's own cards (Costs)
+                    want = _Thing(want.key, want.subject, want.sides & frozenset({them}), want.controller)
+                m = _match(_produced(part.target, key, me, cost), key, want, bkey, facts)
+                if m is None:
+                    continue
+                why = m
+            add(n.key, b.key, "enables", f"{_what(part)}{_zones_text(part)} re-enables {_what(bpart)} ({why})")
+
+
+def _player_scope_you(part: Cost | Effect) -> bool:
+    """A player effect with no scope ("gain 2 gold") is the ability's controller's."""
+    return _player_target(part) and part.target.subject.scope is Scope.ANY
+
+
+def unread_links(abilities: Mapping[str, tuple[Ability, ...]]) -> dict[NodeKey, tuple[bool, bool, tuple[Unread, ...]]]:
+    """For each initiated ability with unread text that could link it to others: ``(out, in, clauses)``.
+
+    ``out``: an unread effect, cost, alternative or whole ability could raise
+    a triggering condition or make a resource another ability needs;
+    ``in``: an unread trigger, cost, alternative or whole ability could be
+    answered or re-enabled by another ability.  Unread restrictions and
+    conditions are not here: leaving them out only adds links the read
+    graph already has.  An ability nothing of whose structure was read counts
+    both ways.
+    """
+    out: dict[NodeKey, tuple[bool, bool, tuple[Unread, ...]]] = {}
+    for key, abil in abilities.items():
+        for i, a in enumerate(abil):
+            if not initiated(a) or a.compiled is Compiled.FULL:
+                continue
+            roles = {u.role for u in a.unread}
+            whole = a.compiled is Compiled.UNSUPPORTED or not a.unread
+            o = whole or bool(roles & _LINKS_OUT)
+            n = whole or bool(roles & _LINKS_IN)
+            if o or n:
+                out[(key, i)] = (o, n, a.unread)
+    return out
 
 
 def _limit_text(g: nx.DiGraph, key: NodeKey) -> str:
@@ -589,7 +539,7 @@ def find_candidates(g: nx.DiGraph, max_length: int = 3, max_candidates: int = 10
                 abilities=tuple(cyc),
                 edges=edges,
                 bounded_by=tuple(t for t in (_limit_text(g, n) for n in cyc) if t),
-                forced=all(g.nodes[n]["type"] in {t.value for t in _FORCED} for n in cyc),
+                forced=all(g.nodes[n]["type"] in _FORCED_VALUES for n in cyc),
                 fully_compiled=all(g.nodes[n]["compiled"] == Compiled.FULL.value for n in cyc),
                 controllers=tuple(str(g.nodes[n].get("controller", split_key(n[0])[0])) for n in cyc),
             ))
@@ -598,3 +548,6 @@ def find_candidates(g: nx.DiGraph, max_length: int = 3, max_candidates: int = 10
         if len(found) >= max_candidates:
             break
     return tuple(sorted(found, key=lambda c: (len(c.cards), len(c.abilities), c.abilities)))
+
+
+_FORCED_VALUES = frozenset(t.value for t in AbilityType if is_forced(Ability(t)))

@@ -42,27 +42,32 @@ Every trace shown is an engine trace replayed on the concrete evaluator.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from ruleproof.cards.abilities import AbilityType
-from ruleproof.engines import bmc
-from ruleproof.engines.common import Options
+from ruleproof.encoder import SatResult, Unrolling, fresh_context
+from ruleproof.engines.common import replay
 from ruleproof.errors import InputError
+from ruleproof.evaluator import Evaluator
 from ruleproof.ir import System
 from ruleproof.loops.encode import (
     ALL_GROUPS,
     GROUP_TEXT,
+    Direction,
     Encoding,
     ModelSpec,
     Unsupported,
-    _cid,
     build_model,
     missing_targets,
 )
-from ruleproof.results import Trace, Verdict
+from ruleproof.loops.encode import (
+    cid as _cid,
+)
+from ruleproof.results import Trace
 
 __all__ = ["Category", "LoopResult", "classify", "continued_by", "controllers", "net_change", "trace_json",
            "unsupported_result"]
@@ -95,7 +100,10 @@ class LoopResult:
     ``players``: the controllers of the cycle's abilities (``you`` /
     ``opponent``); ``continued_by``: the players who must each choose to
     continue for another pass (the controllers of its optional abilities;
-    empty when every ability is forced).  ``hosts``: ``(attachment, host)``
+    empty when every ability is forced).  ``left_out``: the clauses of the
+    cycle's abilities the model leaves out (unread, or read and not modelled),
+    each with whether leaving it out narrows or widens the ability.
+    ``hosts``: ``(attachment, host)``
     card keys for each attachment of the candidate (the host may be a card
     not on the cycle; the reason then names it).
     """
@@ -114,26 +122,49 @@ class LoopResult:
     players: tuple[str, ...] = ()
     continued_by: tuple[str, ...] = ()
     hosts: tuple[tuple[str, str], ...] = ()
+    left_out: tuple[str, ...] = ()
 
 
 class _Unknown(Exception):
     """A solver query gave no answer (timeout or unknown)."""
 
 
-def _reach(system: System, name: str, depth: int, timeout: float | None) -> Trace | None:
-    """A replayed trace reaching target ``name`` at depth ``<= depth``, or ``None`` when it is unreachable.
+class _Path:
+    """One incremental solver over a path of ``system`` from an initial state, for targets asked at growing depths.
 
-    Exact for this model (see the module docstring): the targets become true
-    only at a multiple of the cycle length, which ``depth`` is.
+    A target of this model becomes true only at a known depth (``pos >= m``
+    after ``m`` steps, ``passes >= k`` after ``k * n``, a lasso after ``2 n``),
+    so asking it at that depth, on the path built so far, decides it.  The
+    path only grows: targets must be asked in order of depth.  One fresh Z3
+    context per path: its answers depend on the path's queries alone.
     """
-    prop = system.prop(name)
-    r = bmc.check(system, prop, Options(depth=depth, timeout=timeout))
-    if r.verdict is Verdict.PROVED:
-        assert r.trace is not None
-        return r.trace
-    if r.verdict is Verdict.UNKNOWN and r.reason.startswith("target not reached within"):
-        return None
-    raise _Unknown(r.reason or r.verdict.value)
+
+    def __init__(self, system: System, timeout: float | None) -> None:
+        fresh_context()
+        self.system = system
+        self.deadline = None if timeout is None else time.monotonic() + timeout
+        self.u = Unrolling(system, initial=True, deadline=self.deadline)
+        self.ev: Evaluator | None = None
+
+    def reach(self, name: str, depth: int) -> Trace | None:
+        """A replayed trace reaching target ``name`` at step ``depth``, or ``None`` when it cannot be reached."""
+        while self.u.k < depth:
+            self.u.extend()
+        if self.u.k != depth:
+            raise ValueError(f"target {name} asked at depth {depth} after depth {self.u.k}")
+        prop = self.system.prop(name)
+        r = self.u.check(self.u.holds(prop, depth))
+        if r is SatResult.UNSAT:
+            return None
+        if r is SatResult.UNKNOWN:
+            raise _Unknown(self.u.reason or "solver returned unknown")
+        self.ev = self.ev or Evaluator(self.system)
+        return replay(self.system, self.ev, self.u.trace(), prop)
+
+
+def _reach(system: System, name: str, depth: int, timeout: float | None) -> Trace | None:
+    """A replayed trace reaching target ``name`` at depth ``depth``, or ``None`` when it is unreachable."""
+    return _Path(system, timeout).reach(name, depth)
 
 
 def _value(trace: Trace, idx: int, var: str) -> Any:
@@ -152,7 +183,7 @@ def net_change(enc: Encoding, trace: Trace, a: int, b: int) -> tuple[tuple[str, 
         cards = [c for c in enc.cards if c.owner == p]
         power = d(f"fpower[{p}]") + sum(d(f"power[{_cid(c.code)}]") for c in cards)
 
-        def standing(i: int) -> int:
+        def standing(i: int, cards: list[Any] = cards) -> int:
             return sum(1 for c in cards if c.type == "character"
                        and _value(trace, i, f"zone[{_cid(c.code)}]") == "play"
                        and _value(trace, i, f"standing[{_cid(c.code)}]"))
@@ -213,7 +244,8 @@ def _result(enc: Encoding, category: Category, reason: str, t0: float, **kw: Any
         reason = f"{reason}; not modelled, and could change this: {'; '.join(enc.unmodelled)}"
     return LoopResult(cards=enc.candidate.cards, abilities=enc.candidate.abilities, category=category, reason=reason,
                       phase=enc.phase.value if enc.phase else "", seconds=round(time.monotonic() - t0, 3),
-                      players=_players(enc), continued_by=continued_by(enc), hosts=hosts, **kw)
+                      players=_players(enc), continued_by=continued_by(enc), hosts=hosts,
+                      left_out=tuple(x.describe() for x in enc.left_out), **kw)
 
 
 def unsupported_result(u: Unsupported) -> LoopResult:
@@ -223,10 +255,24 @@ def unsupported_result(u: Unsupported) -> LoopResult:
 
 
 def classify(enc: Encoding, timeout: float | None = 20.0, max_passes: int = 8) -> LoopResult:
-    """Decide what the cycle of ``enc`` is (see :class:`Category`)."""
+    """Decide what the cycle of ``enc`` is (see :class:`Category`).
+
+    Text the model leaves out (``enc.left_out``) decides which answers stand:
+    a loop found without clauses that only *narrow* the ability is a loop of
+    the printed cards too, and "not a loop" without clauses that only *widen*
+    it is true of them too; any other answer is ``unknown``, naming the
+    clauses.  A cycle the semantics table already rules out (``enc.static``)
+    needs no solver.
+    """
     t0 = time.monotonic()
+    dirs = enc.directions()
+    if Direction.EITHER in dirs or {Direction.NARROWS, Direction.WIDENS} <= dirs:
+        return _result(enc, Category.UNKNOWN, "the answer depends on text the model leaves out: "
+                       + _phrases(enc, None), t0)
+    if enc.static:
+        return _honest(enc, _result(enc, Category.NOT_A_LOOP, enc.static, t0))
     try:
-        return _classify(enc, timeout, max_passes, t0)
+        return _honest(enc, _classify(enc, timeout, max_passes, t0))
     except _Unknown as exc:
         return _result(enc, Category.UNKNOWN, f"solver gave no answer: {exc}", t0)
     except InputError as exc:  # the encoder built an ill-formed model: say so for this candidate, keep the run
@@ -234,14 +280,46 @@ def classify(enc: Encoding, timeout: float | None = 20.0, max_passes: int = 8) -
                        f"(a ruleproof bug; please report it): {exc}", t0)
 
 
+def _phrases(enc: Encoding, direction: Direction | None) -> str:
+    return "; ".join(x.describe() for x in enc.left_out if direction is None or x.direction is direction)
+
+
+_LOOPS = frozenset({Category.UNBOUNDED, Category.MANDATORY, Category.LIMITED})
+
+
+def _honest(enc: Encoding, r: LoopResult) -> LoopResult:
+    """Keep an answer only when what the model leaves out cannot overturn it (see :func:`classify`)."""
+    dirs = enc.directions()
+    if not dirs:
+        return r
+    if r.category in _LOOPS and Direction.NARROWS in dirs:
+        return dataclasses.replace(r, reason=f"{r.reason}; found without (the printed text allows more): "
+                                   + _phrases(enc, Direction.NARROWS))
+    if r.category is Category.NOT_A_LOOP and Direction.WIDENS in dirs:
+        return dataclasses.replace(r, reason=f"{r.reason}; true also with what the model leaves out (it only "
+                                   "restricts): " + _phrases(enc, Direction.WIDENS))
+    if r.category in _LOOPS:
+        return dataclasses.replace(r, category=Category.UNKNOWN, trace=None, trace_passes=0, passes=None,
+                                   reason=f"the model finds a {r.category.value} loop, but it leaves out "
+                                   f"restrictions that could stop it: {_phrases(enc, Direction.WIDENS)}")
+    if r.category is Category.NOT_A_LOOP:
+        return dataclasses.replace(r, category=Category.UNKNOWN, trace=None, trace_passes=0,
+                                   reason=f"no loop in the model, but the printed text allows more than it runs: "
+                                   f"{_phrases(enc, Direction.NARROWS)} (the model's answer: {r.reason})")
+    return r
+
+
 def _classify(enc: Encoding, timeout: float | None, max_passes: int, t0: float) -> LoopResult:
     n = enc.n
     forced = enc.candidate.forced
     free = build_model(enc, ModelSpec(lasso_drop=((),) + tuple((g,) for g in ALL_GROUPS if g != "limits"),
                                       passes=(1, 2), progress=tuple(range(1, n)), max_passes=max_passes))
-    lasso = _reach(free, "lasso", 2 * n, timeout)
+    path = _Path(free, timeout)
+    if path.reach("passes>=1", n) is None:
+        return _stuck(enc, free, timeout, t0)
+    lasso = path.reach("lasso", 2 * n)
     if lasso is None:
-        return _not_a_loop(enc, free, timeout, t0)
+        return _not_a_loop(enc, path, t0)
     loop_cat = Category.MANDATORY if forced else Category.UNBOUNDED
     what = _who_repeats(enc)
     limited = enc.limited()
@@ -256,8 +334,9 @@ def _classify(enc: Encoding, timeout: float | None, max_passes: int, t0: float) 
                        t0, net_gain=net_change(enc, again, n, 2 * n), trace=again, trace_passes=2)
     best: Trace | None = None
     count = 0
+    counting = _Path(lim, timeout)
     for k in range(1, max_passes + 1):
-        t = _reach(lim, f"passes>={k}", k * n, timeout)
+        t = counting.reach(f"passes>={k}", k * n)
         if t is None:
             break
         best, count = t, k
@@ -278,25 +357,32 @@ def _classify(enc: Encoding, timeout: float | None, max_passes: int, t0: float) 
                    trace=best, trace_passes=count)
 
 
-def _not_a_loop(enc: Encoding, free: System, timeout: float | None, t0: float) -> LoopResult:
+def _stuck(enc: Encoding, free: System, timeout: float | None, t0: float) -> LoopResult:
+    """No first pass: name the first ability that can never fire (``pos>=m`` asked at growing depths)."""
     n = enc.n
-    if _reach(free, "passes>=1", n, timeout) is None:
-        stuck = n - 1  # pos>=m: abilities 0..m-1 fired in order; the first m unreachable names ability m-1
-        for m in range(1, n):
-            if _reach(free, f"pos>={m}", m, timeout) is None:
-                stuck = m - 1
-                break
-        hint = missing_targets(enc, stuck)
-        where = "first" if stuck == 0 else f"after {enc.label(stuck - 1)}"
-        return _result(enc, Category.NOT_A_LOOP,
-                       f"{enc.label(stuck)} can never fire {where} with these cards: "
-                       + (hint or "its triggering condition, cost, target or effect test fails (Abilities)"), t0)
+    stuck = n - 1  # pos>=m: abilities 0..m-1 fired in order; the first m unreachable names ability m-1
+    path = _Path(free, timeout)
+    for m in range(1, n):
+        if path.reach(f"pos>={m}", m) is None:
+            stuck = m - 1
+            break
+    hint = missing_targets(enc, stuck)
+    where = "first" if stuck == 0 else f"after {enc.label(stuck - 1)}"
+    return _result(enc, Category.NOT_A_LOOP,
+                   f"{enc.label(stuck)} can never fire {where} with these cards: "
+                   + (hint or "its triggering condition, cost, target or effect test fails (Abilities)"), t0)
+
+
+def _not_a_loop(enc: Encoding, path: _Path, t0: float) -> LoopResult:
+    """A first pass runs but no second one repeats it: name what runs down (one dominance group left out at a
+    time, on the same path)."""
+    n = enc.n
     worse: list[str] = []
     shown: Trace | None = None
     for g in ALL_GROUPS:
         if g == "limits":
             continue
-        t = _reach(free, f"lasso-{g}", 2 * n, timeout)
+        t = path.reach(f"lasso-{g}", 2 * n)
         if t is not None:
             shown = shown or t
             delta = dict(net_change(enc, t, n, 2 * n))
@@ -314,7 +400,7 @@ def _not_a_loop(enc: Encoding, free: System, timeout: float | None, t0: float) -
                   + " / ".join(worse))
         return _result(enc, Category.NOT_A_LOOP, reason, t0, trace=shown, trace_passes=2 if shown else 0,
                        net_gain=net_change(enc, shown, n, 2 * n) if shown else ())
-    twice = _reach(free, "passes>=2", 2 * n, timeout)
+    twice = path.reach("passes>=2", 2 * n)
     if twice is None:
         return _result(enc, Category.NOT_A_LOOP, "the cycle cannot run twice in a row: the first pass spends a "
                        "cost or a triggering condition that nothing in the cycle restores (Abilities, Costs)", t0)

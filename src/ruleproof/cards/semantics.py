@@ -1,0 +1,679 @@
+"""Card semantics: what each cost and effect does to the game state, and what re-enables what.
+
+This module is the one home of the *meaning* of the typed ability tree
+(:mod:`ruleproof.cards.abilities`).  The ability graph
+(:mod:`ruleproof.cards.graph`) and the loop encoder (:mod:`ruleproof.loops.encode`)
+both read it, so "what we accept", "what links to what" and "how we encode
+it" cannot drift apart:
+
+* :data:`RULES` is the table: one :class:`Entry` per cost kind and per effect
+  kind the loop model supports, saying which target references it is modelled
+  for, what it **needs** of its target (a resource that must be there: a
+  standing card to kneel, gold to pay, a card in the discard pile to put into
+  play...), what it **makes** (the resources it leaves: a kneeling card, gold,
+  a card in the dead pile...), the triggering conditions it raises, and, for
+  a card changing zones, the :class:`Move` (from where, to where, the "would"
+  and "after" events, whether it can be saved).  The loop encoder has one
+  small encoder per entry, keyed the same way (a test asserts the keys match).
+  The framework rules the encoder follows (limits and maxima, "attached",
+  "then", owners' piles) are entries of the same table.
+* An edge ``A -> B`` of the ability graph "enables" when something ``A``
+  makes is something ``B`` needs (:func:`makes`, :func:`needs`); it
+  "triggers" when an event ``A`` raises is one ``B``'s triggering condition
+  answers (:func:`raises`, :func:`answers`).
+* A deliberately wrong reading of a rule (a *mutant*, :data:`MUTANTS`) is
+  :data:`RULES` with one entry swapped (:meth:`Rules.swap`); nothing tests for
+  a mutant's name inside the rules.
+
+Card filters: :func:`fits` tests the printed facts of a card against a
+:class:`~ruleproof.cards.abilities.Subject` (the same function for the graph
+and the encoder); :data:`SUBJECT_READ` lists the filter fields the loop model
+reads, and :func:`unread_filter` names the others.
+
+Examples
+--------
+>>> from ruleproof.cards.abilities import CostKind, EffectKind
+>>> RULES.costs[CostKind.KNEEL].needs, RULES.effects[EffectKind.STAND].makes
+((<Res.STANDING: 'standing'>,), (<Res.STANDING: 'standing'>,))
+>>> RULES.effects[EffectKind.SACRIFICE].move.dest, RULES.effects[EffectKind.SACRIFICE].move.saveable
+(<Place.DISCARD: 'discard'>, False)
+>>> mutant("sacrifice_is_kill").effects[EffectKind.SACRIFICE].move.dest
+<Place.DEAD: 'dead'>
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from enum import Enum
+from types import MappingProxyType
+from typing import Any, Callable, Mapping
+
+from ruleproof.cards.abilities import (
+    Ability,
+    AbilityType,
+    CardKind,
+    Cmp,
+    Cost,
+    CostKind,
+    Effect,
+    EffectKind,
+    EventKind,
+    Keyword,
+    LimitKind,
+    Phase,
+    Scope,
+    Stat,
+    Subject,
+    TargetRef,
+    Trigger,
+    Zone,
+    set_fields,
+)
+
+__all__ = [
+    "BOTH",
+    "MUTANTS",
+    "OPPONENT",
+    "RULES",
+    "SUBJECT_READ",
+    "THEIRS",
+    "YOU",
+    "YOURS",
+    "CardFacts",
+    "Entry",
+    "LimitRule",
+    "Move",
+    "PileRule",
+    "Place",
+    "RefRule",
+    "Res",
+    "Rules",
+    "ThenRule",
+    "answers",
+    "entry_of",
+    "fits",
+    "initiated",
+    "is_forced",
+    "makes",
+    "mutant",
+    "needs",
+    "phase_of",
+    "place_of",
+    "raises",
+    "sides",
+    "unread_filter",
+]
+
+#: The two players, relative to the one searching (graph keys ``CODE`` / ``opp:CODE``).
+YOU = "you"
+OPPONENT = "opponent"
+BOTH = frozenset({YOU, OPPONENT})
+#: Scopes that name the ability's controller's side / the other side.
+YOURS = frozenset({Scope.SELF, Scope.YOU_CONTROL, Scope.YOU_OWN, Scope.YOU})
+THEIRS = frozenset({Scope.OPPONENT_CONTROLS, Scope.OPPONENT_OWNS, Scope.OPPONENT})
+_OWNER_SCOPES = frozenset({Scope.YOU_OWN, Scope.OPPONENT_OWNS})
+
+_INITIATED = frozenset({AbilityType.ACTION, AbilityType.REACTION, AbilityType.INTERRUPT, AbilityType.FORCED_REACTION,
+                        AbilityType.FORCED_INTERRUPT, AbilityType.WHEN_REVEALED})
+_FORCED = frozenset({AbilityType.FORCED_REACTION, AbilityType.FORCED_INTERRUPT, AbilityType.WHEN_REVEALED})
+
+
+def initiated(a: Ability) -> bool:
+    """A triggered ability (action, reaction, interrupt, forced, when revealed): a node of the ability graph."""
+    return a.type in _INITIATED
+
+
+def is_forced(a: Ability) -> bool:
+    """Its initiation is mandatory (Abilities: forced interrupts/reactions and when revealed abilities)."""
+    return a.type in _FORCED
+
+
+def other_side(side: str) -> str:
+    """The other player."""
+    return OPPONENT if side == YOU else YOU
+
+
+def sides(scope: Scope, controller: str) -> frozenset[str]:
+    """The players a scope printed on an ability of ``controller`` can name (FAQ 2.7: "you" is its controller)."""
+    if scope in YOURS:
+        return frozenset({controller})
+    if scope in THEIRS:
+        return frozenset({other_side(controller)})
+    return BOTH
+
+
+def by_owner(scope: Scope) -> bool:
+    """The scope names a card's owner ("you own"), not its controller (Ownership and Control)."""
+    return scope in _OWNER_SCOPES
+
+
+# ---------------------------------------------------------------------------
+# card facts
+
+
+@dataclass(frozen=True)
+class CardFacts:
+    """What the graph and the loop model know of a card: its printed facts, its owner and (attachments) its host.
+
+    ``code`` is the card's key in a search (``CODE`` for your copy, ``opp:CODE``
+    for the opponent's); ``owner`` is ``you`` or ``opp`` (the loop model's
+    player names); ``host`` the key of the card an attachment is attached to.
+    """
+
+    code: str
+    name: str
+    type: str
+    faction: str
+    traits: tuple[str, ...] = ()
+    cost: int | None = None
+    strength: int | None = None
+    unique: bool = False
+    loyal: bool = False
+    icons: tuple[str, ...] = ()
+    keywords: tuple[str, ...] = ()
+    owner: str = "you"
+    host: str | None = None
+
+    @property
+    def kind(self) -> CardKind:
+        """The card type as a :class:`CardKind` (``card`` for a type the enum does not name)."""
+        try:
+            return CardKind(self.type)
+        except ValueError:
+            return CardKind.CARD
+
+    def has_keyword(self, kw: Keyword) -> bool:
+        """The card's printed keywords include ``kw`` (its value, e.g. ``bestow (2)``, aside)."""
+        word = kw.value.replace("_", " ")
+        return any(k == word or k.startswith(word + " ") for k in self.keywords)
+
+
+def _types_ok(want: Subject, k: CardKind) -> bool:
+    kinds = tuple(x for x in ((want.card_type,) if want.card_type else ()) + want.other_types)
+    if k in want.not_types:
+        return False
+    if not kinds or CardKind.CARD in kinds:
+        return k is not CardKind.FACTION_CARD if kinds else True
+    return k in kinds
+
+
+_STAT_VALUE: dict[Stat, Callable[[CardFacts], int | None]] = {
+    Stat.COST: lambda k: k.cost,
+    Stat.PRINTED_COST: lambda k: k.cost,
+    Stat.STR: lambda k: k.strength,  # modifiers are constant abilities, not modelled (named in loop results)
+    Stat.PRINTED_STR: lambda k: k.strength,
+}
+_CMP: dict[Cmp, Callable[[int, int], bool]] = {
+    Cmp.LE: lambda a, b: a <= b, Cmp.GE: lambda a, b: a >= b, Cmp.LT: lambda a, b: a < b,
+    Cmp.GT: lambda a, b: a > b, Cmp.EQ: lambda a, b: a == b,
+}
+
+#: The filter fields :func:`fits` reads from printed facts, plus the state fields the loop model reads
+#: (``standing``, ``zone``; ``scope`` and ``other`` are about who and which card, read by the callers).
+SUBJECT_READ = frozenset({"scope", "card_type", "other_types", "traits", "factions", "not_traits", "not_factions",
+                          "not_types", "other", "standing", "unique", "loyal", "limited", "icons", "lacks_icons",
+                          "keywords", "lacks_keywords", "compare", "zone"})
+
+
+def unread_filter(s: Subject) -> tuple[str, ...]:
+    """The filter fields of ``s`` the loop model does not read (a challenge role, attachments, a stat it does not
+    know, a comparison with another card or with X)."""
+    out = sorted(set_fields(s) - SUBJECT_READ)
+    for c in s.compare:
+        if c.stat not in _STAT_VALUE or c.value is None or c.than is not None:
+            out.append(f"compare {c.stat.value}")
+    return tuple(out)
+
+
+def fits(s: Subject, k: CardFacts) -> bool:
+    """Does card ``k``'s printed face satisfy filter ``s`` (type, traits, factions, unique, loyal, limited, icons,
+    keywords, printed cost and STR comparisons)?
+
+    Scope (who controls or owns it), ``other`` (not the ability's own card), the
+    state (``standing``, ``zone``) and the fields of :func:`unread_filter` are
+    the callers' business.  Traits compare without case.
+
+    >>> knight = CardFacts("1", "Ser X", "character", "stark", ("Knight",), cost=3)
+    >>> fits(Subject(card_type=CardKind.CHARACTER, traits=("Knight",)), knight)
+    True
+    >>> fits(Subject(card_type=CardKind.LOCATION), knight)
+    False
+    """
+    if not _types_ok(s, k.kind):
+        return False
+    mine = {t.lower() for t in k.traits}
+    if s.traits and not {t.lower() for t in s.traits} & mine:
+        return False
+    if {t.lower() for t in s.not_traits} & mine:
+        return False
+    if s.factions and k.faction not in s.factions or k.faction in s.not_factions:
+        return False
+    if s.unique is not None and s.unique != k.unique or s.loyal is not None and s.loyal != k.loyal:
+        return False
+    if s.limited is not None and s.limited != k.has_keyword(Keyword.LIMITED):
+        return False
+    if any(i.value not in k.icons for i in s.icons) or any(i.value in k.icons for i in s.lacks_icons):
+        return False
+    if s.keywords and not any(k.has_keyword(w) for w in s.keywords):
+        return False
+    if any(k.has_keyword(w) for w in s.lacks_keywords):
+        return False
+    for c in s.compare:
+        get = _STAT_VALUE.get(c.stat)
+        if get is None or c.value is None or c.than is not None:
+            continue  # not read (unread_filter names it)
+        v = get(k)
+        if v is None or not _CMP[c.op](v, c.value):
+            return False
+    return True
+
+
+# ---------------------------------------------------------------------------
+# places and resources
+
+
+class Place(Enum):
+    """Where a card is, in the loop model (Rules Reference: In Play and Out of Play; Shadows)."""
+
+    PLAY = "play"
+    HAND = "hand"
+    DISCARD = "discard"
+    DEAD = "dead"
+    DECK = "deck"
+    SHADOWS = "shadows"
+    REMOVED = "removed"
+
+
+_PLACE_OF_ZONE = {Zone.PLAY: Place.PLAY, Zone.HAND: Place.HAND, Zone.DISCARD_PILE: Place.DISCARD,
+                  Zone.DEAD_PILE: Place.DEAD, Zone.DRAW_DECK: Place.DECK, Zone.TOP_OF_DECK: Place.DECK,
+                  Zone.BOTTOM_OF_DECK: Place.DECK, Zone.SHADOWS: Place.SHADOWS, Zone.OUT_OF_GAME: Place.REMOVED}
+
+
+def place_of(z: Zone) -> Place | None:
+    """The model place of a printed zone (``None``: a plot zone, not a place of the draw deck's cards)."""
+    return _PLACE_OF_ZONE.get(z)
+
+
+class Res(Enum):
+    """A resource: a part of the game state that a cost or an effect needs, and another one makes.
+
+    Card resources belong to the target card; ``gold``, ``hand``, ``deck`` to
+    a player (the one the target names).
+    """
+
+    STANDING = "standing"
+    KNEELING = "kneeling"
+    IN_PLAY = "in play"
+    IN_HAND = "in hand"
+    IN_DISCARD = "in the discard pile"
+    IN_DEAD = "in the dead pile"
+    IN_DECK = "in the draw deck"
+    IN_SHADOWS = "in shadows"
+    POWER = "power"
+    CARD_GOLD = "gold on a card"
+    GOLD = "gold"
+    HAND = "cards in hand"
+    DECK = "cards in the draw deck"
+
+
+#: Resources that belong to a player rather than to a card.
+PLAYER_RES = frozenset({Res.GOLD, Res.HAND, Res.DECK})
+_IN: dict[Place, Res] = {Place.PLAY: Res.IN_PLAY, Place.HAND: Res.IN_HAND, Place.DISCARD: Res.IN_DISCARD,
+                         Place.DEAD: Res.IN_DEAD, Place.DECK: Res.IN_DECK, Place.SHADOWS: Res.IN_SHADOWS}
+
+
+def res_in(p: Place) -> Res | None:
+    """The resource "a card in place ``p``" (``None`` for a card removed from the game: nothing takes it back)."""
+    return _IN.get(p)
+
+
+# ---------------------------------------------------------------------------
+# the table
+
+
+@dataclass(frozen=True)
+class Move:
+    """A card changes place.
+
+    ``name`` names the move (a pending removal in the loop model is one of
+    these names); ``src``: where it must be (``None``: the places the text names,
+    ``Effect.from_zones`` / the target's ``zone``); ``dest``: where it goes
+    (its *owner's* pile: Ownership and Control); ``would`` / ``after``: the
+    triggering conditions before and after it happens (interrupts answer the
+    first, reactions the second); ``saveable``: an interrupt may save the card
+    (Save; a sacrifice cannot be saved, nor a card that leaves play to pay a
+    cost, FAQ 3.2, which the encoder applies); ``new_copy``: entering play
+    brings a new copy of its abilities (Limits and Maxima).
+    """
+
+    name: str
+    src: Place | None
+    dest: Place
+    would: tuple[EventKind, ...] = ()
+    after: tuple[EventKind, ...] = ()
+    saveable: bool = False
+    new_copy: bool = False
+
+
+@dataclass(frozen=True)
+class Entry:
+    """The meaning of one cost or effect kind.
+
+    ``does``: one line in words; ``cites``: the Rules Reference sections;
+    ``refs``: the target references the loop model encodes it for; ``needs``
+    / ``makes``: resources of its target it needs (a cost: to be paid; an
+    effect: to change the game state) and leaves; ``events``: triggering
+    conditions it raises about its target besides a move's; ``move``: for a
+    card changing place.
+    """
+
+    does: str
+    cites: tuple[str, ...]
+    refs: frozenset[TargetRef]
+    needs: tuple[Res, ...] = ()
+    makes: tuple[Res, ...] = ()
+    events: tuple[EventKind, ...] = ()
+    move: Move | None = None
+
+
+@dataclass(frozen=True)
+class LimitRule:
+    """How a printed limit counts (Limits and Maxima).
+
+    ``per_title``: uses of every copy by title count together (a maximum) or
+    only this copy's (a limit); ``per_player``: each player counts their own;
+    ``renews``: a card that leaves play and re-enters brings a new copy whose
+    uses start at zero.
+    """
+
+    per_title: bool
+    per_player: bool
+    renews: bool
+
+
+@dataclass(frozen=True)
+class RefRule:
+    """What a target reference picks: ``host`` (the card an attachment is attached to) or ``any character``."""
+
+    picks: str
+
+
+@dataclass(frozen=True)
+class ThenRule:
+    """The word "Then": post-then effects resolve only if the pre-then aspect resolved in full (``gate``)."""
+
+    gate: bool
+
+
+@dataclass(frozen=True)
+class PileRule:
+    """Where a card that leaves play (or enters an out-of-play area) goes: its ``owner``'s piles or its
+    ``controller``'s (Ownership and Control)."""
+
+    to: str
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The whole table: cost and effect entries and the framework rules (see the module docstring)."""
+
+    costs: Mapping[CostKind, Entry]
+    effects: Mapping[EffectKind, Entry]
+    limits: Mapping[LimitKind, LimitRule]
+    refs: Mapping[TargetRef, RefRule]
+    then: ThenRule
+    piles: PileRule
+
+    def swap(self, section: str, key: object, entry: object) -> Rules:
+        """A copy with one entry replaced (``section``: ``costs``, ``effects``, ``limits``, ``refs``; or ``then``
+        / ``piles`` with ``key`` ``None``)."""
+        change: dict[str, Any] = {}
+        if section in ("then", "piles"):
+            change[section] = entry
+        else:
+            table = dict(getattr(self, section))
+            if key not in table:
+                raise KeyError(f"{section} has no entry {key!r}")
+            table[key] = entry
+            change[section] = MappingProxyType(table)
+        return dataclasses.replace(self, **change)
+
+
+_ANY_CARD = frozenset({TargetRef.SELF, TargetRef.CHOSEN, TargetRef.EACH, TargetRef.TRIGGER, TargetRef.ATTACHED})
+_ONE_CARD = frozenset({TargetRef.SELF, TargetRef.CHOSEN, TargetRef.TRIGGER, TargetRef.ATTACHED})
+_PAY = frozenset({TargetRef.SELF, TargetRef.CHOSEN, TargetRef.ATTACHED})
+_PLAYER = frozenset({TargetRef.PLAYER})
+
+_KILL = Move("kill", Place.PLAY, Place.DEAD, (EventKind.WOULD_BE_KILLED, EventKind.WOULD_LEAVE_PLAY),
+             (EventKind.KILLED, EventKind.LEAVES_PLAY), saveable=True)
+_DISCARD = Move("discard", Place.PLAY, Place.DISCARD, (EventKind.WOULD_BE_DISCARDED, EventKind.WOULD_LEAVE_PLAY),
+                (EventKind.DISCARDED, EventKind.LEAVES_PLAY), saveable=True)
+_SACRIFICE = Move("sacrifice", Place.PLAY, Place.DISCARD, (EventKind.WOULD_BE_SACRIFICED, EventKind.WOULD_LEAVE_PLAY),
+                  (EventKind.SACRIFICED, EventKind.LEAVES_PLAY), saveable=False)
+_RETURN = Move("return_to_hand", Place.PLAY, Place.HAND,
+               (EventKind.WOULD_BE_RETURNED_TO_HAND, EventKind.WOULD_LEAVE_PLAY),
+               (EventKind.RETURNED_TO_HAND, EventKind.LEAVES_PLAY), saveable=True)
+_TO_SHADOWS = Move("return_to_shadows", Place.PLAY, Place.SHADOWS, (EventKind.WOULD_LEAVE_PLAY,),
+                   (EventKind.PUT_INTO_SHADOWS, EventKind.LEAVES_PLAY), saveable=True)
+_REMOVE = Move("remove_from_game", Place.PLAY, Place.REMOVED, (EventKind.WOULD_LEAVE_PLAY,), (EventKind.LEAVES_PLAY,),
+               saveable=True)
+_HAND_DISCARD = Move("discard_from_hand", Place.HAND, Place.DISCARD, (), (EventKind.DISCARDED,))
+_ENTER = Move("put_into_play", None, Place.PLAY, (), (EventKind.ENTERS_PLAY,), new_copy=True)
+
+
+def _leaves(does: str, move: Move, cites: tuple[str, ...], refs: frozenset[TargetRef]) -> Entry:
+    dest = res_in(move.dest)
+    return Entry(does, cites, refs, needs=(Res.IN_PLAY,), makes=(dest,) if dest else (), move=move)
+
+
+_COSTS: dict[CostKind, Entry] = {
+    CostKind.KNEEL: Entry("kneel a standing card", ("Kneel", "Costs"),
+                          _PAY | {TargetRef.FACTION_CARD}, (Res.STANDING,), (Res.KNEELING,), (EventKind.KNELT,)),
+    CostKind.STAND: Entry("stand a kneeling card", ("Stand", "Costs"),
+                          _PAY | {TargetRef.FACTION_CARD}, (Res.KNEELING,), (Res.STANDING,), (EventKind.STOOD,)),
+    CostKind.PAY_GOLD: Entry("return gold from your gold pool to the treasury", ("Gold", "Costs"),
+                             _PLAYER | {TargetRef.SELF}, (Res.GOLD,)),
+    CostKind.DISCARD_GOLD: Entry("return gold on the card to the treasury", ("Bestow", "Costs"),
+                                 frozenset({TargetRef.SELF}), (Res.CARD_GOLD,)),
+    CostKind.DISCARD_POWER: Entry("discard power from the card", ("Power", "Costs"),
+                                  frozenset({TargetRef.SELF, TargetRef.FACTION_CARD}), (Res.POWER,)),
+    CostKind.DISCARD_FROM_HAND: Entry("discard cards from your hand", ("Discard Pile", "Costs"),
+                                      _PLAYER | {TargetRef.CHOSEN}, (Res.HAND,), (), (EventKind.DISCARDED,),
+                                      _HAND_DISCARD),
+    CostKind.SACRIFICE: _leaves("sacrifice a card you control", _SACRIFICE, ("Sacrifice", "Costs"), _PAY),
+    CostKind.KILL: _leaves("kill a character", _KILL, ("Kill, Killed", "Costs"), _PAY),
+    CostKind.DISCARD_FROM_PLAY: _leaves("discard a card from play", _DISCARD, ("Discard Pile", "Costs"), _PAY),
+    CostKind.RETURN_TO_HAND: _leaves("return a card to its owner's hand", _RETURN, ("Costs",), _PAY),
+    CostKind.REMOVE_FROM_GAME: _leaves("remove a card from the game", _REMOVE, ("Removed from Game", "Costs"), _PAY),
+    CostKind.RETURN_TO_SHADOWS: _leaves("return a card to shadows", _TO_SHADOWS, ("Shadows", "Costs"), _PAY),
+}
+
+_EFFECTS: dict[EffectKind, Entry] = {
+    EffectKind.STAND: Entry("stand a kneeling card", ("Stand, Standing",), _ANY_CARD | {TargetRef.FACTION_CARD},
+                            (Res.KNEELING,), (Res.STANDING,), (EventKind.STOOD,)),
+    EffectKind.KNEEL: Entry("kneel a standing card", ("Kneel, Kneeling, Knelt",), _ANY_CARD | {TargetRef.FACTION_CARD},
+                            (Res.STANDING,), (Res.KNEELING,), (EventKind.KNELT,)),
+    EffectKind.GAIN_GOLD: Entry("gain gold from the treasury (to a gold pool, or onto a card)", ("Gains", "Gold"),
+                                _PLAYER | _ONE_CARD, (), (Res.GOLD,), (EventKind.GAIN_GOLD,)),
+    EffectKind.DRAW: Entry("draw cards from the top of the draw deck", ("Drawing Cards",), _PLAYER,
+                           (Res.DECK,), (Res.HAND,), (EventKind.DRAW,)),
+    EffectKind.GAIN_POWER: Entry("gain power on a card (or the faction card)", ("Gains", "Power"),
+                                 _ONE_CARD | {TargetRef.FACTION_CARD}, (Res.IN_PLAY,), (Res.POWER,),
+                                 (EventKind.GAIN_POWER,)),
+    EffectKind.DISCARD_FROM_HAND: Entry("a player discards cards from their hand", ("Discard Pile",), _PLAYER,
+                                        (Res.HAND,), (), (EventKind.DISCARDED,),
+                                        _HAND_DISCARD),
+    EffectKind.KILL: _leaves("kill a character", _KILL, ("Kill, Killed", "Dead Pile"), _ANY_CARD),
+    EffectKind.DISCARD: _leaves("discard a card from play", _DISCARD, ("Discard Pile", "Leaves Play"), _ANY_CARD),
+    EffectKind.SACRIFICE: _leaves("sacrifice a card its controller chooses", _SACRIFICE, ("Sacrifice",), _ANY_CARD),
+    EffectKind.RETURN_TO_HAND: _leaves("return a card to its owner's hand", _RETURN, ("Leaves Play",), _ANY_CARD),
+    EffectKind.RETURN_TO_SHADOWS: _leaves("return a card to shadows", _TO_SHADOWS, ("Shadows",), _ANY_CARD),
+    EffectKind.REMOVE_FROM_GAME: _leaves("remove a card from the game", _REMOVE, ("Removed from Game",), _ANY_CARD),
+    EffectKind.PUT_INTO_PLAY: Entry("put a card into play from the place the text names", ("Put into Play",),
+                                    frozenset({TargetRef.SELF, TargetRef.CHOSEN, TargetRef.TRIGGER}), (),
+                                    (Res.IN_PLAY,), (), _ENTER),
+    EffectKind.SAVE: Entry("save a card that would leave play: it stays in play", ("Save",),
+                           frozenset({TargetRef.TRIGGER, TargetRef.SELF}), (Res.IN_PLAY,), (Res.IN_PLAY,),
+                           (EventKind.SAVED,)),
+}
+
+_LIMITS = {
+    LimitKind.LIMIT: LimitRule(per_title=False, per_player=True, renews=True),
+    LimitKind.MAX: LimitRule(per_title=True, per_player=True, renews=False),
+}
+_REFS = {TargetRef.ATTACHED: RefRule("host")}
+
+#: The rules as written.
+RULES = Rules(MappingProxyType(_COSTS), MappingProxyType(_EFFECTS), MappingProxyType(_LIMITS),
+              MappingProxyType(_REFS), ThenRule(gate=True), PileRule("owner"))
+
+
+def target_ref(part: Cost | Effect) -> TargetRef:
+    """How the part designates what it acts on; every target that names players ("you", "each player", "that
+    player": ``Target.is_player``) is a ``player`` target."""
+    return TargetRef.PLAYER if part.target.is_player else part.target.ref
+
+
+def entry_of(part: Cost | Effect, rules: Rules = RULES) -> Entry | None:
+    """The table entry of a cost or an effect (``None``: not in the table, not modelled)."""
+    if isinstance(part, Cost):
+        return rules.costs.get(part.kind)
+    return rules.effects.get(part.kind)
+
+
+def _from_places(part: Cost | Effect) -> tuple[Place, ...]:
+    zones: tuple[Zone, ...] = part.from_zones if isinstance(part, Effect) else ()
+    if not zones and part.target.subject.zone is not None:
+        zones = (part.target.subject.zone,)
+    return tuple(dict.fromkeys(p for p in (place_of(z) for z in zones) if p is not None and p is not Place.PLAY))
+
+
+def src_places(part: Cost | Effect, entry: Entry) -> tuple[Place, ...]:
+    """Where the card a move takes must be: the entry's place, or the places the text names (Put into Play)."""
+    if entry.move is None:
+        return ()
+    if entry.move.src is not None:
+        return (entry.move.src,)
+    return _from_places(part)
+
+
+def needs(part: Cost | Effect, rules: Rules = RULES) -> tuple[Res, ...]:
+    """What a cost needs to be paid, or an effect to change the game state (of its target)."""
+    e = entry_of(part, rules)
+    if e is None:
+        return ()
+    if e.move is not None and e.move.src is None:
+        return tuple(r for r in (res_in(p) for p in src_places(part, e)) if r is not None)
+    if isinstance(part, Effect) and part.kind is EffectKind.GAIN_GOLD:
+        return ()
+    return e.needs
+
+
+def makes(part: Cost | Effect, rules: Rules = RULES) -> tuple[Res, ...]:
+    """What a cost or an effect leaves its target (or its player) with that it did not need already.
+
+    (A save keeps a card in play: it makes nothing new.)
+    """
+    e = entry_of(part, rules)
+    if e is None:
+        return ()
+    if isinstance(part, Effect) and part.kind is EffectKind.GAIN_GOLD and not part.target.is_player:
+        return (Res.CARD_GOLD,)  # gold placed on a card is not in a gold pool (Bestow)
+    return tuple(r for r in e.makes if r not in e.needs)
+
+
+def raises(part: Cost | Effect, rules: Rules = RULES) -> tuple[tuple[EventKind, Place | None], ...]:
+    """The triggering conditions a cost or an effect raises about its target: ``(event, from place)``."""
+    e = entry_of(part, rules)
+    if e is None:
+        return ()
+    src = e.move.src if e.move is not None else None
+    out: list[tuple[EventKind, Place | None]] = [(ev, src) for ev in e.events]
+    if e.move is not None:
+        for ev in (*e.move.would, *e.move.after):
+            if (ev, src) not in out:
+                out.append((ev, src))
+    if isinstance(part, Effect) and part.kind is EffectKind.GAIN_GOLD and not part.target.is_player:
+        return ()  # gold placed on a card: nobody "gains gold"
+    return tuple(out)
+
+
+def answers(trig: Trigger, event: EventKind, src: Place | None) -> bool:
+    """Does the occurrence ``event`` (of a card leaving place ``src``) answer the triggering condition ``trig``?
+
+    A discard from hand and a discard from play are different triggering
+    conditions: "after a card is discarded from your hand" answers only the
+    first, a discard trigger that names no place only the second.  The
+    trigger's alternatives ("is sacrificed or killed") answer too.
+    """
+    if event is not trig.event and event not in trig.also_events:
+        return False
+    if event is EventKind.DISCARDED:
+        want = place_of(trig.from_zone) if trig.from_zone is not None else Place.PLAY
+        return (src or Place.PLAY) is want
+    if trig.from_zone is not None:
+        return src is place_of(trig.from_zone)
+    return True
+
+
+def phase_of(a: Ability) -> Phase | None:
+    """The phase an ability is restricted to (a phase action, "during the X phase", a when revealed ability)."""
+    if a.phase is not None:
+        return a.phase
+    if a.trigger is not None and a.trigger.phase is not None:
+        return a.trigger.phase
+    return Phase.PLOT if a.type is AbilityType.WHEN_REVEALED else None
+
+
+# ---------------------------------------------------------------------------
+# mutants: the table with one entry swapped
+
+
+def _swap_effect(kind: EffectKind, entry: Entry) -> Callable[[Rules], Rules]:
+    return lambda r: r.swap("effects", kind, entry)
+
+
+#: Deliberately wrong readings of the rules, each the table with one entry swapped; each is caught by a test
+#: (``tests/loops``).  ``name -> (what it gets wrong, how the table is edited)``.
+MUTANTS: Mapping[str, tuple[str, Callable[[Rules], Rules]]] = MappingProxyType({
+    "max_across_players": ("a Max counts the title's uses of both players (Limits and Maxima: player specific)",
+                           lambda r: r.swap("limits", LimitKind.MAX, LimitRule(True, False, False))),
+    "limit_survives_reentry": ("a Limit is not renewed when the card leaves play and re-enters (a new copy)",
+                               lambda r: r.swap("limits", LimitKind.LIMIT, LimitRule(False, True, False))),
+    "put_into_play_any_zone": ("'put into play' takes the card from any out-of-play place (Put into Play: the one "
+                               "the text names)",
+                               _swap_effect(EffectKind.PUT_INTO_PLAY, dataclasses.replace(
+                                   _EFFECTS[EffectKind.PUT_INTO_PLAY],
+                                   move=dataclasses.replace(_ENTER, src=Place.DEAD)))),
+    "then_ignored": ("post-then effects resolve even when the pre-then aspect did not (The word \"Then\")",
+                     lambda r: r.swap("then", None, ThenRule(gate=False))),
+    "attached_any": ("'attached character' is any character (Attachment Cards)",
+                     lambda r: r.swap("refs", TargetRef.ATTACHED, RefRule("any character"))),
+    "sacrifice_is_kill": ("a sacrifice is a kill: to the dead pile, 'killed', and it can be saved (Sacrifice)",
+                          _swap_effect(EffectKind.SACRIFICE, _EFFECTS[EffectKind.KILL])),
+    "kill_to_discard": ("a killed character goes to the discard pile, not the dead pile (Kill, Dead Pile)",
+                        _swap_effect(EffectKind.KILL, dataclasses.replace(
+                            _EFFECTS[EffectKind.KILL], makes=(Res.IN_DISCARD,),
+                            move=dataclasses.replace(_KILL, dest=Place.DISCARD)))),
+    "save_leaves_play": ("a saved card still leaves play (Save: it remains in play)",
+                         _swap_effect(EffectKind.SAVE, dataclasses.replace(_EFFECTS[EffectKind.SAVE], makes=()))),
+    "controller_piles": ("a card leaving play goes to its controller's pile, not its owner's (Ownership and Control)",
+                         lambda r: r.swap("piles", None, PileRule("controller"))),
+})
+
+
+def mutant(name: str) -> Rules:
+    """:data:`RULES` with the entry of mutant ``name`` swapped (``""``: the rules as written).
+
+    Raises
+    ------
+    ValueError
+        An unknown mutant name.
+    """
+    if not name:
+        return RULES
+    if name not in MUTANTS:
+        raise ValueError(f"unknown loop-encoder mutant {name!r} (known: {', '.join(MUTANTS)})")
+    return MUTANTS[name][1](RULES)
+

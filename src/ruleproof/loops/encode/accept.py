@@ -1,0 +1,482 @@
+"""Which candidates the loop model can encode, and with which cards.
+
+:func:`encode` accepts a candidate (an :class:`Encoding`: its cards, its
+abilities in cycle order, the cards off the cycle the model needs, what it
+leaves out) or says why it cannot be encoded faithfully (:class:`Unsupported`).
+What a cost or an effect may be is decided by the table of
+:mod:`ruleproof.cards.semantics` (an entry, and its target references); the
+filter fields and trigger fields the model reads are listed here once.
+
+Read text that the model leaves out, and unread text, is recorded with its
+*direction* (:class:`LeftOut`): leaving it out either only narrows what the
+ability can do (an alternative target, a "you may" effect: a loop found is a
+loop of the printed card too), or only widens it (a restriction or a
+condition: "not a loop" stays true of the printed card), or either.  The
+classification turns an answer that depends on the wrong direction into
+``unknown`` (:mod:`ruleproof.loops.lasso`).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, replace
+from typing import Mapping, Sequence
+
+from ruleproof.cards.abilities import (
+    Ability,
+    AbilityType,
+    CardKind,
+    ClauseRole,
+    Compiled,
+    Cost,
+    Effect,
+    EffectKind,
+    Means,
+    Phase,
+    Scope,
+    Subject,
+    Target,
+    TargetRef,
+    Trigger,
+    Zone,
+    describe_subject,
+    set_fields,
+)
+from ruleproof.cards.graph import Candidate
+from ruleproof.cards.semantics import (
+    RULES,
+    CardFacts,
+    Res,
+    Rules,
+    entry_of,
+    fits,
+    phase_of,
+    src_places,
+    target_ref,
+    unread_filter,
+)
+from ruleproof.loops.encode.statics import cannot_repeat
+
+__all__ = [
+    "Direction",
+    "Encoding",
+    "LeftOut",
+    "LoopCard",
+    "Unsupported",
+    "can_host",
+    "encode",
+    "missing_targets",
+    "source_zones",
+    "static_match",
+]
+
+#: The encoder's view of a card is the one card-facts record of :mod:`ruleproof.cards.semantics`.
+LoopCard = CardFacts
+
+_SUPPORTED_TYPES = frozenset({AbilityType.ACTION, AbilityType.REACTION, AbilityType.INTERRUPT,
+                              AbilityType.FORCED_REACTION, AbilityType.FORCED_INTERRUPT})
+_INTERRUPTS = frozenset({AbilityType.INTERRUPT, AbilityType.FORCED_INTERRUPT})
+_CARD_TYPES = frozenset({"character", "location", "attachment", "event", "agenda"})
+#: Trigger fields the model reads; the restrictions it leaves out widen the trigger.
+_TRIGGER_READ = frozenset({"event", "subject", "phase", "also_events", "means", "from_zone", "in_challenge"})
+_TRIGGER_WIDENING = frozenset({"unopposed", "by_str", "participants", "as_role", "challenge", "also_challenges",
+                               "to_zone"})
+_NEVER_IN_CYCLE = frozenset({Means.ASSAULT, Means.AMBUSH})
+#: Ability fields the model reads (any other field set: not modelled).
+_ABILITY_READ = frozenset({"type", "trigger", "costs", "effects", "limit", "phase", "optional", "keyword",
+                           "keyword_value", "compiled", "text", "cannot_be_canceled", "conditions", "any_player", "x",
+                           "unread"})
+#: Effect and cost fields the model reads.
+_EFFECT_READ = frozenset({"kind", "amount", "target", "optional", "from_zones", "then", "up_to"})
+_COST_READ = frozenset({"kind", "target", "amount"})
+
+
+class Direction(enum.Enum):
+    """What leaving a clause out does to the ability the model runs."""
+
+    NARROWS = "narrows"  # the model can do less than the printed card: a loop found is real
+    WIDENS = "widens"  # the model can do more: "not a loop" is real
+    EITHER = "either"  # no answer is sure
+
+
+_ROLE_DIRECTION = {
+    ClauseRole.ALTERNATIVE: Direction.NARROWS,
+    ClauseRole.OPTIONAL_EFFECT: Direction.NARROWS,
+    ClauseRole.TRIGGER_RESTRICTION: Direction.WIDENS,
+    ClauseRole.TARGET_RESTRICTION: Direction.WIDENS,
+    ClauseRole.CONDITION: Direction.WIDENS,
+    ClauseRole.LIMIT: Direction.WIDENS,
+}
+
+
+@dataclass(frozen=True)
+class LeftOut:
+    """A clause the model leaves out: whose (``label``), the phrase, and its :class:`Direction`."""
+
+    label: str
+    phrase: str
+    direction: Direction
+
+    def describe(self) -> str:
+        """One line for reports."""
+        return f"{self.label}: {self.phrase} ({self.direction.value})"
+
+
+@dataclass(frozen=True)
+class Unsupported:
+    """A candidate the encoder cannot model faithfully, and why."""
+
+    candidate: Candidate
+    reason: str
+
+
+@dataclass(frozen=True)
+class Encoding:
+    """A candidate the encoder accepted: its cards and abilities in cycle order.
+
+    ``cards``: the cycle's cards first, then the cards off the cycle the model
+    needs (bystanders: hosts of attachments, the other named cards...).
+    ``unmodelled``: the constant abilities of its cards that the model leaves
+    out (``Name: 'text'``); a result over the encoding names them, since any
+    of them could change the answer.  ``left_out``: clauses of the cycle's
+    abilities the model does not run (unread, or read and not modelled), each
+    with its direction.  ``static``: a reason the cycle can never repeat, found
+    without the solver (see :func:`ruleproof.loops.encode.statics.cannot_repeat`), or "".
+    """
+
+    candidate: Candidate
+    cards: tuple[CardFacts, ...]
+    abilities: tuple[Ability, ...]
+    phase: Phase | None
+    players: tuple[str, ...]
+    unmodelled: tuple[str, ...] = ()
+    left_out: tuple[LeftOut, ...] = ()
+    static: str = ""
+
+    @property
+    def n(self) -> int:
+        """Number of abilities on the cycle (steps per pass)."""
+        return len(self.abilities)
+
+    def card_of(self, i: int) -> CardFacts:
+        """The card bearing the ``i``-th ability of the cycle."""
+        code = self.candidate.abilities[i][0]
+        return next(c for c in self.cards if c.code == code)
+
+    def label(self, i: int) -> str:
+        """Human label of the ``i``-th ability (card name, code and index)."""
+        code, idx = self.candidate.abilities[i]
+        return f"{self.card_of(i).name} ({code}#{idx})"
+
+    def limited(self) -> tuple[int, ...]:
+        """Positions of the abilities that carry a printed limit or maximum."""
+        return tuple(i for i, a in enumerate(self.abilities) if a.limit is not None)
+
+    def directions(self) -> frozenset[Direction]:
+        """The directions of everything left out."""
+        return frozenset(x.direction for x in self.left_out)
+
+
+# ---------------------------------------------------------------------------
+# card filters (printed facts; the state is the model's)
+
+
+def static_match(s: Subject, src: CardFacts, k: CardFacts) -> bool:
+    """Can card ``k`` be a card the filter ``s`` on ``src``'s ability names, on printed facts and ownership?
+
+    ``self`` is ``src``; ``attached`` its host; scopes compare the owner (the
+    controller, as long as no control changes), read from ``src``'s side.
+    """
+    if s.scope is Scope.SELF:
+        return k.code == src.code
+    if s.scope is Scope.ATTACHED:
+        return k.code == src.host
+    if s.scope in (Scope.YOU_CONTROL, Scope.YOU_OWN, Scope.YOU) and k.owner != src.owner:
+        return False
+    if s.scope in (Scope.OPPONENT_CONTROLS, Scope.OPPONENT_OWNS, Scope.OPPONENT) and k.owner == src.owner:
+        return False
+    if s.card_type in (CardKind.FACTION_CARD, CardKind.PLOT) and not s.other_types:
+        return False
+    if s.other and k.code == src.code:
+        return False
+    return fits(s, k)
+
+
+# ---------------------------------------------------------------------------
+# support
+
+
+def source_zones(e: Effect) -> tuple[str, ...]:
+    """The model places (``hand``, ``discard``, ``dead``, ``deck``, ``shadows``) a move takes its card from.
+
+    For "put into play" they are the places the text names (``from_zones``,
+    or the target's ``zone``): a card never comes from a place the text does
+    not name (Put into Play).
+    """
+    entry = entry_of(e)
+    return tuple(p.value for p in src_places(e, entry)) if entry is not None else ()
+
+
+def _filter_left_out(s: Subject, what: str, label: str, out: list[LeftOut]) -> None:
+    for f in unread_filter(s):
+        out.append(LeftOut(label, f"{what}: the filter '{f}' is not modelled", Direction.WIDENS))
+
+
+def _part_problem(part: Cost | Effect, rules: Rules, ability: Ability, card: CardFacts, label: str,
+                  out: list[LeftOut]) -> str | None:
+    what = f"{'cost' if isinstance(part, Cost) else 'effect'} {part.kind.value}"
+    entry = entry_of(part, rules)
+    if entry is None:
+        return f"{what} is not modelled by the loop encoder"
+    ref = target_ref(part)
+    if ref not in entry.refs:
+        return f"{what}: target '{ref.value}' is not modelled by the loop encoder"
+    if ref is TargetRef.ATTACHED and card.type != "attachment":
+        return "'attached' on a card that is not an attachment"
+    if part.amount is None and ref is not TargetRef.EACH:
+        return f"{what}: variable amount (X)"
+    extra = set_fields(part) - (_COST_READ if isinstance(part, Cost) else _EFFECT_READ)
+    if isinstance(part, Effect):
+        if "duration" in extra:
+            return f"{what}: lasting effects are not modelled by the loop encoder"
+        if "condition" in extra:
+            out.append(LeftOut(label, f"{what}: its condition is not modelled", Direction.EITHER))
+            extra -= {"condition"}
+        if entry.move is not None and entry.move.src is None:
+            if not src_places(part, entry):
+                return f"{what}: the text names no place the card comes from"
+            extra -= {"from_zones"}
+    if extra:
+        return f"{what}: '{', '.join(sorted(extra))}' is not modelled by the loop encoder"
+    if part.target.subject.card_type is CardKind.FACTION_CARD and ref is TargetRef.CHOSEN:
+        return f"{what}: faction card as a chosen target"
+    if part.target.also:  # "~ or a «Small Council» character": the model takes the first; the others only add
+        out.append(LeftOut(label, f"{what}: the alternative targets are not modelled", Direction.NARROWS))
+    zone = part.target.subject.zone
+    if zone is Zone.PLAY:
+        zone = None  # "in play" is where the model looks anyway
+    if zone is not None and (entry.move is None or entry.move.src is not None) and not (
+            isinstance(part, Cost) and zone.value == "hand" and entry.move is not None):
+        return f"{what}: a card in the {zone.value.replace('_', ' ')} is not modelled by the loop encoder"
+    s = part.target.subject
+    if Res.HAND in entry.needs and (set_fields(s) - {"scope", "card_type", "zone"} or
+                                    s.card_type not in (None, CardKind.CARD)):
+        # the cards in hand are not named: the model assumes the hand holds cards that fit
+        out.append(LeftOut(label, f"{what}: whether the cards in hand are {describe_subject(s)}s is not known "
+                           "(the model assumes they are)", Direction.WIDENS))
+        return None
+    _filter_left_out(s, what, label, out)
+    return None
+
+
+def _trigger_problem(t: Trigger, a: Ability, label: str, out: list[LeftOut]) -> str | None:
+    extra = set_fields(t) - _TRIGGER_READ
+    widen = extra & _TRIGGER_WIDENING
+    if extra - widen:
+        return f"trigger: '{', '.join(sorted(extra - widen))}' is not modelled by the loop encoder"
+    for f in sorted(widen):
+        out.append(LeftOut(label, f"trigger: the restriction '{f}' is not modelled", Direction.WIDENS))
+    if t.means is not None and t.means not in _NEVER_IN_CYCLE:
+        return f"trigger: 'by {t.means.value}' is not modelled by the loop encoder"
+    if t.from_zone is not None and t.from_zone.value not in ("hand",):
+        return f"trigger: from the {t.from_zone.value.replace('_', ' ')} is not modelled by the loop encoder"
+    if t.from_zone is not None:
+        s = t.subject
+        if a.type in _INTERRUPTS:
+            return "only reactions after a card is discarded from hand are modelled"
+        if s.scope is Scope.SELF or set_fields(s) - {"scope", "card_type", "zone"} or \
+                s.card_type not in (None, CardKind.CARD):
+            return ("trigger: which cards in hand match the filter is not known "
+                    "(only the candidate's cards are modelled)")
+        if any(x.target.ref is TargetRef.TRIGGER for x in a.effects) or \
+                any(x.target.ref is TargetRef.TRIGGER for x in a.costs):
+            return "trigger: the card discarded from hand is not modelled"
+    _filter_left_out(t.subject, "trigger", label, out)
+    return None
+
+
+def _ability_problem(a: Ability, card: CardFacts, rules: Rules, label: str, out: list[LeftOut]) -> str | None:
+    if a.type not in _SUPPORTED_TYPES:
+        return f"{a.type.value} abilities are not modelled by the loop encoder"
+    if card.type == "event" and card.cost is None:
+        return "event with a variable cost"
+    if card.type not in _CARD_TYPES:
+        return f"abilities of {card.type} cards are not modelled by the loop encoder"
+    if card.type == "attachment" and card.host is None:
+        return "no card can host this attachment (its restriction or 'No attachments' rules out every character)"
+    extra = set_fields(a) - _ABILITY_READ
+    if extra:
+        return f"'{', '.join(sorted(extra))}' of the ability is not modelled by the loop encoder"
+    for u in a.unread:
+        out.append(LeftOut(label, u.describe(), _ROLE_DIRECTION.get(u.role, Direction.EITHER)))
+    if a.compiled is Compiled.UNSUPPORTED:
+        return "none of its text was read"
+    for cond in a.conditions:
+        out.append(LeftOut(label, f"play restriction '{cond.word.value} {cond.test.value}' is not modelled",
+                           Direction.WIDENS))
+    if a.x is not None:
+        return "a variable amount (X) is not modelled by the loop encoder"
+    if a.any_player:
+        out.append(LeftOut(label, "'any player may initiate' is not modelled (only its controller initiates)",
+                           Direction.NARROWS))
+    targets: list[Target] = [c.target for c in a.costs] + [e.target for e in a.effects]
+    if card.type != "attachment" and (any(x.ref is TargetRef.ATTACHED for x in targets) or
+                                      any(x.subject.scope is Scope.ATTACHED for x in targets)):
+        return "'attached' on a card that is not an attachment"
+    t = a.trigger
+    if t is not None:
+        p = _trigger_problem(t, a, label, out)
+        if p:
+            return p
+    elif a.type is not AbilityType.ACTION:
+        return "a triggered ability without a triggering condition"
+    for c in a.costs:
+        p = _part_problem(c, rules, a, card, label, out)
+        if p:
+            return p
+    post_then = False
+    for e in a.effects:
+        post_then = post_then or e.then
+        if post_then and e.target.ref is TargetRef.CHOSEN:
+            return f"effect {e.kind.value}: a target chosen after 'then' (at resolution) is not modelled"
+        p = _part_problem(e, rules, a, card, label, out)
+        if p:
+            return p
+        if e.target.ref is TargetRef.TRIGGER and (t is None or t.subject.card_type is None):
+            return f"effect {e.kind.value}: the trigger names no card"
+    if not a.effects:
+        return "no effect"
+    return None
+
+
+# ---------------------------------------------------------------------------
+# attachments
+
+
+def _restriction(att: Sequence[Ability]) -> Subject:
+    """What an attachment may be attached to (Attachment Cards: a character unless its text says otherwise)."""
+    subj = Subject(Scope.ANY, CardKind.CHARACTER)
+    for a in att:
+        if a.type is AbilityType.CONSTANT:
+            for e in a.effects:
+                if e.kind is EffectKind.ATTACHMENT_RESTRICTION:
+                    subj = e.target.subject
+    return subj
+
+
+def can_host(att: CardFacts, restriction: Subject, k: CardFacts) -> bool:
+    """Can ``att`` be attached to ``k``: the restriction, and ``k``'s "No attachments (except «Trait»)"."""
+    if k.code == att.code or k.type not in ("character", "location") or not static_match(restriction, att, k):
+        return False
+    if restriction.card_type in (None, CardKind.CARD) and k.type != "character":
+        return False
+    for kw in k.keywords:
+        if kw == "no attachments":
+            return False
+        if kw.startswith("no attachments except "):
+            if kw[len("no attachments except "):] not in {t.lower() for t in att.traits}:
+                return False
+    return True
+
+
+def _pick_host(att: CardFacts, restriction: Subject, used: Sequence[CardFacts],
+               cycle: Sequence[tuple[CardFacts, Ability]], bystanders: Sequence[CardFacts]) -> CardFacts | None:
+    """The card ``att`` is attached to: the first card of the candidate that can host it; else the bystander (a
+    card not on the cycle) that fits the most targets the cycle's abilities choose (the first of those)."""
+    for k in used:
+        if can_host(att, restriction, k):
+            return k
+    keys = {c.code for c in used}
+    wants = [(src, t.subject) for src, a in cycle
+             for t in (*(c.target for c in a.costs), *(e.target for e in a.effects)) if t.ref is TargetRef.CHOSEN]
+    best: CardFacts | None = None
+    score = -1
+    for k in bystanders:
+        if k.code in keys or not can_host(att, restriction, k):
+            continue
+        fit = sum(1 for src, w in wants if static_match(w, src, k))
+        if fit > score:
+            best, score = k, fit
+    return best
+
+
+# ---------------------------------------------------------------------------
+# encode
+
+
+def encode(candidate: Candidate, abilities: Mapping[str, Sequence[Ability]], cards: Mapping[str, CardFacts],
+           bystanders: Sequence[CardFacts] = (), *, named: Sequence[CardFacts] = (),
+           rules: Rules = RULES) -> Encoding | Unsupported:
+    """Accept a candidate for encoding, or say why it cannot be encoded faithfully.
+
+    An attachment of the candidate is attached to a fixed card (:func:`_pick_host`): one of the candidate's
+    cards, else one of ``bystanders`` (cards not on the cycle, e.g. of the deck or the pool, in the order they
+    are preferred; an opponent's card has the key ``opp:CODE`` and owner ``opp``), which joins the encoding.
+    ``named``: cards off the cycle that are in the model anyway (every card the user named, and the deck's):
+    they can pay a cost, be a target, or host an attachment.
+    """
+    used = [cards[c] for c in candidate.cards if c in cards]
+    for k in named:
+        if all(c.code != k.code for c in used):
+            used.append(k)
+    for code in candidate.cards:
+        card = cards.get(code)
+        if card is None or card.type != "attachment":
+            continue
+        restriction = _restriction(abilities.get(code, ()))
+        cycle = [(cards[c], abilities[c][i]) for c, i in candidate.abilities if c in cards]
+        host = _pick_host(card, restriction, used, cycle, bystanders)
+        if host is not None and all(c.code != host.code for c in used):
+            used.append(host)  # a bystander joins the encoding once, whatever it hosts
+        at = next(j for j, c in enumerate(used) if c.code == card.code)
+        used[at] = replace(card, host=host.code if host is not None else None)
+    by_key = {c.code: c for c in used}
+    abil: list[Ability] = []
+    left: list[LeftOut] = []
+    for code, idx in candidate.abilities:
+        card = by_key.get(code)
+        if card is None:
+            return Unsupported(candidate, f"{code}: card facts missing")
+        a = abilities[code][idx]
+        label = f"{card.name} ({code}#{idx})"
+        p = _ability_problem(a, card, rules, label, left)
+        if p:
+            return Unsupported(candidate, f"{label}: {p}")
+        abil.append(a)
+    phases = {p for p in (phase_of(a) for a in abil) if p is not None}
+    players = ("you", "opp") if any(c.owner == "opp" for c in used) else ("you",)
+    unmodelled = tuple(dict.fromkeys(
+        f"{c.name}: '{a.text.replace('~', c.name)}'" for c in used for a in abilities.get(c.code, ())
+        if a.type is AbilityType.CONSTANT
+        and not (a.effects and all(e.kind is EffectKind.ATTACHMENT_RESTRICTION for e in a.effects))))
+    static = cannot_repeat(abil, [by_key[c].owner for c, _ in candidate.abilities],
+                           [f"{by_key[c].name} ({c}#{i})" for c, i in candidate.abilities], rules,
+                           any(c.host is not None for c in used))
+    if len(phases) > 1:
+        static = ("its abilities are restricted to different phases (" + ", ".join(sorted(p.value for p in phases))
+                  + "): a pass takes a round, never repeating within one")
+    return Encoding(candidate, tuple(used), tuple(abil), next(iter(phases), None) if len(phases) == 1 else None,
+                    players, unmodelled, tuple(dict.fromkeys(left)), static)
+
+
+def _describe(s: Subject) -> str:
+    out = describe_subject(s)
+    if s.scope is not Scope.ANY:
+        out += f" ({s.scope.value.replace('_', ' ')})"
+    return out
+
+
+def missing_targets(enc: Encoding, i: int) -> str:
+    """Why ability ``i`` cannot fire, when no card of the model fits a target it must choose ("" if all fit)."""
+    a = enc.abilities[i]
+    src = enc.card_of(i)
+    needs: list[tuple[str, Target]] = [(f"cost {c.kind.value}", c.target) for c in a.costs]
+    needs += [(f"effect {e.kind.value}", e.target) for e in a.effects]
+    for what, t in needs:
+        if t.ref is not TargetRef.CHOSEN or t.subject.zone is not None and t.subject.zone.value == "hand":
+            continue
+        if not any(static_match(t.subject, src, k) for k in enc.cards):
+            return (f"no card of the model is the {_describe(t.subject)} its {what} needs "
+                    "(the model holds the cycle's cards and the cards named with them)")
+    return ""
+

@@ -1,0 +1,349 @@
+"""Encoding -> rules model: a small symbolic AGoT state for the cards of one candidate.
+
+The state, for the cards of the encoding (the cycle's cards and the cards off
+the cycle it holds; one copy each, keyed as in the ability graph: ``CODE``
+for your copy, ``opp:CODE`` for the opponent's; owner fixed, and a card is
+controlled by its owner: Ownership and Control):
+
+* per card: its place (:class:`ruleproof.cards.semantics.Place`), standing or
+  kneeling, power on it, gold on it (``cgold``, only when the cycle uses
+  it), a pending removal while an interrupt to it resolves (``imm``: the
+  name of the move, ``_unsaved`` when it cannot be saved);
+* per player (``you`` and, with opponent cards, ``opp``): gold, cards in hand
+  besides the model's own cards, cards left in the draw deck, power on the
+  faction card, whether the faction card stands;
+* per ability of the cycle: whether its triggering condition occurred and is
+  still unanswered (``pending``, with the card it was about, ``trig``) and how
+  often it was used (``used``: counted as the table's limit rules say);
+* the pass observer: ``pos`` (the next ability of the cycle), ``passes``
+  (complete passes) and a snapshot of the whole state taken at the end of
+  the first pass (``snap_*``).
+
+Each ability is one action, forced to fire in cycle order.  Its guard is the
+rules' initiation test (Abilities, Costs): the card is where the ability can
+be used from, a reaction/interrupt answers a triggering condition that
+occurred (Triggering Condition), forced abilities go first (Forced
+Interrupts / Forced Reactions), the phase matches, the cost can be paid in
+full, the effect could change the game state judged *before* the cost is
+paid, and the limit is not spent (Limits and Maxima).  Its update is the
+cost then the effect, applied in sequence by the encoders of
+:mod:`ruleproof.loops.encode.parts` (one per entry of the semantics table),
+then the triggering conditions they create.  The word "Then": effects after
+a "then" resolve only when every effect before it resolved in full (the
+table's ``then`` rule).  An effect with "may" is the player's choice.
+Removals answered by the next ability of the cycle when it is an interrupt
+wait in ``imm`` until that interrupt resolves (Nested Ability Sequences;
+Save).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ruleproof.cards.abilities import Ability, AbilityType, CostKind, EffectKind, TargetRef
+from ruleproof.cards.semantics import MUTANTS as _TABLE_MUTANTS
+from ruleproof.cards.semantics import Move, Place, Rules, entry_of, mutant, src_places
+from ruleproof.dsl import And, Bool, Int, Model, Not, OneOf, Or, Range, Sort, Step, Sum, Term
+from ruleproof.ir import Const, System
+from ruleproof.loops.encode.accept import Encoding, static_match
+from ruleproof.loops.encode.parts import COST_ENCODERS, EFFECT_ENCODERS
+from ruleproof.loops.encode.step import CARD_EVENTS, AbilityStep, Ctx, cid, false, pending_name, true
+
+__all__ = ["ALL_GROUPS", "GROUP_TEXT", "MUTANTS", "ModelSpec", "build_model"]
+
+_BIG = 10**6
+_FORCED = frozenset({AbilityType.FORCED_REACTION, AbilityType.FORCED_INTERRUPT})
+_INTERRUPTS = frozenset({AbilityType.INTERRUPT, AbilityType.FORCED_INTERRUPT})
+_LEAVES = frozenset({"KILLED", "SACRIFICED", "LEAVES_PLAY", "DISCARDED", "RETURNED_TO_HAND"})
+
+#: The mutants :class:`ModelSpec` can build (each the semantics table with one entry swapped).
+MUTANTS: tuple[str, ...] = tuple(_TABLE_MUTANTS)
+
+# dominance groups: which part of the state must be "at least as good" after a pass
+ALL_GROUPS = ("standing", "zones", "triggers", "gold", "cgold", "hand", "deck", "power", "limits")
+GROUP_TEXT = {
+    "standing": "standing/kneeling state of the cards",
+    "zones": "where the cards are (in play, hand, discard pile...)",
+    "triggers": "pending triggering conditions",
+    "gold": "gold",
+    "cgold": "gold on cards",
+    "hand": "cards in hand",
+    "deck": "cards left in the draw deck",
+    "power": "power",
+    "limits": "uses left under printed limits",
+}
+_GROUP_OF = {"standing": "standing", "fstand": "standing", "zone": "zones", "imm": "zones", "pending": "triggers",
+             "trig": "triggers", "gold": "gold", "cgold": "cgold", "hand": "hand", "deck": "deck", "power": "power",
+             "fpower": "power", "used": "limits"}
+_COUNTERS = frozenset({"gold", "cgold", "hand", "deck", "power", "fpower"})
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """Which variant of the model to build.
+
+    ``limits``: positions whose limit/maximum is enforced.  ``lasso_drop``:
+    dominance groups left out of each ``lasso`` target (one target per entry,
+    named ``lasso`` or ``lasso-<group>``).  ``passes``: one target
+    ``passes>=k`` per ``k``.  ``progress``: targets ``pos>=m`` (how far a first
+    pass gets).  ``mutant``: one of :data:`MUTANTS` (the semantics table with
+    one entry swapped, for the tests), ``""`` for the rules as written.
+    """
+
+    limits: frozenset[int] = frozenset()
+    lasso_drop: tuple[tuple[str, ...], ...] = ((),)
+    passes: tuple[int, ...] = ()
+    progress: tuple[int, ...] = ()
+    max_passes: int = 16
+    mutant: str = ""
+
+    def __post_init__(self) -> None:
+        mutant(self.mutant)  # raises on an unknown name
+
+    @property
+    def rules(self) -> Rules:
+        """The semantics table this variant runs."""
+        return mutant(self.mutant)
+
+
+def _moves(rules: Rules) -> dict[str, Move]:
+    out: dict[str, Move] = {}
+    for e in (*rules.costs.values(), *rules.effects.values()):
+        if e.move is not None and e.move.src is Place.PLAY:
+            out.setdefault(e.move.name, e.move)
+    return out
+
+
+def build_model(enc: Encoding, spec: ModelSpec) -> System:
+    """Build and ground the model of ``enc`` with the targets ``spec`` asks for."""
+    rules = spec.rules
+    m = Model(f"loop {'+'.join(enc.candidate.cards)}", doc="loop candidate")
+    ids = tuple(cid(c.code) for c in enc.cards)
+    card = m.sort("Card", list(ids), labels=[f"{c.name} ({c.code})" for c in enc.cards])
+    player = m.sort("Player", list(enc.players))
+    zone = m.enum("Zone", [p.value for p in Place])
+    moves = _moves(rules)
+    pend = ["none"] + [pending_name(mv, s) for mv in moves.values() for s in (True, False)]
+    removal = m.enum("Removal", list(dict.fromkeys(pend)))
+    n = enc.n
+    abil = m.sort("Abil", [f"a{i}" for i in range(n)], labels=[enc.label(i) for i in range(n)])
+    ctx = Ctx(enc, m, rules, card, ids=ids, by_id=dict(zip(ids, enc.cards, strict=True)), limits=spec.limits,
+              moves=moves)
+    _declare_state(ctx, zone, removal, player, abil)
+    pos = m.var("pos", Int(0, max(n - 1, 0)), init=0)
+    passes = m.var("passes", Int(0, spec.max_passes), init=0)
+    for i in range(n):
+        _ability_action(ctx, i, pos, passes)
+    for drop in spec.lasso_drop:
+        name = "lasso" + "".join(f"-{g}" for g in drop)
+        m.reachable(name, And(passes >= 2, _dominates(ctx, set(drop))), cites=["Limits and Maxima"],
+                    doc="a second pass ends in a state at least as good as the one the first pass left")
+    for k in spec.passes:
+        m.reachable(f"passes>={k}", passes >= k, cites=["Limits and Maxima"])
+    for p in spec.progress:
+        m.reachable(f"pos>={p}", Or(pos >= p, passes >= 1), cites=["Abilities"])
+    return m.finish()
+
+
+def _declare_state(ctx: Ctx, zone: Sort, removal: Sort, player: Sort, abil: Sort) -> None:
+    enc, m, cells, snaps = ctx.enc, ctx.m, ctx.cells, ctx.snaps
+    gold_need = sum(c.amount or 0 for a in enc.abilities for c in a.costs if c.kind is CostKind.PAY_GOLD)
+    gold_need += sum(c.cost or 0 for c in enc.cards if c.type == "event")
+    g0 = max(10, 2 * gold_need + 2)
+
+    def declare(name: str, t: Any, index: Sort, init: Any, snap_init: Any) -> None:
+        arr = m.var(name, t, index=index, init=init)
+        sarr = m.var("snap_" + name, t, index=index, init=snap_init)
+        for key in index.type.values:
+            cells[(name, key)] = arr[key]
+            snaps[(name, key)] = sarr[key]
+
+    places = tuple(p.value for p in Place)
+
+    def zone_init(k: Term) -> OneOf:
+        assert isinstance(k.expr, Const)
+        c = ctx.by_id[str(k.expr.value)]
+        if c.type == "agenda":
+            return OneOf(Place.PLAY.value)
+        if c.type == "event":
+            return OneOf(Place.HAND.value, Place.DISCARD.value)
+        return OneOf(*places)
+
+    declare("zone", zone, ctx.card, zone_init, Place.HAND.value)
+    declare("standing", Bool, ctx.card, OneOf(False, True), False)
+    declare("power", Int(0, _BIG), ctx.card, Range(0, 2), 0)
+    if any(c.kind is CostKind.DISCARD_GOLD for a in enc.abilities for c in a.costs) or \
+            any(e.kind is EffectKind.GAIN_GOLD and not e.target.is_player
+                for a in enc.abilities for e in a.effects):
+        declare("cgold", Int(0, _BIG), ctx.card, Range(0, 3), 0)  # gold on cards: only if used
+    declare("imm", removal, ctx.card, "none", "none")
+    declare("gold", Int(0, _BIG), player, Range(0, g0), 0)
+    declare("hand", Int(0, _BIG), player, Range(0, 6), 0)
+    declare("deck", Int(0, _BIG), player, Range(0, 10), 0)
+    declare("fpower", Int(0, _BIG), player, Range(0, 3), 0)
+    declare("fstand", Bool, player, OneOf(False, True), False)
+    declare("pending", Bool, abil, OneOf(False, True), False)
+    declare("trig", ctx.card, abil, OneOf(*ctx.ids), ctx.ids[0])
+    declare("used", Int(0, _BIG), abil, 0, 0)
+    for c in enc.cards:  # events are never in play; out-of-play cards are kept upright (a normal form)
+        k = cid(c.code)
+        m.init_constraint(Or(cells[("zone", k)] == Place.PLAY.value, cells[("standing", k)]))
+        if c.host is not None:  # an attachment in play is attached to its host, which is in play
+            m.init_constraint(Or(cells[("zone", k)] != Place.PLAY.value,
+                                 cells[("zone", cid(c.host))] == Place.PLAY.value))
+    for j, b in enumerate(enc.abilities):  # a pending card event is about a card its trigger names
+        if b.trigger is not None and b.trigger.event in CARD_EVENTS and b.trigger.from_zone is None:
+            fits = [k for k in ctx.ids if static_match(b.trigger.subject, enc.card_of(j), ctx.by_id[k])]
+            m.init_constraint(Or(Not(cells[("pending", f"a{j}")]), *(cells[("trig", f"a{j}")] == k for k in fits)))
+
+
+def _dominates(ctx: Ctx, drop: set[str]) -> Term:
+    """The state after the second pass is at least as good as after the first, outside the ``drop`` groups."""
+    parts: list[Term] = []
+    for key, cur in ctx.cells.items():
+        name = key[0]
+        group = _GROUP_OF[name]
+        if group in drop:
+            continue
+        snap = ctx.snaps[key]
+        if name == "trig":
+            parts.append(Or(Not(ctx.cells[("pending", key[1])]), cur == snap))
+        elif name == "used":
+            if int(key[1][1:]) in ctx.limits:
+                parts.append(cur <= snap)
+        elif name in _COUNTERS:
+            parts.append(cur >= snap)
+        else:
+            parts.append(cur == snap)
+    return And(*parts)
+
+
+# ---------------------------------------------------------------------------
+# actions
+
+
+def _where_from(s: AbilityStep) -> None:
+    """Where the ability can be used from (Abilities: in play, unless the text says otherwise; FAQ 2.4)."""
+    a, src = s.a, s.src
+    zone = s.sym[("zone", s.sid)]
+    own_entry = next((e for e in a.effects if e.kind is EffectKind.PUT_INTO_PLAY and e.target.ref is TargetRef.SELF),
+                     None)
+    if src.type == "event":
+        s.st.require(zone == Place.HAND.value)
+    elif own_entry is not None:  # "put ~ into play from your dead pile": usable while ~ is where the text says
+        entry = entry_of(own_entry, s.ctx.rules)
+        assert entry is not None
+        s.st.require(Or(*(zone == p.value for p in src_places(own_entry, entry))))
+    elif a.trigger is not None and a.trigger.subject.scope.value == "self" and a.type not in _INTERRUPTS and \
+            a.trigger.event.name in _LEAVES:
+        s.st.require(zone != Place.PLAY.value)
+    else:
+        s.st.require(zone == Place.PLAY.value)
+
+
+def _initiation(s: AbilityStep, pos: Term) -> None:
+    """Triggering condition, forced priority, open interrupts, limits."""
+    ctx, i, a, st = s.ctx, s.i, s.a, s.st
+    enc = ctx.enc
+    n = enc.n
+    st.require(pos == i)
+    pend = [ctx.cells[("pending", f"a{j}")] for j in range(n)]
+    if a.type is not AbilityType.ACTION:
+        st.require(pend[i])
+    forced_pending = [pend[j] for j in range(n) if j != i and enc.abilities[j].type in _FORCED]
+    if a.type not in _FORCED and forced_pending:
+        st.require(Not(Or(*forced_pending)))
+    if a.type not in _INTERRUPTS:
+        st.require(And(*(s.sym[("imm", k)] == "none" for k in ctx.ids)))
+    if a.limit is not None and i in ctx.limits:
+        rule = ctx.rules.limits[a.limit.kind]
+        same = [j for j in range(n) if j == i or rule.per_title and enc.abilities[j].limit is not None
+                and enc.abilities[j].limit.kind is a.limit.kind and enc.card_of(j).name == s.src.name  # type: ignore[union-attr]
+                and (enc.card_of(j).owner == s.me or not rule.per_player)]
+        st.require(Sum(*(ctx.cells[("used", f"a{j}")] for j in same)) < a.limit.count)
+    s.sym.put(("used", f"a{i}"), s.sym[("used", f"a{i}")] + 1)
+    if a.type is not AbilityType.ACTION:
+        s.sym.put(("pending", f"a{i}"), False)
+    else:  # a new action window: earlier reaction/interrupt windows have closed
+        for j in range(n):
+            if enc.abilities[j].type not in _FORCED and j != i:
+                s.sym.put(("pending", f"a{j}"), False)
+
+
+def _effects(s: AbilityStep) -> None:
+    """The effects in order; after "then", only if everything before resolved in full (the table's rule)."""
+    rules = s.ctx.rules
+    full: list[Term] = []
+    for ei, e in enumerate(s.a.effects):
+        entry = entry_of(e, rules)
+        assert entry is not None
+        tag = f"target{ei}"
+        amt = e.amount if e.amount is not None else 1
+        if e.then and rules.then.gate:
+            s.sym.guard = And(*full) if full else true()
+        first = len(s.changes)
+        whole_draw = s.sym[("deck", s.me)] >= amt
+        if e.optional:  # "may": the player chooses to resolve it (May)
+            use = s.st.choose(f"use{ei}", Bool)
+            outer = s.sym.guard
+            s.sym.guard = use if outer is None else And(outer, use)
+            EFFECT_ENCODERS[e.kind](s, e, entry, tag, amt)
+            s.sym.guard = outer
+            s.changes[first:] = [And(use, c) for c in s.changes[first:]]
+        else:
+            EFFECT_ENCODERS[e.kind](s, e, entry, tag, amt)
+        mine = s.changes[first:]
+        if s.sym.guard is not None:
+            s.changes[first:] = [And(s.sym.guard, c) for c in mine]
+        full.append(whole_draw if e.kind is EffectKind.DRAW else (Or(*mine) if mine else true()))
+    s.sym.guard = None
+    s.st.require(Or(*s.changes) if s.changes else false())
+
+
+def _ability_action(ctx: Ctx, i: int, pos: Term, passes: Term) -> None:
+    enc = ctx.enc
+    a = enc.abilities[i]
+    n = enc.n
+
+    def body(st: Step) -> None:
+        s = AbilityStep(ctx, i, st)
+        _initiation(s, pos)
+        _where_from(s)
+        for ci, c in enumerate(a.costs):
+            entry = entry_of(c, ctx.rules)
+            assert entry is not None
+            COST_ENCODERS[c.kind](s, c, entry, f"cost{ci}", c.amount or 0)
+        if s.src.type == "event":  # an event pays its printed cost and goes to its owner's discard pile
+            st.require(s.sym[("gold", s.me)] >= (s.src.cost or 0))
+            s.sym.put(("gold", s.me), s.sym[("gold", s.me)] - (s.src.cost or 0))
+            s.sym.put(("zone", s.sid), Place.DISCARD.value)
+        _effects(s)
+        if a.type in _INTERRUPTS:  # the interrupt's step ends with the removal it interrupted, unless saved
+            for k in ctx.ids:
+                for mv in ctx.moves.values():
+                    for saveable in (True, False):
+                        s.finish_removal(mv, k, s.sym[("imm", k)] == pending_name(mv, saveable))
+                s.sym.put(("imm", k), "none")
+        st.set(pos, (i + 1) % n)
+        if i == n - 1:
+            st.set(passes, passes + 1)
+        for key in s.sym.touched:
+            st.set(ctx.cells[key], s.sym[key])
+        if i == n - 1:
+            first = passes == 0
+            for key in ctx.cells:
+                st.set(ctx.snaps[key], s.sym[key], when=first)
+
+    body.__name__ = f"ability{i}"
+    ctx.m.action(name=f"ability{i}", describe=f"{enc.label(i)}: {a.type.value}", cites=_cites(a))(body)
+
+
+def _cites(a: Ability) -> list[str]:
+    out = ["Abilities", "Costs", "Triggering Condition"]
+    if a.limit is not None:
+        out.append("Limits and Maxima")
+    if any(e.kind is EffectKind.SAVE for e in a.effects):
+        out.append("Save")
+    return out
+

@@ -1,0 +1,244 @@
+"""The cost and effect encoders: one small function per entry of the semantics table.
+
+:data:`COST_ENCODERS` and :data:`EFFECT_ENCODERS` are keyed exactly like
+:data:`ruleproof.cards.semantics.RULES` (``costs`` / ``effects``; a test asserts
+it), so what the encoder accepts and how it encodes it cannot drift.  Each
+encoder reads its entry (the place a move goes to, whether it can be saved,
+the resources it needs) rather than restating it, so a mutant that swaps an
+entry of the table changes what the model does.
+
+A cost encoder requires what the cost needs (payable in full: Costs) and
+applies it; an effect encoder applies the effect and records in
+``step.changes`` whether it could change the game state (Abilities: an
+ability initiates only if its effect could).
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import Callable, Mapping
+
+from ruleproof.cards.abilities import Cost, CostKind, Effect, EffectKind, EventKind, TargetRef
+from ruleproof.cards.semantics import Entry, Place, Res, src_places
+from ruleproof.dsl import And, If, Not, Or, Term
+from ruleproof.loops.encode.step import AbilityStep, false, pending_name, true
+
+__all__ = ["COST_ENCODERS", "EFFECT_ENCODERS", "CostEncoder", "EffectEncoder"]
+
+CostEncoder = Callable[[AbilityStep, Cost, Entry, str, int], None]
+EffectEncoder = Callable[[AbilityStep, Effect, Entry, str, int], None]
+
+
+# ---------------------------------------------------------------------------
+# costs
+
+
+def _cost_turn(s: AbilityStep, c: Cost, e: Entry, tag: str, amt: int) -> None:
+    """Kneel (stand) a standing (kneeling) card, or the faction card (Kneel, Stand; Costs)."""
+    to_standing = Res.STANDING in e.makes
+    ev = EventKind.STOOD if to_standing else EventKind.KNELT
+    if c.target.ref is TargetRef.FACTION_CARD:
+        cell = ("fstand", s.me)
+        s.st.require(Not(s.sym[cell]) if to_standing else s.sym[cell])
+        s.sym.put(cell, to_standing)
+        return
+
+    def eligible(k: str) -> Term:
+        was = s.pre[("standing", k)]
+        return And(s.in_play(k), Not(was) if to_standing else was, s.state_ok(c.target.subject, k))
+
+    for k, cond in s.targets(tag, c.target, amt, eligible, True).items():
+        s.sym.put(("standing", k), to_standing, when=cond)
+        s.emit(ev, k, cond)
+
+
+def _cost_pay_gold(s: AbilityStep, c: Cost, e: Entry, tag: str, amt: int) -> None:
+    """Return gold from the payer's gold pool to the treasury (Gold)."""
+    cell = ("gold", s.me)
+    s.st.require(s.sym[cell] >= amt)
+    s.sym.put(cell, s.sym[cell] - amt)
+
+
+def _cost_discard_gold(s: AbilityStep, c: Cost, e: Entry, tag: str, amt: int) -> None:
+    """Return gold on the card to the treasury (Bestow: gold on a card is not in a gold pool)."""
+    cell = ("cgold", s.sid)
+    s.st.require(s.sym[cell] >= amt)
+    s.sym.put(cell, s.sym[cell] - amt)
+
+
+def _cost_discard_power(s: AbilityStep, c: Cost, e: Entry, tag: str, amt: int) -> None:
+    """Discard power from the card (or the faction card) to the treasury."""
+    cell = ("fpower", s.me) if c.target.ref is TargetRef.FACTION_CARD else ("power", s.sid)
+    if c.target.ref is not TargetRef.FACTION_CARD:
+        s.st.require(s.in_play(s.sid))
+    s.st.require(s.sym[cell] >= amt)
+    s.sym.put(cell, s.sym[cell] - amt)
+
+
+def _cost_discard_from_hand(s: AbilityStep, c: Cost, e: Entry, tag: str, amt: int) -> None:
+    """Discard cards from the payer's hand (the hand's own "discarded from your hand" reactions answer)."""
+    cell = ("hand", s.me)
+    s.st.require(s.sym[cell] >= amt)
+    s.sym.put(cell, s.sym[cell] - amt)
+    s.emit_hand_discard(s.me, true())
+
+
+def _cost_move(s: AbilityStep, c: Cost, e: Entry, tag: str, amt: int) -> None:
+    """A card the payer controls leaves play to pay the cost (it cannot be saved: FAQ 3.2)."""
+    assert e.move is not None
+    sel = s.targets(tag, c.target, amt, lambda k: And(s.in_play(k), s.state_ok(c.target.subject, k)), True)
+    s.remove(e.move, sel, cost=True)
+
+
+COST_ENCODERS: Mapping[CostKind, CostEncoder] = MappingProxyType({
+    CostKind.KNEEL: _cost_turn,
+    CostKind.STAND: _cost_turn,
+    CostKind.PAY_GOLD: _cost_pay_gold,
+    CostKind.DISCARD_GOLD: _cost_discard_gold,
+    CostKind.DISCARD_POWER: _cost_discard_power,
+    CostKind.DISCARD_FROM_HAND: _cost_discard_from_hand,
+    CostKind.SACRIFICE: _cost_move,
+    CostKind.KILL: _cost_move,
+    CostKind.DISCARD_FROM_PLAY: _cost_move,
+    CostKind.RETURN_TO_HAND: _cost_move,
+    CostKind.REMOVE_FROM_GAME: _cost_move,
+    CostKind.RETURN_TO_SHADOWS: _cost_move,
+})
+
+
+# ---------------------------------------------------------------------------
+# effects
+
+
+def _effect_turn(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: int) -> None:
+    """Stand (kneel) kneeling (standing) cards; a card that already is cannot be chosen (Target)."""
+    to_standing = Res.STANDING in e.makes
+    ev = EventKind.STOOD if to_standing else EventKind.KNELT
+    if ef.target.ref is TargetRef.FACTION_CARD:
+        cell = ("fstand", s.me)
+        s.changes.append(Not(s.pre[cell]) if to_standing else s.pre[cell])
+        s.sym.put(cell, to_standing)
+        return
+
+    def eligible(k: str) -> Term:
+        was = s.pre[("standing", k)]
+        return And(s.in_play(k), Not(was) if to_standing else was, s.state_ok(ef.target.subject, k))
+
+    for k, cond in s.effect_targets(tag, ef.target, amt, eligible).items():
+        now = s.sym[("standing", k)]
+        applies = And(cond, s.sym[("zone", k)] == Place.PLAY.value, Not(now) if to_standing else now)
+        s.sym.put(("standing", k), to_standing, when=applies)
+        s.emit(ev, k, applies)
+
+
+def _effect_gain_gold(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: int) -> None:
+    """Gain gold: into the gold pool (Gains), or onto a card in play (not the player's gold: Bestow)."""
+    if ef.target.is_player:
+        for p in s.players(ef.target):
+            s.changes.append(true())
+            s.sym.put(("gold", p), s.sym[("gold", p)] + amt)
+            s.emit_player(EventKind.GAIN_GOLD, p)
+        return
+    for k, cond in s.effect_targets(tag, ef.target, 1, s.in_play).items():
+        s.sym.put(("cgold", k), s.sym[("cgold", k)] + amt, when=And(cond, s.sym[("zone", k)] == Place.PLAY.value))
+
+
+def _effect_draw(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: int) -> None:
+    """Each named player draws cards from the top of their deck, as many as there are (Drawing Cards; Effects)."""
+    for p in s.players(ef.target):
+        deck, hand = ("deck", p), ("hand", p)
+        s.changes.append(s.pre[deck] >= 1)
+        got = If(s.sym[deck] >= amt, amt, s.sym[deck])
+        s.sym.put(hand, s.sym[hand] + got)
+        s.sym.put(deck, s.sym[deck] - got)
+        s.emit_player(EventKind.DRAW, p)
+
+
+def _effect_gain_power(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: int) -> None:
+    """Gain power on a card in play, or for the faction (Gains, Power)."""
+    if ef.target.ref is TargetRef.FACTION_CARD:
+        s.changes.append(true())
+        s.sym.put(("fpower", s.me), s.sym[("fpower", s.me)] + amt)
+        return
+    for k, cond in s.effect_targets(tag, ef.target, 1, s.in_play).items():
+        applies = And(cond, s.sym[("zone", k)] == Place.PLAY.value)
+        s.sym.put(("power", k), s.sym[("power", k)] + amt, when=applies)
+        s.emit(EventKind.GAIN_POWER, k, applies)
+
+
+def _effect_discard_from_hand(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: int) -> None:
+    """Each named player discards cards from their hand, as many as it holds ("each opponent discards 1 card")."""
+    for p in s.players(ef.target):
+        s.changes.append(s.pre[("hand", p)] >= 1)
+        before = s.sym[("hand", p)]
+        s.sym.put(("hand", p), before - If(before >= amt, amt, before))
+        s.emit_hand_discard(p, before >= 1)
+
+
+def _effect_move_out(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: int) -> None:
+    """Cards leave play (killed, discarded, sacrificed, returned ...); a sacrifice takes the controller's own cards."""
+    assert e.move is not None
+    own = e.move.name == "sacrifice"
+
+    def eligible(k: str) -> Term:
+        mine = s.ctx.by_id[k].owner == s.me if own else True
+        return And(s.in_play(k), s.state_ok(ef.target.subject, k), true() if mine else false())
+
+    sel = s.effect_targets(tag, ef.target, amt, eligible)
+    sel = {k: And(c, s.sym[("zone", k)] == Place.PLAY.value, s.sym[("imm", k)] == "none") for k, c in sel.items()}
+    s.remove(e.move, sel, cost=False)
+
+
+def _effect_put_into_play(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: int) -> None:
+    """Put a card its owner owns into play from the places the text names (Put into Play): it enters standing,
+    a new copy (its limits start again: Limits and Maxima)."""
+    ctx = s.ctx
+    places = tuple(p.value for p in src_places(ef, e))
+
+    def eligible(k: str) -> Term:
+        c = ctx.by_id[k]
+        if c.owner != s.me or c.type in ("event", "attachment", "agenda"):
+            return false()
+        return Or(*(s.pre[("zone", k)] == z for z in places))
+
+    for k, cond in s.effect_targets(tag, ef.target, amt, eligible).items():
+        applies = And(cond, Or(*(s.sym[("zone", k)] == z for z in places)))
+        s.sym.put(("zone", k), Place.PLAY.value, when=applies)
+        s.sym.put(("standing", k), True, when=applies)
+        if e.move is not None and e.move.new_copy:
+            for j, b in enumerate(ctx.enc.abilities):
+                renews = b.limit is None or ctx.rules.limits[b.limit.kind].renews
+                if ctx.holder(j).code == ctx.by_id[k].code and renews:
+                    s.sym.put(("used", f"a{j}"), 0, when=applies)
+        s.emit(EventKind.ENTERS_PLAY, k, applies)
+
+
+def _effect_save(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: int) -> None:
+    """Save the card of the trigger from leaving play: it stays in play (Save), unless it cannot be saved."""
+    keeps = Res.IN_PLAY in e.makes
+    for k in s.ctx.ids:
+        pending = s.pre[("imm", k)]
+        can = And(s.trig_card == k, Or(*(pending == pending_name(m, True) for m in s.ctx.moves.values()
+                                         if m.saveable)) if s.ctx.moves else false())
+        s.changes.append(can)
+        if keeps:
+            s.sym.put(("imm", k), "none", when=can)
+        s.emit(EventKind.SAVED, k, can)
+
+
+EFFECT_ENCODERS: Mapping[EffectKind, EffectEncoder] = MappingProxyType({
+    EffectKind.STAND: _effect_turn,
+    EffectKind.KNEEL: _effect_turn,
+    EffectKind.GAIN_GOLD: _effect_gain_gold,
+    EffectKind.DRAW: _effect_draw,
+    EffectKind.GAIN_POWER: _effect_gain_power,
+    EffectKind.DISCARD_FROM_HAND: _effect_discard_from_hand,
+    EffectKind.KILL: _effect_move_out,
+    EffectKind.DISCARD: _effect_move_out,
+    EffectKind.SACRIFICE: _effect_move_out,
+    EffectKind.RETURN_TO_HAND: _effect_move_out,
+    EffectKind.RETURN_TO_SHADOWS: _effect_move_out,
+    EffectKind.REMOVE_FROM_GAME: _effect_move_out,
+    EffectKind.PUT_INTO_PLAY: _effect_put_into_play,
+    EffectKind.SAVE: _effect_save,
+})

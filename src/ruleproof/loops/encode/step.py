@@ -1,0 +1,303 @@
+"""One ability of the cycle as one step of the loop model: the shared context of its cost and effect encoders.
+
+An :class:`AbilityStep` holds what the encoders of :mod:`ruleproof.loops.encode.parts`
+read and write while the DSL builds one action: the sequential view of the
+state (:class:`Sym`: later reads see earlier writes, costs then effects), the
+pre-state view (the effect test ignores the cost: Abilities), the ability's
+card and controller, and the list of "could this change the game state"
+conditions.  It also owns the moves every encoder shares: choosing targets
+(per target reference), raising triggering conditions, and cards leaving
+play (with interrupts, saves, attachments going with their host and the
+owner's piles).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Callable, Mapping
+
+from ruleproof.cards.abilities import Ability, AbilityType, CardKind, EventKind, Scope, Subject, Target, TargetRef
+from ruleproof.cards.semantics import CardFacts, Move, Place, Rules, answers
+from ruleproof.dsl import And, Bool, If, Model, Not, Or, Sort, Step, Sum, Term
+from ruleproof.loops.encode.accept import Encoding, static_match
+
+__all__ = ["CARD_EVENTS", "AbilityStep", "Ctx", "Sym", "cid", "false", "pending_name", "player_scope_ok", "true"]
+
+_INTERRUPTS = frozenset({AbilityType.INTERRUPT, AbilityType.FORCED_INTERRUPT})
+#: Card events a cycle can raise (and a pending trigger can be about).
+CARD_EVENTS = frozenset({
+    EventKind.KNELT, EventKind.STOOD, EventKind.KILLED, EventKind.WOULD_BE_KILLED, EventKind.SACRIFICED,
+    EventKind.WOULD_BE_SACRIFICED, EventKind.LEAVES_PLAY, EventKind.WOULD_LEAVE_PLAY, EventKind.ENTERS_PLAY,
+    EventKind.GAIN_POWER, EventKind.DISCARDED, EventKind.WOULD_BE_DISCARDED, EventKind.RETURNED_TO_HAND,
+    EventKind.WOULD_BE_RETURNED_TO_HAND, EventKind.PUT_INTO_SHADOWS, EventKind.SAVED,
+})
+_NEVER_IN_CYCLE_MEANS = frozenset({"assault", "ambush"})
+
+
+def cid(code: str) -> str:
+    """The model name of a card key (``opp:01001`` -> ``copp_01001``)."""
+    return "c" + re.sub(r"\W", "_", code)
+
+
+def pending_name(move: Move, saveable: bool) -> str:
+    """The value of ``imm`` while ``move`` waits for an interrupt (``_unsaved`` when it cannot be saved)."""
+    return move.name if saveable else f"{move.name}_unsaved"
+
+
+def true() -> Term:
+    """The constant true."""
+    return And()
+
+
+def false() -> Term:
+    """The constant false."""
+    return Or()
+
+
+class Sym:
+    """Sequential symbolic execution inside one action: reads see earlier writes."""
+
+    def __init__(self, cells: Mapping[tuple[str, ...], Term]) -> None:
+        self.cur: dict[tuple[str, ...], Term] = dict(cells)
+        self.touched: list[tuple[str, ...]] = []
+        self.guard: Term | None = None  # every write happens only when this holds (a post-then aspect)
+
+    def __getitem__(self, key: tuple[str, ...]) -> Term:
+        return self.cur[key]
+
+    def __contains__(self, key: tuple[str, ...]) -> bool:
+        return key in self.cur
+
+    def put(self, key: tuple[str, ...], value: Term | int | bool | str, when: Term | None = None) -> None:
+        """Write ``value`` (when ``when`` holds, and under the current guard)."""
+        if self.guard is not None:
+            when = self.guard if when is None else And(self.guard, when)
+        old = self.cur[key]
+        self.cur[key] = If(when if when is not None else true(), value, old)
+        if key not in self.touched:
+            self.touched.append(key)
+
+
+@dataclass
+class Ctx:
+    """Per-model tables the step builders share."""
+
+    enc: Encoding
+    m: Model
+    rules: Rules
+    card: Sort
+    cells: dict[tuple[str, ...], Term] = field(default_factory=dict)
+    snaps: dict[tuple[str, ...], Term] = field(default_factory=dict)
+    ids: tuple[str, ...] = ()
+    by_id: dict[str, CardFacts] = field(default_factory=dict)
+    limits: frozenset[int] = frozenset()
+    moves: dict[str, Move] = field(default_factory=dict)
+
+    def holder(self, j: int) -> CardFacts:
+        """The card of the ``j``-th ability of the cycle."""
+        return self.enc.card_of(j)
+
+
+def trigger_matches(ctx: Ctx, j: int, ev: EventKind, src: Place | None, subject: CardFacts | None) -> bool:
+    """Does event ``ev`` (about card ``subject``, or a player; a card leaving ``src``) answer ability ``j``'s
+    triggering condition?"""
+    b = ctx.enc.abilities[j]
+    trig = b.trigger
+    if trig is None or (trig.means is not None and trig.means.value in _NEVER_IN_CYCLE_MEANS):
+        return False
+    if not answers(trig, ev, src):
+        return False
+    if subject is None:
+        return trig.subject.scope in (Scope.ANY, Scope.ANY_PLAYER)
+    return static_match(trig.subject, ctx.holder(j), subject)
+
+
+class AbilityStep:
+    """The action of the ``i``-th ability while it is being built (see the module docstring)."""
+
+    def __init__(self, ctx: Ctx, i: int, st: Step) -> None:
+        self.ctx, self.i, self.st = ctx, i, st
+        self.a: Ability = ctx.enc.abilities[i]
+        self.src = ctx.enc.card_of(i)
+        self.sid = cid(self.src.code)
+        self.me = self.src.owner
+        self.sym = Sym(ctx.cells)
+        self.pre = Sym(ctx.cells)  # pre-state view (the effect test ignores the cost: Abilities)
+        self.changes: list[Term] = []
+        self.trig_card = ctx.cells[("trig", f"a{i}")]
+
+    # reading -------------------------------------------------------------
+    def players(self, t: Target) -> list[str]:
+        """The players a player target names, read from the initiator's side ("you": the initiator; "each player"
+        or "any player": both)."""
+        scope = t.subject.scope
+        if scope in (Scope.ANY, Scope.YOU, Scope.YOU_CONTROL, Scope.SELF):
+            return [self.me]
+        return [p for p in self.ctx.enc.players if player_scope_ok(scope, self.me, p)]
+
+    def in_play(self, k: str) -> Term:
+        """Card ``k`` is in play before the ability (targets are checked then: Target)."""
+        return self.pre[("zone", k)] == Place.PLAY.value
+
+    def state_ok(self, s: Subject, k: str, view: Sym | None = None) -> Term:
+        """The state part of a filter ("standing", "kneeling") for card ``k``."""
+        v = view or self.pre
+        if s.standing is True:
+            return v[("standing", k)]
+        if s.standing is False:
+            return Not(v[("standing", k)])
+        return true()
+
+    def candidates(self, t: Target, only_mine: bool) -> list[str]:
+        """The cards of the model a chosen target can be (printed facts; a cost: the payer's own cards)."""
+        by_id = self.ctx.by_id
+        return [k for k in self.ctx.ids if static_match(t.subject, self.src, by_id[k])
+                and (not only_mine or by_id[k].owner == self.me)]
+
+    # targets -------------------------------------------------------------
+    def targets(self, tag: str, t: Target, amount: int, eligible: Callable[[str], Term],
+                cost: bool) -> dict[str, Term]:
+        """The cards the cost or effect acts on, each with the condition under which it does.
+
+        The reference decides (self, the attachment's host by the table's
+        rule, the card of the trigger, each matching card, or chosen cards);
+        a fixed card that is not eligible makes a cost unpayable, and a
+        post-then aspect fail (The word "Then").
+        """
+        rule = self.ctx.rules.refs.get(TargetRef.ATTACHED)
+        attached = t.ref is TargetRef.ATTACHED or t.subject.scope is Scope.ATTACHED
+        if attached and rule is not None and rule.picks != "host":
+            t = Target(TargetRef.CHOSEN, Subject(Scope.ANY, CardKind.CHARACTER))
+            attached = False
+        fixed = self.sid if t.ref is TargetRef.SELF or t.subject.scope is Scope.SELF else \
+            cid(self.src.host) if attached and self.src.host is not None else None
+        if fixed is not None:
+            if self.sym.guard is not None and not cost:
+                return {fixed: eligible(fixed)}
+            self.st.require(eligible(fixed))
+            return {fixed: true()}
+        if t.ref is TargetRef.TRIGGER:
+            return {k: And(self.trig_card == k, eligible(k)) for k in self.ctx.ids}
+        if t.ref is TargetRef.EACH:
+            return {k: eligible(k) for k in self.candidates(t, False)}
+        return self._chosen(tag, t, amount, eligible, cost)
+
+    def _chosen(self, tag: str, t: Target, amount: int, eligible: Callable[[str], Term],
+                cost: bool) -> dict[str, Term]:
+        """Choose ``amount`` cards (exactly, for a cost; 1..amount for an effect) among the matching ones."""
+        cands = self.candidates(t, cost)
+        st = self.st
+        if amount == 1:
+            ch = st.choose(tag, self.ctx.card)
+            st.require(Or(*(ch == k for k in cands)) if cands else false())
+            for k in cands:
+                st.require(Or(ch != k, eligible(k)))
+            return {k: (ch == k) for k in cands}
+        arr = st.choose(tag, Bool, self.ctx.card)
+        sel = {k: arr[k] for k in cands}
+        for k in self.ctx.ids:
+            if k not in sel:
+                st.require(Not(arr[k]))
+        for k in cands:
+            st.require(Or(Not(arr[k]), eligible(k)))
+        count = Sum(*(If(v, 1, 0) for v in sel.values())) if sel else Sum()
+        st.require(count == amount if cost else And(count >= 1, count <= amount))  # a cost is paid in full
+        return sel
+
+    def effect_targets(self, tag: str, t: Target, amount: int, eligible: Callable[[str], Term]) -> dict[str, Term]:
+        """Targets of an effect; records whether it could change the game state (some target is eligible)."""
+        sel = self.targets(tag, t, amount, eligible, False)
+        if t.ref in (TargetRef.EACH, TargetRef.TRIGGER):
+            self.changes.append(Or(*sel.values()) if sel else false())
+        elif self.sym.guard is not None and len(sel) == 1:
+            self.changes.append(next(iter(sel.values())))
+        else:
+            self.changes.append(true())
+        return sel
+
+    # triggering conditions -----------------------------------------------
+    def emit(self, ev: EventKind, kid: str, cond: Term, src: Place | None = None) -> None:
+        """A triggering condition about card ``kid`` occurred (when ``cond``): mark the reactions that answer it."""
+        ctx = self.ctx
+        card = ctx.by_id[kid]
+        for j, b in enumerate(ctx.enc.abilities):
+            if b.trigger is None or b.type in _INTERRUPTS:
+                continue
+            if trigger_matches(ctx, j, ev, src, card):
+                self.sym.put(("pending", f"a{j}"), True, when=cond)
+                self.sym.put(("trig", f"a{j}"), kid, when=cond)
+
+    def emit_player(self, ev: EventKind, player: str, cond: Term | None = None) -> None:
+        """A triggering condition about ``player`` (gains gold, draws) occurred."""
+        ctx = self.ctx
+        for j, b in enumerate(ctx.enc.abilities):
+            if b.trigger is None or b.type in _INTERRUPTS:
+                continue
+            holder = ctx.holder(j)
+            if answers(b.trigger, ev, None) and player_scope_ok(b.trigger.subject.scope, holder.owner, player):
+                self.sym.put(("pending", f"a{j}"), True, when=cond)
+
+    def emit_hand_discard(self, player: str, cond: Term) -> None:
+        """Cards were discarded from ``player``'s hand (when ``cond``): mark "after a card is discarded from your
+        hand" reactions of that player (the hand's owner, whoever's effect discarded them)."""
+        ctx = self.ctx
+        for j, b in enumerate(ctx.enc.abilities):
+            if b.trigger is None or b.type in _INTERRUPTS or b.trigger.from_zone is None:
+                continue
+            if answers(b.trigger, EventKind.DISCARDED, Place.HAND) and ctx.holder(j).owner == player:
+                self.sym.put(("pending", f"a{j}"), True, when=cond)
+
+    # leaving play --------------------------------------------------------
+    def _interrupt_answers(self, j: int, move: Move, kid: str) -> bool:
+        b = self.ctx.enc.abilities[j]
+        if b.type not in _INTERRUPTS or b.trigger is None:
+            return False
+        card = self.ctx.by_id[kid]
+        evs = set(move.would) | ({EventKind.LEAVES_PLAY} if EventKind.LEAVES_PLAY in move.after else set())
+        return any(trigger_matches(self.ctx, j, ev, move.src, card) for ev in evs)
+
+    def remove(self, move: Move, sel: Mapping[str, Term], cost: bool) -> None:
+        """Move the selected cards out of play; the next ability, if an interrupt that answers it, goes first.
+
+        A card that leaves play to pay a cost cannot be saved (FAQ 3.2), nor a
+        sacrificed one (Sacrifice): the table's ``saveable`` says which moves can.
+        """
+        nxt = (self.i + 1) % self.ctx.enc.n
+        for k, s in sel.items():
+            if nxt != self.i and self._interrupt_answers(nxt, move, k):
+                self.sym.put(("imm", k), pending_name(move, move.saveable and not cost), when=s)
+                self.sym.put(("pending", f"a{nxt}"), True, when=s)
+                self.sym.put(("trig", f"a{nxt}"), k, when=s)
+            else:
+                self.finish_removal(move, k, s)
+
+    def finish_removal(self, move: Move, kid: str, cond: Term) -> None:
+        """The card leaves play: to its destination, upright, without tokens; then the "after" events.
+
+        Its attachments go to their owners' hands with it (Terminal: discarded; Attachment Cards).
+        """
+        ctx = self.ctx
+        attached = [c for c in ctx.enc.cards if c.host is not None and cid(c.host) == kid]
+        was = {cid(c.code): self.sym[("zone", cid(c.code))] == Place.PLAY.value for c in attached}
+        self.sym.put(("zone", kid), move.dest.value, when=cond)
+        self.sym.put(("standing", kid), True, when=cond)
+        self.sym.put(("power", kid), 0, when=cond)
+        if ("cgold", kid) in self.sym:  # tokens on a card leaving play return to the treasury
+            self.sym.put(("cgold", kid), 0, when=cond)
+        for ev in move.after:
+            self.emit(ev, kid, cond, move.src)
+        for c in attached:
+            aid = cid(c.code)
+            dest = ctx.moves["discard"] if "terminal" in c.keywords else ctx.moves["return_to_hand"]
+            self.finish_removal(dest, aid, And(cond, was[aid]))
+
+
+def player_scope_ok(scope: Scope, holder_owner: str, player: str) -> bool:
+    """Does a player scope on an ability of ``holder_owner`` name ``player``?"""
+    if scope in (Scope.YOU_CONTROL, Scope.YOU_OWN, Scope.YOU, Scope.SELF):
+        return player == holder_owner
+    if scope in (Scope.OPPONENT_CONTROLS, Scope.OPPONENT_OWNS, Scope.OPPONENT):
+        return player != holder_owner
+    return True
+
