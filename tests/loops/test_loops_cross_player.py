@@ -83,10 +83,12 @@ def test_two_archmaesters_are_limited_per_copy_and_player() -> None:
     assert pair.continued_by == ("you", "opponent")
     assert set(pair.binding) == {"Archmaester Ebrose (09039#0): limit 1 per phase",
                                  "Archmaester Ebrose (opp:09039#0): limit 1 per phase"}
-    # alone, each Ebrose has no other Maester to stand
+    # alone, each Ebrose can kneel itself to stand the other player's Ebrose (every named card is in the model),
+    # but nothing stands it again: one pass, never two
     for r in rep.results:
         if len(r.cards) == 1:
-            assert r.category is Category.NOT_A_LOOP and "Maester" in r.reason
+            assert r.category is Category.NOT_A_LOOP and "cannot run twice" in r.reason, r.reason
+            assert r.bystanders == ({"09039": "opp:09039", "opp:09039": "09039"}[r.cards[0]],)
 
 
 # --------------------------------------------------------------------------- forced and optional across players

@@ -24,7 +24,7 @@ from ruleproof.cli_support import (
 )
 from ruleproof.errors import InputError, clip
 from ruleproof.loops.lasso import Category, LoopResult
-from ruleproof.loops.search import LoopReport, report_json, result_json
+from ruleproof.loops.search import LoopReport, report_json, result_json, top_phrases, top_reasons
 from ruleproof.scale.executor import check_target
 from ruleproof.scale.loops import search_loops
 
@@ -32,18 +32,31 @@ __all__ = ["loops", "render_report"]
 
 EXIT_TEXT = """\b
 Exit status:
-  0        no unbounded or mandatory loop found (every candidate classified)
+  0        complete report, no unbounded or mandatory loop (every ability read in full, every candidate decided)
   1        some unbounded or mandatory loop found (with a replayed trace)
   2        bad input or internal error
-  3        some candidate unknown (budget, timeout, out of memory, or a model the encoder could not build),
-           or the --time-limit stopped the search; no loop found
+  3        no unbounded or mandatory loop found, but the report is not complete: text not read could close a
+           cycle, some candidate is unknown (unread text, budget, timeout, out of memory) or unsupported (text
+           read but not modelled), or the --time-limit stopped the search
   130/143  interrupted: the candidates classified so far are reported
 """
 
 
 def render_report(report: LoopReport) -> str:
-    """The report as plain text: loops first, then the other candidates in one line each."""
+    """The report as plain text: first the abilities not read in full, then the loops, then the other candidates
+    one per entry, then the summary."""
     lines: list[str] = []
+    if report.unread and report.named:
+        lines.append(f"== not read in full ({len(report.unread)}; "
+                     f"{len(report.through_unread)} could close a cycle through the unread text)")
+        for u in report.unread:
+            mark = f"  [could link: {', '.join(u.links)}]" if u.links else ""
+            lines.append(f"{u.label} {u.type}{mark}")
+            lines.extend(f"    {p}" for p in u.phrases)
+    elif report.unread:
+        lines.append(f"== not read in full: {len(report.unread)} action/triggered abilities, "
+                     f"{len(report.through_unread)} could close a cycle through the unread text; commonest phrases:")
+        lines.extend(f"    {n:>5}  {p}" for p, n in top_phrases(report))
     order = [Category.MANDATORY, Category.UNBOUNDED, Category.LIMITED, Category.NOT_A_LOOP, Category.UNKNOWN,
              Category.UNSUPPORTED]
     for cat in order:
@@ -64,8 +77,27 @@ def render_report(report: LoopReport) -> str:
                 for i, s in enumerate(r.trace.steps, 1):
                     ch = ", ".join(f"{k}={v}" for k, v in s.choices)
                     lines.append(f"    {i:>2}. {s.description}" + (f" ({ch})" if ch else ""))
+    if not report.named:
+        reasons = top_reasons(report)
+        if reasons:
+            lines.append("== commonest reasons of the candidates not decided")
+            lines.extend(f"    {n:>5}  {p}" for p, n in reasons)
     counts = ", ".join(f"{k} {v}" for k, v in report.counts if v)
-    lines.append(f"cards: {report.cards}  candidates: {report.candidates}  ({counts})  {report.seconds:.1f}s")
+    lines.append(f"cards: {report.cards}  candidates: {report.candidates}  analysed: {report.analysed}  "
+                 f"({counts})  {report.seconds:.1f}s")
+    if report.complete:
+        lines.append("complete: every ability read in full and every candidate decided")
+    else:
+        why = []
+        if report.through_unread:
+            n = len(report.through_unread)
+            why.append(f"{n} abilit{'y' if n == 1 else 'ies'} could close a cycle through text that was not read")
+        undecided = len(report.results) - report.analysed
+        if undecided:
+            why.append(f"{undecided} candidate{'' if undecided == 1 else 's'} not decided")
+        if len(report.results) < report.candidates:
+            why.append(f"{report.candidates - len(report.results)} not run")
+        lines.append("not complete: " + "; ".join(why) + " (a loop could be missing: unknown)")
     return "\n".join(lines)
 
 
@@ -149,7 +181,7 @@ def _report(out: TextIO, report: LoopReport, event: BaseException | None, as_jso
         status = event.exit_code
     elif counts.get(Category.UNBOUNDED.value) or counts.get(Category.MANDATORY.value):
         status = EXIT_VIOLATED
-    elif counts.get(Category.UNKNOWN.value) or event is not None:
+    elif not report.complete or event is not None:  # unread text, an undecided candidate, or a stop
         status = EXIT_UNKNOWN
     else:
         status = EXIT_OK

@@ -103,6 +103,8 @@ class LoopResult:
     empty when every ability is forced).  ``left_out``: the clauses of the
     cycle's abilities the model leaves out (unread, or read and not modelled),
     each with whether leaving it out narrows or widens the ability.
+    ``bystanders``: the cards of the model that are not on the cycle (the
+    other named cards, hosts, deck cards a target needs).
     ``hosts``: ``(attachment, host)``
     card keys for each attachment of the candidate (the host may be a card
     not on the cycle; the reason then names it).
@@ -123,6 +125,7 @@ class LoopResult:
     continued_by: tuple[str, ...] = ()
     hosts: tuple[tuple[str, str], ...] = ()
     left_out: tuple[str, ...] = ()
+    bystanders: tuple[str, ...] = ()
 
 
 class _Unknown(Exception):
@@ -245,7 +248,8 @@ def _result(enc: Encoding, category: Category, reason: str, t0: float, **kw: Any
     return LoopResult(cards=enc.candidate.cards, abilities=enc.candidate.abilities, category=category, reason=reason,
                       phase=enc.phase.value if enc.phase else "", seconds=round(time.monotonic() - t0, 3),
                       players=_players(enc), continued_by=continued_by(enc), hosts=hosts,
-                      left_out=tuple(x.describe() for x in enc.left_out), **kw)
+                      left_out=tuple(x.describe() for x in enc.left_out),
+                      bystanders=tuple(c.code for c in enc.cards if c.code not in enc.candidate.cards), **kw)
 
 
 def unsupported_result(u: Unsupported) -> LoopResult:

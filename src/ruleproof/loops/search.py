@@ -6,36 +6,83 @@ the opponent's as ``opp:CODE``: :func:`search_space`), takes its short cycles as
 candidates, encodes each one (:mod:`ruleproof.loops.encode`) and classifies it
 (:mod:`ruleproof.loops.lasso`).  It returns a frozen :class:`LoopReport`;
 nothing is printed (a ``progress`` callback sees each candidate).
+
+Honest answers.  The report first lists every action and triggered ability
+of the searched cards that was not read in full, with the phrases
+(``LoopReport.unread``).  Abilities whose unread text could link them into a
+cycle the read text does not show (an unread effect, cost or trigger:
+:func:`ruleproof.cards.graph.unread_links`) are listed in
+``LoopReport.through_unread``.  The report is *complete* (and "nothing found"
+means no loop) only when there is no such ability and every candidate was
+decided (no ``unknown``, no ``unsupported``).
+
+Every card the user names (``--cards``, the opponent's cards) is in the model
+of each of their candidates, on the cycle or not: it can pay a cost, be a
+target, host an attachment.  The cards of a ``--deck`` join a candidate's
+model where the cycle needs them: for each target the cycle chooses, the
+first deck card that fits it.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import time
+from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from ruleproof.cards.abilities import Ability
+import networkx as nx
+
+from ruleproof.cards.abilities import Ability, Compiled, TargetRef
+from ruleproof.cards.coverage import coverage, coverage_json, normalise_reason
 from ruleproof.cards.graph import (
     OPPONENT,
     YOU,
     Candidate,
+    NodeKey,
     build_ability_graph,
     facts_from_pool,
     find_candidates,
     split_key,
     two_player_abilities,
+    unread_links,
 )
 from ruleproof.cards.overrides import Overrides, compile_pool
 from ruleproof.cards.pool import Card, Deck, Pool
+from ruleproof.cards.semantics import initiated
 from ruleproof.errors import InputError
-from ruleproof.loops.encode import LoopCard
-from ruleproof.loops.lasso import Category, LoopResult, trace_json
+from ruleproof.loops.encode import Encoding, LoopCard, Unsupported, encode, static_match
+from ruleproof.loops.lasso import Category, LoopResult, trace_json, unsupported_result
 from ruleproof.report import JSON_VERSION
 
-__all__ = ["LoopReport", "ProgressCallback", "SearchSpace", "find_loops", "loop_card", "report_json", "result_json",
-           "search_space"]
+__all__ = ["LoopReport", "ProgressCallback", "SearchSpace", "UnreadAbility", "assemble", "find_loops", "loop_card",
+           "plan", "report_json", "result_json", "search_space"]
 
 ProgressCallback = Callable[[int, int, Candidate], None]
+#: Categories that are a decided answer (a loop of some kind, or none).
+ANALYSED = frozenset({Category.UNBOUNDED, Category.MANDATORY, Category.LIMITED, Category.NOT_A_LOOP})
+
+
+@dataclass(frozen=True)
+class UnreadAbility:
+    """An action or triggered ability of a searched card that was not read in full.
+
+    ``links``: its unread text could link it into a cycle the read text does
+    not show (``out``: it could set off or re-enable others; ``in``: others
+    could set it off or re-enable it).
+    """
+
+    key: str
+    index: int
+    name: str
+    type: str
+    phrases: tuple[str, ...]
+    links: tuple[str, ...] = ()
+
+    @property
+    def label(self) -> str:
+        """``Name (KEY#i)``."""
+        return f"{self.name} ({self.key}#{self.index})"
 
 
 @dataclass(frozen=True)
@@ -45,6 +92,10 @@ class LoopReport:
     ``counts``: results per category (``(category, count)`` pairs, in
     :class:`Category` order).  ``ability_coverage``: the compiler coverage of
     the cards searched (JSON-ready, from :func:`ruleproof.cards.coverage.coverage_json`).
+    ``unread``: the searched cards' action/triggered abilities not read in
+    full; ``through_unread``: those whose unread text could close a cycle
+    (see the module docstring); ``named``: the cards were named (not the
+    whole pool).
     """
 
     results: tuple[LoopResult, ...]
@@ -53,11 +104,25 @@ class LoopReport:
     counts: tuple[tuple[str, int], ...]
     ability_coverage: tuple[tuple[str, Any], ...]
     seconds: float
+    unread: tuple[UnreadAbility, ...] = ()
+    through_unread: tuple[UnreadAbility, ...] = ()
+    named: bool = False
 
     def loops(self) -> tuple[LoopResult, ...]:
         """The results that are loops (unbounded, mandatory or limited)."""
         keep = {Category.UNBOUNDED, Category.MANDATORY, Category.LIMITED}
         return tuple(r for r in self.results if r.category in keep)
+
+    @property
+    def analysed(self) -> int:
+        """Candidates with a decided answer (a loop of some kind, or none)."""
+        return sum(1 for r in self.results if r.category in ANALYSED)
+
+    @property
+    def complete(self) -> bool:
+        """Every candidate run and decided, and no cycle could pass through unread text: "nothing found" means no
+        loop."""
+        return not self.through_unread and self.analysed == len(self.results) == self.candidates
 
 
 def loop_card(card: Card, owner: str = "you") -> LoopCard:
@@ -77,7 +142,9 @@ class SearchSpace:
     ``bystanders``: characters an attachment of a candidate may be attached
     to when no card of the candidate can host it, in order of preference
     (the searched cards, then the rest of the pool by code; each as yours and
-    as the opponent's).
+    as the opponent's).  ``named``: the cards the user named (keys), in every
+    candidate's model; ``deck``: the deck's cards, joining a model where a
+    target of the cycle needs them.  ``graph``: the ability graph.
     """
 
     compiled: Mapping[str, tuple[Ability, ...]]
@@ -85,6 +152,9 @@ class SearchSpace:
     cards: Mapping[str, LoopCard]
     candidates: tuple[Candidate, ...]
     bystanders: tuple[LoopCard, ...] = ()
+    named: tuple[str, ...] = ()
+    deck: tuple[LoopCard, ...] = ()
+    graph: Any = None
 
 
 def search_space(pool: Pool, codes: Iterable[str] | None = None, deck: Deck | None = None,
@@ -101,13 +171,14 @@ def search_space(pool: Pool, codes: Iterable[str] | None = None, deck: Deck | No
         A code not in the pool.
     """
     opp = tuple(dict.fromkeys(opponent_codes))
-    mine = list(codes or ()) + (list(deck.codes()) if deck is not None else [])
-    for c in mine + list(opp):
+    mine = list(codes or ())
+    in_deck = list(deck.codes()) if deck is not None else []
+    for c in mine + in_deck + list(opp):
         if pool.get(c) is None:
             raise InputError(f"unknown card code {c}")
-    wanted = tuple(dict.fromkeys(mine + list(opp))) or None
+    wanted = tuple(dict.fromkeys(mine + in_deck + list(opp))) or None
     compiled = compile_pool(pool, overrides, wanted)
-    keyed = two_player_abilities(compiled, mine if wanted is not None else None, opp)
+    keyed = two_player_abilities(compiled, mine + in_deck if wanted is not None else None, opp)
     facts = {k: v for k, v in facts_from_pool(pool).items() if k in compiled}
     graph = build_ability_graph(keyed, facts)
     cands = find_candidates(graph, max_length=max_length, max_candidates=max_candidates)
@@ -117,12 +188,15 @@ def search_space(pool: Pool, codes: Iterable[str] | None = None, deck: Deck | No
         card = pool.get(code)
         assert card is not None
         cards[key] = dataclasses.replace(loop_card(card, "opp" if who == OPPONENT else "you"), code=key)
-    return SearchSpace(compiled, keyed, cards, cands, _bystanders(pool, mine + list(opp)))
+    named = tuple(dict.fromkeys([*mine, *(f"opp:{c}" for c in opp)])) if wanted is not None else ()
+    deck_cards = tuple(cards[c] for c in dict.fromkeys(in_deck) if c in cards and c not in named)
+    return SearchSpace(compiled, keyed, cards, cands, _bystanders(pool, mine + in_deck + list(opp)), named,
+                       deck_cards, graph)
 
 
 def _bystanders(pool: Pool, searched: Iterable[str]) -> tuple[LoopCard, ...]:
     """Possible hosts of an attachment: the searched characters first, then every other pool character."""
-    first = [c for c in dict.fromkeys(searched)]
+    first = list(dict.fromkeys(searched))
     rest = sorted(c.code for c in pool.cards if c.type == "character" and c.code not in set(first))
     out: list[LoopCard] = []
     for code in first + rest:
@@ -132,6 +206,75 @@ def _bystanders(pool: Pool, searched: Iterable[str]) -> tuple[LoopCard, ...]:
         out.append(loop_card(card))
         out.append(dataclasses.replace(loop_card(card, "opp"), code=f"opp:{code}"))
     return tuple(out)
+
+
+def _deck_helpers(space: SearchSpace, cand: Candidate, named: Sequence[LoopCard]) -> list[LoopCard]:
+    """Deck cards the cycle needs: for each target it chooses, the first deck card (not yet in) that fits it."""
+    have = {c.code for c in named} | set(cand.cards)
+    out: list[LoopCard] = []
+    for key, i in cand.abilities:
+        a = space.abilities[key][i]
+        src = space.cards[key]
+        for t in (*(c.target for c in a.costs), *(e.target for e in a.effects)):
+            if t.ref not in (TargetRef.CHOSEN, TargetRef.EACH):
+                continue
+            fit = next((k for k in space.deck if k.code not in have and static_match(t.subject, src, k)), None)
+            if fit is not None:
+                out.append(fit)
+                have.add(fit.code)
+    return out
+
+
+def plan(space: SearchSpace, progress: ProgressCallback | None = None) -> list[Encoding | LoopResult]:
+    """Encode every candidate: an :class:`Encoding` to classify, or the result of one the encoder refused."""
+    named = [space.cards[k] for k in space.named if k in space.cards]
+    out: list[Encoding | LoopResult] = []
+    for cand in space.candidates:
+        extra = named + _deck_helpers(space, cand, named) if space.named or space.deck else []
+        enc = encode(cand, space.abilities, space.cards, space.bystanders, named=extra)
+        out.append(unsupported_result(enc) if isinstance(enc, Unsupported) else enc)
+    return out
+
+
+def _unread(space: SearchSpace) -> tuple[tuple[UnreadAbility, ...], tuple[UnreadAbility, ...]]:
+    """The searched cards' abilities not read in full, and those whose unread text could close a cycle."""
+    links = unread_links(space.abilities)
+    listed: list[UnreadAbility] = []
+    through: list[UnreadAbility] = []
+    g = space.graph if space.graph is not None else nx.DiGraph()
+    for key, abil in space.abilities.items():
+        if split_key(key)[0] == OPPONENT and split_key(key)[1] in space.abilities:
+            continue  # each card once (your copy) in the listing
+        for i, a in enumerate(abil):
+            if not initiated(a) or a.compiled is Compiled.FULL:
+                continue
+            phrases = tuple(u.describe() for u in a.unread) or ("none of its text was read",)
+            name = space.cards[key].name if key in space.cards else key
+            link = links.get((key, i))
+            how: list[str] = []
+            if link is not None:
+                out_, in_, _ = link
+                node: NodeKey = (key, i)
+                if out_:
+                    how.append("out")
+                if in_ and (out_ or (g.has_node(node) and g.out_degree(node) > 0)):
+                    how.append("in")
+            u = UnreadAbility(key, i, name, a.type.value, phrases, tuple(how))
+            listed.append(u)
+            if how:
+                through.append(u)
+    return tuple(listed), tuple(through)
+
+
+def assemble(space: SearchSpace, results: Sequence[LoopResult], t0: float, overrides: Overrides | None) -> LoopReport:
+    """The report of a search from its classified candidates (in candidate order)."""
+    per = Counter(r.category for r in results)
+    overridden = sum(1 for c in space.compiled if overrides and c in overrides)
+    cov = coverage_json(coverage(space.compiled, top=10, overridden=overridden))
+    unread, through = _unread(space)
+    return LoopReport(tuple(results), len(space.compiled), len(space.candidates),
+                      tuple((c.value, per[c]) for c in Category), tuple(sorted(cov.items())),
+                      round(time.monotonic() - t0, 3), unread, through, bool(space.named or space.deck))
 
 
 def find_loops(
@@ -166,7 +309,7 @@ def find_loops(
     max_length, max_candidates
         Longest cycle (in abilities) and most candidates examined.
     timeout
-        Seconds per solver query (None: no limit).
+        Seconds per solver path (None: no limit).
 
     Raises
     ------
@@ -197,6 +340,10 @@ def _result_json(r: LoopResult) -> dict[str, Any]:
     if r.players and r.players != (YOU,):  # cross-player information, only where the opponent takes part
         out["players"] = list(r.players)
         out["continued_by"] = list(r.continued_by)
+    if r.left_out:
+        out["left_out"] = list(r.left_out)
+    if r.bystanders:
+        out["bystanders"] = list(r.bystanders)
     return out
 
 
@@ -205,26 +352,59 @@ def result_json(r: LoopResult) -> dict[str, Any]:
     return _result_json(r)
 
 
+def _unread_json(u: UnreadAbility) -> dict[str, Any]:
+    return {"ability": f"{u.key}#{u.index}", "name": u.name, "type": u.type, "phrases": list(u.phrases),
+            "could_link": list(u.links)}
+
+
+def top_reasons(report: LoopReport, n: int = 10) -> list[tuple[str, int]]:
+    """The commonest reasons of the candidates that were not decided (unknown, unsupported), normalised."""
+    c = Counter(normalise_reason(_short(r.reason)) for r in report.results if r.category not in ANALYSED)
+    return sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))[:n]
+
+
+def top_phrases(report: LoopReport, n: int = 10) -> list[tuple[str, int]]:
+    """The commonest unread phrases of the abilities that could close a cycle through unread text."""
+    c = Counter(normalise_reason(p) for u in report.through_unread for p in u.phrases)
+    return sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))[:n]
+
+
+def _short(reason: str) -> str:
+    """A reason without the card it is about and what follows the first ';'."""
+    head = reason.split("; ")[0]
+    if "): " in head and head.index("): ") < 80:
+        head = head[head.index("): ") + 3:]
+    return head
+
+
 def report_json(report: LoopReport) -> dict[str, Any]:
     """The JSON object of ``ruleproof loops --json`` (``version`` 1).
 
-    ``loops`` lists every candidate (not-a-loop and unsupported ones too, with
-    the reason); ``coverage`` says how many were analysable.  A candidate
-    with the opponent's abilities names their cards ``opp:CODE`` and adds
-    ``players`` (the controllers of its abilities) and ``continued_by`` (the
-    players who must each choose to continue it); one-player entries are as
-    before.
+    ``complete``: every candidate was decided and no cycle could pass through
+    unread text, so "no loop found" is an answer; ``unread``: the searched
+    cards' action/triggered abilities not read in full, with the phrases
+    (``could_link``: ``out``/``in`` when the unread text could close a cycle);
+    ``loops`` lists every candidate (not-a-loop, unknown and unsupported ones
+    too, with the reason); ``coverage`` says how many were analysed, and the
+    top reasons and phrases of the rest.  A candidate with the opponent's
+    abilities names their cards ``opp:CODE`` and adds ``players`` (the
+    controllers of its abilities) and ``continued_by`` (the players who must
+    each choose to continue it).
     """
     counts = dict(report.counts)
-    analysed = sum(v for k, v in counts.items() if k not in (Category.UNSUPPORTED.value, Category.UNKNOWN.value))
     return {
         "version": JSON_VERSION,
+        "complete": report.complete,
+        "unread": [_unread_json(u) for u in report.unread],
+        "through_unread": [f"{u.key}#{u.index}" for u in report.through_unread],
         "loops": [_result_json(r) for r in report.results],
         "coverage": {
             "cards": report.cards,
             "candidates": report.candidates,
-            "analysed": analysed,
+            "analysed": report.analysed,
             "by_category": counts,
+            "top_unknown_reasons": [{"reason": k, "count": v} for k, v in top_reasons(report)],
+            "top_unread_phrases": [{"phrase": k, "count": v} for k, v in top_phrases(report)],
             "abilities": dict(report.ability_coverage),
         },
         "seconds": report.seconds,

@@ -1,34 +1,34 @@
 """``ruleproof loops``: loop candidates classified in this process or on a Dask cluster (one driver).
 
 :func:`search_loops` lists the candidates with
-:func:`ruleproof.loops.search.search_space` and encodes them
-(:func:`ruleproof.loops.encode.encode`); both are fast and need no solver.
-Candidates the encoder refuses get their ``unsupported`` result at once.
-Each accepted candidate is one work unit for :func:`~ruleproof.scale.run_units`:
-its :class:`~ruleproof.loops.encode.Encoding` is plain data (the cards and
-abilities of the cycle, frozen dataclasses), so a worker needs neither the
-card pool nor the override files; it classifies the encoding
-(:func:`ruleproof.loops.lasso.classify`, the Z3 lasso check) in a fresh
-solver context, as one budget query (:mod:`ruleproof.budget`).  A unit whose
-worker dies, that times out or runs out of memory is an UNKNOWN result with
-the reason.  :func:`ruleproof.loops.search.find_loops` is this driver in
-this process.
+:func:`ruleproof.loops.search.search_space` and encodes them with
+:func:`ruleproof.loops.search.plan` (the named cards, and a deck's where a
+target needs them, join each candidate's model); both are fast and need no
+solver.  Candidates the encoder refuses get their ``unsupported`` result at
+once.  Each accepted candidate is one work unit for
+:func:`~ruleproof.scale.run_units`: its :class:`~ruleproof.loops.encode.Encoding`
+is plain data (the cards and abilities of the cycle, frozen dataclasses), so
+a worker needs neither the card pool nor the override files; it classifies
+the encoding (:func:`ruleproof.loops.lasso.classify`, the Z3 lasso check) in
+a fresh solver context, as one budget query (:mod:`ruleproof.budget`).  A
+unit whose worker dies, that times out or runs out of memory is an UNKNOWN
+result with the reason.  The report, complete or what finished before a stop,
+says what was not read (:func:`ruleproof.loops.search.assemble`).
+:func:`ruleproof.loops.search.find_loops` is this driver in this process.
 """
 
 from __future__ import annotations
 
 import time
-from collections import Counter
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
 from .. import budget
-from ..cards.coverage import coverage, coverage_json
 from ..cards.overrides import Overrides
 from ..cards.pool import Deck, Pool
-from ..loops.encode import Encoding, Unsupported, encode
-from ..loops.lasso import Category, LoopResult, classify, unsupported_result
-from ..loops.search import LoopReport, ProgressCallback, SearchSpace, search_space
+from ..loops.encode import Encoding
+from ..loops.lasso import Category, LoopResult, classify
+from ..loops.search import LoopReport, ProgressCallback, assemble, plan, search_space
 from .check import GRACE
 from .executor import Fault, run_units
 from .isolation import fresh_solver_context
@@ -109,12 +109,11 @@ def search_loops(
     cands = space.candidates
     results: dict[int, LoopResult] = {}
     units: list[LoopUnit] = []
-    for i, cand in enumerate(cands):
-        enc = encode(cand, space.abilities, space.cards, space.bystanders)
-        if isinstance(enc, Unsupported):
-            results[i] = unsupported_result(enc)
+    for i, item in enumerate(plan(space)):  # the named cards (and the deck's) join each candidate's model
+        if isinstance(item, LoopResult):
+            results[i] = item
         else:
-            units.append(LoopUnit(i, enc, timeout, rlimit))
+            units.append(LoopUnit(i, item, timeout, rlimit))
     emitted = 0
 
     def flush() -> None:  # pass on every result known, in candidate order
@@ -140,17 +139,9 @@ def search_loops(
                   timeout=limit, fault=fault, on_result=each)
     except budget.BudgetEvent as event:
         # stopped (interrupt, time limit): the candidates classified so far, in order, for the caller's report
-        event.partial = _report(space, [results[i] for i in range(emitted)], len(cands), overrides, t0)  # type: ignore[attr-defined]
+        partial = assemble(space, [results[i] for i in range(emitted)], t0, overrides)
+        event.partial = partial  # type: ignore[attr-defined]
         raise
     if progress is not None and cands:
         progress(len(cands), len(cands), cands[-1])
-    return _report(space, [results[i] for i in range(len(cands))], len(cands), overrides, t0)
-
-
-def _report(space: SearchSpace, ordered: list[LoopResult], candidates: int, overrides: Overrides | None,
-            t0: float) -> LoopReport:
-    per = Counter(r.category for r in ordered)
-    compiled = space.compiled
-    cov = coverage_json(coverage(compiled, top=10, overridden=sum(1 for c in compiled if overrides and c in overrides)))
-    return LoopReport(tuple(ordered), len(compiled), candidates, tuple((c.value, per[c]) for c in Category),
-                      tuple(sorted(cov.items())), round(time.monotonic() - t0, 3))
+    return assemble(space, [results[i] for i in range(len(cands))], t0, overrides)

@@ -1,0 +1,72 @@
+"""Honest answers of ``ruleproof loops``: unread text first, ``unknown`` over what was not read, exit 0 only when
+the report is complete (every ability read in full, every candidate decided)."""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import Any
+
+from ruleproof.cards.pool import load_pool
+from ruleproof.loops import Category, find_loops
+from ruleproof.loops.cli import loops
+
+POOL = load_pool()
+
+
+def _cli(args: list[str]) -> tuple[int, str]:
+    out, err = io.StringIO(), io.StringIO()
+
+    class S:
+        def __init__(self) -> None:
+            self.out, self.err = out, err
+
+    rv = loops.main(args=args, prog_name="loops", standalone_mode=False, obj=S())
+    return int(rv), out.getvalue()
+
+
+def test_fully_read_cards_with_no_loop_are_a_complete_answer() -> None:
+    """Magister Illyrio (pay 2 gold: stand) + Chataya's Brothel (kneel: 1 gold): read in full, no loop."""
+    rc, out = _cli(["--cards", "01163", "--cards", "04090", "--json"])
+    obj: dict[str, Any] = json.loads(out)
+    assert rc == 0 and obj["complete"] is True and obj["unread"] == []
+    assert obj["coverage"]["analysed"] == obj["coverage"]["candidates"] > 0
+    rc, text = _cli(["--cards", "01163", "--cards", "04090"])
+    assert rc == 0 and text.splitlines()[-1] == "complete: every ability read in full and every candidate decided"
+
+
+def test_unread_text_is_listed_first_and_makes_the_answer_unknown() -> None:
+    """Flea Bottom's end-of-phase effect is not read: it could close a cycle, so no "nothing found" (exit 3)."""
+    rc, text = _cli(["--cards", "06098", "--cards", "02078"])
+    lines = text.splitlines()
+    assert rc == 3
+    assert lines[0].startswith("== not read in full (1; 1 could close a cycle")
+    assert lines[1].startswith("Flea Bottom (06098#0) action  [could link: out")
+    assert "at the end of the phase, if that card is still in play" in lines[2]
+    assert lines[-1].startswith("not complete: 1 abilities could close a cycle through text that was not read")
+    obj = json.loads(_cli(["--cards", "06098", "--cards", "02078", "--json"])[1])
+    assert obj["complete"] is False and obj["through_unread"] == ["06098#0"]
+    (u,) = obj["unread"]
+    assert u["could_link"][0] == "out" and "place it on the bottom of your deck" in u["phrases"][0]
+
+
+def test_deciding_every_candidate_of_the_read_text_is_not_enough() -> None:
+    """Every candidate the read text forms is decided, yet the report is not complete: the unread text could
+    close another cycle."""
+    rep = find_loops(POOL, codes=["06098", "02078"], timeout=30)
+    assert rep.analysed == len(rep.results)  # what was read is all decided ...
+    assert not rep.complete and rep.through_unread  # ... but the unread text keeps the answer open
+
+
+def test_a_slice_of_the_pool_counts_analysed_and_names_the_undecided() -> None:
+    """The Core set: every candidate is analysed, unknown or unsupported, and the undecided ones' reasons are
+    counted (the whole-pool run reports them the same way)."""
+    from ruleproof.loops.search import report_json, top_reasons
+
+    codes = [c.code for c in POOL.cards if c.pack_code == "Core"]
+    rep = find_loops(POOL, codes=codes, max_length=2, timeout=10)
+    undecided = [r for r in rep.results if r.category in (Category.UNKNOWN, Category.UNSUPPORTED)]
+    assert rep.analysed + len(undecided) == rep.candidates > 0
+    assert sum(n for _, n in top_reasons(rep, n=10**6)) == len(undecided)
+    cov = report_json(rep)["coverage"]
+    assert cov["analysed"] == rep.analysed and not rep.complete
