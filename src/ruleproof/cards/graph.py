@@ -418,7 +418,9 @@ def _trigger_edges(n: _Node, part: Cost | Effect, by_event: Mapping[EventKind, l
                 why = ("players compatible" if not from_hand
                        else " or ".join(f"{_POSSESSIVE[p]} hand" for p in sorted(whose & wanted, reverse=True)))
             else:
-                m = _match(_produced(part.target, key, me, cost), key, _wanted(trig.subject, bkey, them), bkey, facts)
+                named = _wanted(trig.subject, bkey, them)
+                m = next((x for t in _alternatives(part.target)
+                          if (x := _match(_produced(t, key, me, cost), key, named, bkey, facts)) is not None), None)
                 if m is None:
                     continue
                 why = m
@@ -440,16 +442,25 @@ def _enable_edges(n: _Node, part: Cost | Effect, by_need: Mapping[Res, list[tupl
                     continue
                 why = "your resources" if them == me else "the other player's resources"
             else:
-                t = bpart.target
-                want = (_Thing(bkey, t.subject, frozenset({them}), them) if t.ref is TargetRef.SELF
-                        else _wanted(t.subject, bkey, them))
-                if isinstance(bpart, Cost):  # a cost is paid with its payer's own cards (Costs)
-                    want = _Thing(want.key, want.subject, want.sides & frozenset({them}), want.controller)
-                m = _match(_produced(part.target, key, me, cost), key, want, bkey, facts)
+                m = None
+                for t in _alternatives(bpart.target):
+                    want = (_Thing(bkey, t.subject, frozenset({them}), them) if t.ref is TargetRef.SELF
+                            else _wanted(t.subject, bkey, them))
+                    if isinstance(bpart, Cost):  # a cost is paid with its payer's own cards (Costs)
+                        want = _Thing(want.key, want.subject, want.sides & frozenset({them}), want.controller)
+                    m = next((x for p in _alternatives(part.target)
+                              if (x := _match(_produced(p, key, me, cost), key, want, bkey, facts)) is not None), None)
+                    if m is not None:
+                        break
                 if m is None:
                     continue
                 why = m
             add(n.key, b.key, "enables", f"{_what(part)}{_zones_text(part)} re-enables {_what(bpart)} ({why})")
+
+
+def _alternatives(t: Target) -> tuple[Target, ...]:
+    """A target and the alternatives its text allows ("~ or a «Small Council» character")."""
+    return (t, *t.also)
 
 
 def _player_scope_you(part: Cost | Effect) -> bool:
