@@ -81,6 +81,7 @@ __all__ = [
     "YOU",
     "YOURS",
     "CardFacts",
+    "DupRule",
     "Entry",
     "LimitRule",
     "Move",
@@ -91,17 +92,20 @@ __all__ = [
     "Rules",
     "ThenRule",
     "answers",
+    "dest_place",
     "entry_of",
     "fits",
     "initiated",
     "is_forced",
     "makes",
+    "move_of",
     "mutant",
     "needs",
     "phase_of",
     "place_of",
     "raises",
     "sides",
+    "src_places",
     "unread_filter",
 ]
 
@@ -338,22 +342,28 @@ class Move:
 
     ``name`` names the move (a pending removal in the loop model is one of
     these names); ``src``: where it must be (``None``: the places the text names,
-    ``Effect.from_zones`` / the target's ``zone``); ``dest``: where it goes
-    (its *owner's* pile: Ownership and Control); ``would`` / ``after``: the
+    ``Effect.from_zones`` / the target's ``zone``; a card a removal takes out
+    of an out-of-play place, "return a card from your discard pile to your
+    hand", comes from there); ``dest``: where it goes (``None``: the place
+    the text names, ``Effect.to_zone``; always its *owner's* pile: Ownership
+    and Control); ``would`` / ``after``: the
     triggering conditions before and after it happens (interrupts answer the
     first, reactions the second); ``saveable``: an interrupt may save the card
     (Save; a sacrifice cannot be saved, nor a card that leaves play to pay a
     cost, FAQ 3.2, which the encoder applies); ``new_copy``: entering play
-    brings a new copy of its abilities (Limits and Maxima).
+    brings a new copy of its abilities (Limits and Maxima); ``from_text``: a
+    move whose ``src`` is ``None`` takes its card only from the places the text
+    names (Put into Play), not from any out-of-play place.
     """
 
     name: str
     src: Place | None
-    dest: Place
+    dest: Place | None
     would: tuple[EventKind, ...] = ()
     after: tuple[EventKind, ...] = ()
     saveable: bool = False
     new_copy: bool = False
+    from_text: bool = True
 
 
 @dataclass(frozen=True)
@@ -407,6 +417,15 @@ class ThenRule:
 
 
 @dataclass(frozen=True)
+class DupRule:
+    """Duplicates (Duplicates; Save): a duplicate may be discarded to save the unique card it is under from
+    leaving play (``saves``), and the duplicate is then gone (``spent``)."""
+
+    saves: bool
+    spent: bool
+
+
+@dataclass(frozen=True)
 class PileRule:
     """Where a card that leaves play (or enters an out-of-play area) goes: its ``owner``'s piles or its
     ``controller``'s (Ownership and Control)."""
@@ -424,12 +443,13 @@ class Rules:
     refs: Mapping[TargetRef, RefRule]
     then: ThenRule
     piles: PileRule
+    dups: DupRule = DupRule(saves=True, spent=True)
 
     def swap(self, section: str, key: object, entry: object) -> Rules:
-        """A copy with one entry replaced (``section``: ``costs``, ``effects``, ``limits``, ``refs``; or ``then``
-        / ``piles`` with ``key`` ``None``)."""
+        """A copy with one entry replaced (``section``: ``costs``, ``effects``, ``limits``, ``refs``; or ``then``,
+        ``piles``, ``dups`` with ``key`` ``None``)."""
         change: dict[str, Any] = {}
-        if section in ("then", "piles"):
+        if section in ("then", "piles", "dups"):
             change[section] = entry
         else:
             table = dict(getattr(self, section))
@@ -459,11 +479,12 @@ _TO_SHADOWS = Move("return_to_shadows", Place.PLAY, Place.SHADOWS, (EventKind.WO
 _REMOVE = Move("remove_from_game", Place.PLAY, Place.REMOVED, (EventKind.WOULD_LEAVE_PLAY,), (EventKind.LEAVES_PLAY,),
                saveable=True)
 _HAND_DISCARD = Move("discard_from_hand", Place.HAND, Place.DISCARD, (), (EventKind.DISCARDED,))
+_PLACE = Move("move_card", Place.PLAY, None, (EventKind.WOULD_LEAVE_PLAY,), (EventKind.LEAVES_PLAY,), saveable=True)
 _ENTER = Move("put_into_play", None, Place.PLAY, (), (EventKind.ENTERS_PLAY,), new_copy=True)
 
 
 def _leaves(does: str, move: Move, cites: tuple[str, ...], refs: frozenset[TargetRef]) -> Entry:
-    dest = res_in(move.dest)
+    dest = res_in(move.dest) if move.dest is not None else None
     return Entry(does, cites, refs, needs=(Res.IN_PLAY,), makes=(dest,) if dest else (), move=move)
 
 
@@ -510,6 +531,9 @@ _EFFECTS: dict[EffectKind, Entry] = {
     EffectKind.RETURN_TO_HAND: _leaves("return a card to its owner's hand", _RETURN, ("Leaves Play",), _ANY_CARD),
     EffectKind.RETURN_TO_SHADOWS: _leaves("return a card to shadows", _TO_SHADOWS, ("Shadows",), _ANY_CARD),
     EffectKind.REMOVE_FROM_GAME: _leaves("remove a card from the game", _REMOVE, ("Removed from Game",), _ANY_CARD),
+    EffectKind.MOVE_CARD: Entry("place a card in the place the text names (placed in the dead pile is not killed)",
+                                ("Dead Pile", "Discard Pile", "Leaves Play"), _ANY_CARD, (Res.IN_PLAY,), (),
+                                move=_PLACE),
     EffectKind.PUT_INTO_PLAY: Entry("put a card into play from the place the text names", ("Put into Play",),
                                     frozenset({TargetRef.SELF, TargetRef.CHOSEN, TargetRef.TRIGGER}), (),
                                     (Res.IN_PLAY,), (), _ENTER),
@@ -550,12 +574,43 @@ def _from_places(part: Cost | Effect) -> tuple[Place, ...]:
 
 
 def src_places(part: Cost | Effect, entry: Entry) -> tuple[Place, ...]:
-    """Where the card a move takes must be: the entry's place, or the places the text names (Put into Play)."""
+    """Where the card a move takes must be: the places the text names (Put into Play; "return a card from your
+    discard pile"), else the entry's place."""
     if entry.move is None:
         return ()
-    if entry.move.src is not None:
-        return (entry.move.src,)
-    return _from_places(part)
+    named = _from_places(part)
+    if entry.move.src is None:
+        return named if entry.move.from_text else _OUT_OF_PLAY
+    return named or (entry.move.src,)
+
+
+_OUT_OF_PLAY = (Place.HAND, Place.DISCARD, Place.DEAD, Place.DECK, Place.SHADOWS)
+
+
+def dest_place(part: Cost | Effect, entry: Entry) -> Place | None:
+    """Where a move puts its card: the entry's place, or the place the text names (``to_zone``)."""
+    if entry.move is None:
+        return None
+    if entry.move.dest is not None:
+        return entry.move.dest
+    z = part.to_zone if isinstance(part, Effect) else None
+    return place_of(z) if z is not None else None
+
+
+def move_of(part: Cost | Effect, rules: Rules = RULES) -> Move | None:
+    """The concrete move of a cost or effect: its places resolved from the text (``None``: no move, or a place
+    the text does not name).  A move between out-of-play places raises no leave-play events."""
+    e = entry_of(part, rules)
+    if e is None or e.move is None:
+        return None
+    srcs, dest = src_places(part, e), dest_place(part, e)
+    if not srcs or dest is None:
+        return None
+    if Place.PLAY in srcs or dest is Place.PLAY:
+        return dataclasses.replace(e.move, dest=dest) if e.move.dest is None else e.move
+    keep = tuple(ev for ev in e.move.after if ev is EventKind.DISCARDED)
+    return dataclasses.replace(e.move, name=f"{e.move.name}_{srcs[0].value}_{dest.value}", src=srcs[0], dest=dest,
+                               would=(), after=keep, saveable=False)
 
 
 def needs(part: Cost | Effect, rules: Rules = RULES) -> tuple[Res, ...]:
@@ -563,7 +618,8 @@ def needs(part: Cost | Effect, rules: Rules = RULES) -> tuple[Res, ...]:
     e = entry_of(part, rules)
     if e is None:
         return ()
-    if e.move is not None and e.move.src is None:
+    if e.move is not None and (e.move.src is None or _from_places(part) and Res.IN_PLAY in e.needs):
+        # a card that moves (put into play, or a removal that takes it from an out-of-play place the text names)
         return tuple(r for r in (res_in(p) for p in src_places(part, e)) if r is not None)
     if isinstance(part, Effect) and part.kind is EffectKind.GAIN_GOLD:
         return ()
@@ -580,6 +636,10 @@ def makes(part: Cost | Effect, rules: Rules = RULES) -> tuple[Res, ...]:
         return ()
     if isinstance(part, Effect) and part.kind is EffectKind.GAIN_GOLD and not part.target.is_player:
         return (Res.CARD_GOLD,)  # gold placed on a card is not in a gold pool (Bestow)
+    if e.move is not None:
+        dest = dest_place(part, e)
+        got = res_in(dest) if dest is not None else None
+        return (got,) if got is not None else ()
     return tuple(r for r in e.makes if r not in e.needs)
 
 
@@ -588,10 +648,11 @@ def raises(part: Cost | Effect, rules: Rules = RULES) -> tuple[tuple[EventKind, 
     e = entry_of(part, rules)
     if e is None:
         return ()
-    src = e.move.src if e.move is not None else None
+    mv = move_of(part, rules)
+    src = mv.src if mv is not None else None
     out: list[tuple[EventKind, Place | None]] = [(ev, src) for ev in e.events]
-    if e.move is not None:
-        for ev in (*e.move.would, *e.move.after):
+    if mv is not None:
+        for ev in (*mv.would, *mv.after):
             if (ev, src) not in out:
                 out.append((ev, src))
     if isinstance(part, Effect) and part.kind is EffectKind.GAIN_GOLD and not part.target.is_player:
@@ -645,7 +706,7 @@ MUTANTS: Mapping[str, tuple[str, Callable[[Rules], Rules]]] = MappingProxyType({
                                "the text names)",
                                _swap_effect(EffectKind.PUT_INTO_PLAY, dataclasses.replace(
                                    _EFFECTS[EffectKind.PUT_INTO_PLAY],
-                                   move=dataclasses.replace(_ENTER, src=Place.DEAD)))),
+                                   move=dataclasses.replace(_ENTER, from_text=False)))),
     "then_ignored": ("post-then effects resolve even when the pre-then aspect did not (The word \"Then\")",
                      lambda r: r.swap("then", None, ThenRule(gate=False))),
     "attached_any": ("'attached character' is any character (Attachment Cards)",
@@ -658,6 +719,8 @@ MUTANTS: Mapping[str, tuple[str, Callable[[Rules], Rules]]] = MappingProxyType({
                             move=dataclasses.replace(_KILL, dest=Place.DISCARD)))),
     "save_leaves_play": ("a saved card still leaves play (Save: it remains in play)",
                          _swap_effect(EffectKind.SAVE, dataclasses.replace(_EFFECTS[EffectKind.SAVE], makes=()))),
+    "duplicate_not_spent": ("a duplicate that saves its card stays (Duplicates: it is discarded to save)",
+                            lambda r: r.swap("dups", None, DupRule(saves=True, spent=False))),
     "controller_piles": ("a card leaving play goes to its controller's pile, not its owner's (Ownership and Control)",
                          lambda r: r.swap("piles", None, PileRule("controller"))),
 })

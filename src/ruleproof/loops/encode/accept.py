@@ -31,6 +31,7 @@ from ruleproof.cards.abilities import (
     Cost,
     Effect,
     EffectKind,
+    EventKind,
     Means,
     Phase,
     Scope,
@@ -50,7 +51,9 @@ from ruleproof.cards.semantics import (
     Rules,
     entry_of,
     fits,
+    move_of,
     phase_of,
+    place_of,
     src_places,
     target_ref,
     unread_filter,
@@ -88,6 +91,8 @@ _ABILITY_READ = frozenset({"type", "trigger", "costs", "effects", "limit", "phas
                            "unread"})
 #: Effect and cost fields the model reads.
 _EFFECT_READ = frozenset({"kind", "amount", "target", "optional", "from_zones", "then", "up_to"})
+#: Effect fields read only by the effects that move a card: where it goes, and "(cannot be saved)".
+_MOVE_READ = frozenset({"to_zone", "prohibited"})
 _COST_READ = frozenset({"kind", "target", "amount"})
 
 
@@ -236,6 +241,10 @@ def _part_problem(part: Cost | Effect, rules: Rules, ability: Ability, card: Car
     if part.amount is None and ref is not TargetRef.EACH:
         return f"{what}: variable amount (X)"
     extra = set_fields(part) - (_COST_READ if isinstance(part, Cost) else _EFFECT_READ)
+    if isinstance(part, Effect) and entry.move is not None:
+        extra -= _MOVE_READ
+        if part.prohibited not in (None, EventKind.SAVED):
+            return f"{what}: '{part.prohibited.value}' prohibited is not modelled by the loop encoder"
     if isinstance(part, Effect):
         if "duration" in extra:
             return f"{what}: lasting effects are not modelled by the loop encoder"
@@ -255,9 +264,10 @@ def _part_problem(part: Cost | Effect, rules: Rules, ability: Ability, card: Car
     zone = part.target.subject.zone
     if zone is Zone.PLAY:
         zone = None  # "in play" is where the model looks anyway
-    if zone is not None and (entry.move is None or entry.move.src is not None) and not (
-            isinstance(part, Cost) and zone.value == "hand" and entry.move is not None):
+    if zone is not None and (entry.move is None or place_of(zone) is None):
         return f"{what}: a card in the {zone.value.replace('_', ' ')} is not modelled by the loop encoder"
+    if entry.move is not None and move_of(part, rules) is None:
+        return f"{what}: the text names no place the card goes to or comes from that the model has"
     s = part.target.subject
     if Res.HAND in entry.needs and (set_fields(s) - {"scope", "card_type", "zone"} or
                                     s.card_type not in (None, CardKind.CARD)):

@@ -41,9 +41,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ruleproof.cards.abilities import Ability, AbilityType, CostKind, EffectKind, TargetRef
+from ruleproof.cards.abilities import Ability, AbilityType, Cost, CostKind, Effect, EffectKind, TargetRef
 from ruleproof.cards.semantics import MUTANTS as _TABLE_MUTANTS
-from ruleproof.cards.semantics import Move, Place, Rules, entry_of, mutant, src_places
+from ruleproof.cards.semantics import Move, Place, Rules, entry_of, move_of, mutant, src_places
 from ruleproof.dsl import And, Bool, Int, Model, Not, OneOf, Or, Range, Sort, Step, Sum, Term
 from ruleproof.ir import Const, System
 from ruleproof.loops.encode.accept import Encoding, static_match
@@ -61,7 +61,7 @@ _LEAVES = frozenset({"KILLED", "SACRIFICED", "LEAVES_PLAY", "DISCARDED", "RETURN
 MUTANTS: tuple[str, ...] = tuple(_TABLE_MUTANTS)
 
 # dominance groups: which part of the state must be "at least as good" after a pass
-ALL_GROUPS = ("standing", "zones", "triggers", "gold", "cgold", "hand", "deck", "power", "limits")
+ALL_GROUPS = ("standing", "zones", "triggers", "gold", "cgold", "hand", "deck", "power", "dups", "limits")
 GROUP_TEXT = {
     "standing": "standing/kneeling state of the cards",
     "zones": "where the cards are (in play, hand, discard pile...)",
@@ -71,12 +71,13 @@ GROUP_TEXT = {
     "hand": "cards in hand",
     "deck": "cards left in the draw deck",
     "power": "power",
+    "dups": "duplicates",
     "limits": "uses left under printed limits",
 }
 _GROUP_OF = {"standing": "standing", "fstand": "standing", "zone": "zones", "imm": "zones", "pending": "triggers",
              "trig": "triggers", "gold": "gold", "cgold": "cgold", "hand": "hand", "deck": "deck", "power": "power",
-             "fpower": "power", "used": "limits"}
-_COUNTERS = frozenset({"gold", "cgold", "hand", "deck", "power", "fpower"})
+             "fpower": "power", "used": "limits", "dups": "dups"}
+_COUNTERS = frozenset({"gold", "cgold", "hand", "deck", "power", "fpower", "dups"})
 
 
 @dataclass(frozen=True)
@@ -107,11 +108,18 @@ class ModelSpec:
         return mutant(self.mutant)
 
 
-def _moves(rules: Rules) -> dict[str, Move]:
+def _moves(rules: Rules, enc: Encoding) -> dict[str, Move]:
+    """The moves out of play a pending removal can be: the table's, and those the cycle's texts resolve."""
     out: dict[str, Move] = {}
     for e in (*rules.costs.values(), *rules.effects.values()):
-        if e.move is not None and e.move.src is Place.PLAY:
+        if e.move is not None and e.move.src is Place.PLAY and e.move.dest is not None:
             out.setdefault(e.move.name, e.move)
+    for a in enc.abilities:
+        parts: tuple[Cost | Effect, ...] = (*a.costs, *a.effects)
+        for part in parts:
+            mv = move_of(part, rules)
+            if mv is not None and mv.src is Place.PLAY and mv.dest is not Place.PLAY:
+                out[mv.name] = mv
     return out
 
 
@@ -123,7 +131,7 @@ def build_model(enc: Encoding, spec: ModelSpec) -> System:
     card = m.sort("Card", list(ids), labels=[f"{c.name} ({c.code})" for c in enc.cards])
     player = m.sort("Player", list(enc.players))
     zone = m.enum("Zone", [p.value for p in Place])
-    moves = _moves(rules)
+    moves = _moves(rules, enc)
     pend = ["none"] + [pending_name(mv, s) for mv in moves.values() for s in (True, False)]
     removal = m.enum("Removal", list(dict.fromkeys(pend)))
     n = enc.n
@@ -162,8 +170,7 @@ def _declare_state(ctx: Ctx, zone: Sort, removal: Sort, player: Sort, abil: Sort
     places = tuple(p.value for p in Place)
 
     def zone_init(k: Term) -> OneOf:
-        assert isinstance(k.expr, Const)
-        c = ctx.by_id[str(k.expr.value)]
+        c = ctx.by_id[_name(k)]
         if c.type == "agenda":
             return OneOf(Place.PLAY.value)
         if c.type == "event":
@@ -177,6 +184,11 @@ def _declare_state(ctx: Ctx, zone: Sort, removal: Sort, player: Sort, abil: Sort
             any(e.kind is EffectKind.GAIN_GOLD and not e.target.is_player
                 for a in enc.abilities for e in a.effects):
         declare("cgold", Int(0, _BIG), ctx.card, Range(0, 3), 0)  # gold on cards: only if used
+    if any(mv.saveable for mv in ctx.moves.values()) and any(c.unique for c in enc.cards) and any(
+            move_of(e, ctx.rules) is not None and e.target.ref is not TargetRef.PLAYER
+            for a in enc.abilities for e in a.effects):
+        declare("dups", Int(0, _BIG), ctx.card,  # duplicates under a unique card (Duplicates): a finite stock
+                lambda k: Range(0, 2) if ctx.by_id[_name(k)].unique else 0, 0)
     declare("imm", removal, ctx.card, "none", "none")
     declare("gold", Int(0, _BIG), player, Range(0, g0), 0)
     declare("hand", Int(0, _BIG), player, Range(0, 6), 0)
@@ -196,6 +208,12 @@ def _declare_state(ctx: Ctx, zone: Sort, removal: Sort, player: Sort, abil: Sort
         if b.trigger is not None and b.trigger.event in CARD_EVENTS and b.trigger.from_zone is None:
             fits = [k for k in ctx.ids if static_match(b.trigger.subject, enc.card_of(j), ctx.by_id[k])]
             m.init_constraint(Or(Not(cells[("pending", f"a{j}")]), *(cells[("trig", f"a{j}")] == k for k in fits)))
+
+
+def _name(k: Term) -> str:
+    """The name of a sort element handed to an initial-value function."""
+    assert isinstance(k.expr, Const)
+    return str(k.expr.value)
 
 
 def _dominates(ctx: Ctx, drop: set[str]) -> Term:

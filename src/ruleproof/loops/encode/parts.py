@@ -15,11 +15,12 @@ ability initiates only if its effect could).
 
 from __future__ import annotations
 
+import dataclasses
 from types import MappingProxyType
 from typing import Callable, Mapping
 
 from ruleproof.cards.abilities import Cost, CostKind, Effect, EffectKind, EventKind, TargetRef
-from ruleproof.cards.semantics import Entry, Place, Res, src_places
+from ruleproof.cards.semantics import Entry, Move, Place, Res, move_of, src_places
 from ruleproof.dsl import And, If, Not, Or, Term
 from ruleproof.loops.encode.step import AbilityStep, false, pending_name, true
 
@@ -176,9 +177,17 @@ def _effect_discard_from_hand(s: AbilityStep, ef: Effect, e: Entry, tag: str, am
 
 
 def _effect_move_out(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: int) -> None:
-    """Cards leave play (killed, discarded, sacrificed, returned ...); a sacrifice takes the controller's own cards."""
-    assert e.move is not None
-    own = e.move.name == "sacrifice"
+    """Cards leave play (killed, discarded, sacrificed, returned, placed in a pile ...), or move between
+    out-of-play places ("return a card from your discard pile to your hand"); a sacrifice takes the controller's
+    own cards; "(cannot be saved)" keeps any save away (Save)."""
+    mv = move_of(ef, s.ctx.rules)
+    assert mv is not None and mv.src is not None and mv.dest is not None
+    if mv.src is not Place.PLAY:
+        _move_out_of_play(s, ef, mv, tag, amt)
+        return
+    own = mv.name == "sacrifice"
+    if ef.prohibited is EventKind.SAVED:
+        mv = dataclasses.replace(mv, saveable=False)
 
     def eligible(k: str) -> Term:
         mine = s.ctx.by_id[k].owner == s.me if own else True
@@ -186,7 +195,23 @@ def _effect_move_out(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: int) -
 
     sel = s.effect_targets(tag, ef.target, amt, eligible)
     sel = {k: And(c, s.sym[("zone", k)] == Place.PLAY.value, s.sym[("imm", k)] == "none") for k, c in sel.items()}
-    s.remove(e.move, sel, cost=False)
+    s.remove(mv, sel, cost=False)
+
+
+def _move_out_of_play(s: AbilityStep, ef: Effect, mv: Move, tag: str, amt: int) -> None:
+    """A card its owner owns moves from one out-of-play place to another (its owner's piles)."""
+    assert mv.src is not None and mv.dest is not None
+    src, dest = mv.src.value, mv.dest.value
+
+    def eligible(k: str) -> Term:
+        c = s.ctx.by_id[k]
+        return And(s.pre[("zone", k)] == src, true() if c.owner == s.me and c.type != "agenda" else false())
+
+    for k, cond in s.effect_targets(tag, ef.target, amt, eligible).items():
+        applies = And(cond, s.sym[("zone", k)] == src)
+        s.sym.put(("zone", k), dest, when=applies)
+        for ev in mv.after:
+            s.emit(ev, k, applies, mv.src)
 
 
 def _effect_put_into_play(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: int) -> None:
@@ -239,6 +264,7 @@ EFFECT_ENCODERS: Mapping[EffectKind, EffectEncoder] = MappingProxyType({
     EffectKind.RETURN_TO_HAND: _effect_move_out,
     EffectKind.RETURN_TO_SHADOWS: _effect_move_out,
     EffectKind.REMOVE_FROM_GAME: _effect_move_out,
+    EffectKind.MOVE_CARD: _effect_move_out,
     EffectKind.PUT_INTO_PLAY: _effect_put_into_play,
     EffectKind.SAVE: _effect_save,
 })

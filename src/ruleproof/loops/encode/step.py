@@ -265,6 +265,13 @@ class AbilityStep:
         """
         nxt = (self.i + 1) % self.ctx.enc.n
         for k, s in sel.items():
+            if move.saveable and not cost and ("dups", k) in self.sym and self.ctx.rules.dups.saves:
+                # the game's interrupt of a duplicate: discard it to save the card (Duplicates)
+                use = And(self.st.choose(f"dup_{move.name}_{k}", Bool), self.sym[("dups", k)] >= 1)
+                self.sym.put(("dups", k), self.sym[("dups", k)] - (1 if self.ctx.rules.dups.spent else 0),
+                             when=And(s, use))
+                self.emit(EventKind.SAVED, k, And(s, use))
+                s = And(s, Not(use))
             if nxt != self.i and self._interrupt_answers(nxt, move, k):
                 self.sym.put(("imm", k), pending_name(move, move.saveable and not cost), when=s)
                 self.sym.put(("pending", f"a{nxt}"), True, when=s)
@@ -278,6 +285,7 @@ class AbilityStep:
         Its attachments go to their owners' hands with it (Terminal: discarded; Attachment Cards).
         """
         ctx = self.ctx
+        assert move.dest is not None
         attached = [c for c in ctx.enc.cards if c.host is not None and cid(c.host) == kid]
         was = {cid(c.code): self.sym[("zone", cid(c.code))] == Place.PLAY.value for c in attached}
         self.sym.put(("zone", kid), move.dest.value, when=cond)
@@ -285,6 +293,8 @@ class AbilityStep:
         self.sym.put(("power", kid), 0, when=cond)
         if ("cgold", kid) in self.sym:  # tokens on a card leaving play return to the treasury
             self.sym.put(("cgold", kid), 0, when=cond)
+        if ("dups", kid) in self.sym:  # its duplicates are discarded with it (Leaves Play)
+            self.sym.put(("dups", kid), 0, when=cond)
         for ev in move.after:
             self.emit(ev, kid, cond, move.src)
         for c in attached:
