@@ -65,6 +65,7 @@ from ruleproof.cards.abilities import (
 )
 from ruleproof.cards.semantics import (
     BOTH,
+    CONTROL_RES,
     OPPONENT,
     PLAYER_RES,
     THEIRS,
@@ -310,6 +311,12 @@ class _Node:
     ability: Ability
     controller: str
 
+    @property
+    def initiators(self) -> tuple[str, ...]:
+        """Who may initiate it: its controller, or either player ("Any player may initiate this ability";
+        FAQ 2.7: "you" is then the player who initiates it)."""
+        return (YOU, OPPONENT) if self.ability.any_player else (self.controller,)
+
 
 def build_ability_graph(abilities: Mapping[str, tuple[Ability, ...]],
                         facts: Mapping[str, CardFacts] | None = None) -> nx.DiGraph:
@@ -386,7 +393,7 @@ def build_ability_graph(abilities: Mapping[str, tuple[Ability, ...]],
         for part in parts:
             _trigger_edges(n, part, by_event, facts, add)
             _enable_edges(n, part, by_need, facts, add)
-    ctl = {n.key: n.controller for n in nodes}
+    ctl = {n.key: n.controller for n in nodes}  # edges across players are marked by the cards' controllers
     for (src, dst), by_kind in sorted(reasons.items()):
         cross = ctl[src] != ctl[dst]
         text = "; ".join(r for k in sorted(by_kind) for r in by_kind[k])
@@ -399,43 +406,42 @@ def build_ability_graph(abilities: Mapping[str, tuple[Ability, ...]],
 def _trigger_edges(n: _Node, part: Cost | Effect, by_event: Mapping[EventKind, list[_Node]],
                    facts: Mapping[str, CardFacts], add: _Add) -> None:
     """``n``'s cost or effect ``part`` raises the triggering condition of ``b``."""
-    key, me, cost = n.key[0], n.controller, isinstance(part, Cost)
+    key, cost = n.key[0], isinstance(part, Cost)
     what = _what(part)
-    for ev, src in raises(part):
-        for b in by_event.get(ev, ()):
-            trig = b.ability.trigger
-            assert trig is not None
-            if not answers(trig, ev, src) or not _phases_ok(n.ability, b.ability):
+    for (ev, src), b, me, them in _pairs(n, raises(part), by_event):
+        trig = b.ability.trigger
+        assert trig is not None
+        if not answers(trig, ev, src) or not _phases_ok(n.ability, b.ability):
+            continue
+        bkey = b.key[0]
+        from_hand = src is Place.HAND
+        if _player_target(part) or trig.subject.card_type is None or from_hand:
+            # a player (or a player's hand): whose, relative to each ability's controller
+            whose = frozenset({me}) if cost or _player_scope_you(part) else sides(part.target.subject.scope, me)
+            wanted = frozenset({them}) if from_hand else sides(trig.subject.scope, them)
+            if not whose & wanted:
                 continue
-            bkey, them = b.key[0], b.controller
-            from_hand = src is Place.HAND
-            if _player_target(part) or trig.subject.card_type is None or from_hand:
-                # a player (or a player's hand): whose, relative to each ability's controller
-                whose = frozenset({me}) if cost or _player_scope_you(part) else sides(part.target.subject.scope, me)
-                wanted = frozenset({them}) if from_hand else sides(trig.subject.scope, them)
-                if not whose & wanted:
-                    continue
-                why = ("players compatible" if not from_hand
-                       else " or ".join(f"{_POSSESSIVE[p]} hand" for p in sorted(whose & wanted, reverse=True)))
-            else:
-                named = _wanted(trig.subject, bkey, them)
-                m = next((x for t in _alternatives(part.target)
-                          if (x := _match(_produced(t, key, me, cost), key, named, bkey, facts)) is not None), None)
-                if m is None:
-                    continue
-                why = m
-            add(n.key, b.key, "triggers", f"{what} -> {ev.value} ({why})")
+            why = ("players compatible" if not from_hand
+                   else " or ".join(f"{_POSSESSIVE[p]} hand" for p in sorted(whose & wanted, reverse=True)))
+        else:
+            named = _wanted(trig.subject, bkey, them)
+            m = next((x for t in _alternatives(part.target)
+                      if (x := _match(_produced(t, key, me, cost), key, named, bkey, facts)) is not None), None)
+            if m is None:
+                continue
+            why = m
+        add(n.key, b.key, "triggers", f"{what} -> {ev.value} ({why})")
 
 
 def _enable_edges(n: _Node, part: Cost | Effect, by_need: Mapping[Res, list[tuple[_Node, Cost | Effect]]],
                   facts: Mapping[str, CardFacts], add: _Add) -> None:
     """``n``'s cost or effect ``part`` makes what a cost of ``b`` (or the effect of a cost-free action) needs."""
-    key, me, cost = n.key[0], n.controller, isinstance(part, Cost)
-    for r in makes(part):
-        for b, bpart in by_need.get(r, ()):
+    key, cost = n.key[0], isinstance(part, Cost)
+    for me in n.initiators:
+        for r, b, bpart, them in _needing(makes(part), me, by_need):
             if not _phases_ok(n.ability, b.ability):
                 continue
-            bkey, them = b.key[0], b.controller
+            bkey = b.key[0]
             if r in PLAYER_RES:
                 whose = frozenset({me}) if cost or _player_scope_you(part) else sides(part.target.subject.scope, me)
                 if them not in whose:
@@ -456,6 +462,39 @@ def _enable_edges(n: _Node, part: Cost | Effect, by_need: Mapping[Res, list[tupl
                     continue
                 why = m
             add(n.key, b.key, "enables", f"{_what(part)}{_zones_text(part)} re-enables {_what(bpart)} ({why})")
+
+
+_Raised = tuple[EventKind, Place | None]
+
+
+def _pairs(n: _Node, events: Iterable[_Raised],
+           by_event: Mapping[EventKind, list[_Node]]) -> Iterable[tuple[_Raised, _Node, str, str]]:
+    """Each event ``n`` raises with each ability answering its kind, for each pair of initiators."""
+    for ev in events:
+        for b in by_event.get(ev[0], ()):
+            for me in n.initiators:
+                for them in b.initiators:
+                    yield ev, b, me, them
+
+
+def _needing(made: Iterable[Res], me: str, by_need: Mapping[Res, list[tuple[_Node, Cost | Effect]]]
+             ) -> Iterable[tuple[Res, _Node, Cost | Effect, str]]:
+    """Each resource made (by ``me``) with each ability part needing it, for each initiator of that ability.
+
+    Control is relative: a card ``me`` takes control of (``yours``) is a card an
+    opponent controls (``theirs``) for the other player."""
+    for r in made:
+        for want in (CONTROL_RES if r in CONTROL_RES else (r,)):
+            for b, bpart in by_need.get(want, ()):
+                for them in b.initiators:
+                    if r in CONTROL_RES and _holder(r, me) != _holder(want, them):
+                        continue
+                    yield r, b, bpart, them
+
+
+def _holder(r: Res, who: str) -> str:
+    """The player who controls a card of resource ``yours``/``theirs`` read from ``who``'s side."""
+    return who if r is Res.YOURS else (OPPONENT if who == YOU else YOU)
 
 
 def _alternatives(t: Target) -> tuple[Target, ...]:

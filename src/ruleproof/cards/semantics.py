@@ -73,8 +73,10 @@ from ruleproof.cards.abilities import (
 
 __all__ = [
     "BOTH",
+    "CONTROL_RES",
     "MUTANTS",
     "OPPONENT",
+    "PLAYER_RES",
     "RULES",
     "SUBJECT_READ",
     "THEIRS",
@@ -316,6 +318,8 @@ class Res(Enum):
     IN_SHADOWS = "in shadows"
     POWER = "power"
     CARD_GOLD = "gold on a card"
+    YOURS = "controlled by you"
+    THEIRS = "controlled by an opponent"
     GOLD = "gold"
     HAND = "cards in hand"
     DECK = "cards in the draw deck"
@@ -323,6 +327,8 @@ class Res(Enum):
 
 #: Resources that belong to a player rather than to a card.
 PLAYER_RES = frozenset({Res.GOLD, Res.HAND, Res.DECK})
+#: Who controls a card, read from the side of the player whose ability it is (the ability's "you").
+CONTROL_RES = (Res.YOURS, Res.THEIRS)
 _IN: dict[Place, Res] = {Place.PLAY: Res.IN_PLAY, Place.HAND: Res.IN_HAND, Place.DISCARD: Res.IN_DISCARD,
                          Place.DEAD: Res.IN_DEAD, Place.DECK: Res.IN_DECK, Place.SHADOWS: Res.IN_SHADOWS}
 
@@ -531,6 +537,9 @@ _EFFECTS: dict[EffectKind, Entry] = {
     EffectKind.RETURN_TO_HAND: _leaves("return a card to its owner's hand", _RETURN, ("Leaves Play",), _ANY_CARD),
     EffectKind.RETURN_TO_SHADOWS: _leaves("return a card to shadows", _TO_SHADOWS, ("Shadows",), _ANY_CARD),
     EffectKind.REMOVE_FROM_GAME: _leaves("remove a card from the game", _REMOVE, ("Removed from Game",), _ANY_CARD),
+    EffectKind.TAKE_CONTROL: Entry("take control of a card an opponent controls (it stays where it is)",
+                                   ("Ownership and Control",), _ONE_CARD, (Res.IN_PLAY, Res.THEIRS), (Res.YOURS,),
+                                   (EventKind.CONTROL_TAKEN,)),
     EffectKind.MOVE_CARD: Entry("place a card in the place the text names (placed in the dead pile is not killed)",
                                 ("Dead Pile", "Discard Pile", "Leaves Play"), _ANY_CARD, (Res.IN_PLAY,), (),
                                 move=_PLACE),

@@ -67,6 +67,7 @@ from ruleproof.loops.encode import (
 from ruleproof.loops.encode import (
     cid as _cid,
 )
+from ruleproof.loops.encode.model import initiators, takes_control
 from ruleproof.results import Trace
 
 __all__ = ["Category", "LoopResult", "classify", "continued_by", "controllers", "net_change", "trace_json",
@@ -316,26 +317,36 @@ def _honest(enc: Encoding, r: LoopResult) -> LoopResult:
 def _classify(enc: Encoding, timeout: float | None, max_passes: int, t0: float) -> LoopResult:
     n = enc.n
     forced = enc.candidate.forced
+    # two players may take turns initiating the same abilities: a loop may need two passes to come back
+    period2 = any(initiators(enc, i, takes_control(enc)) for i in range(n))
     free = build_model(enc, ModelSpec(lasso_drop=((),) + tuple((g,) for g in ALL_GROUPS if g != "limits"),
-                                      passes=(1, 2), progress=tuple(range(1, n)), max_passes=max_passes))
+                                      passes=(1, 2), progress=tuple(range(1, n)), max_passes=max_passes,
+                                      period2=period2))
     path = _Path(free, timeout)
     if path.reach("passes>=1", n) is None:
         return _stuck(enc, free, timeout, t0)
+    target, rounds = "lasso", 2
     lasso = path.reach("lasso", 2 * n)
+    if lasso is None and period2:
+        target, rounds = "lasso2", 3
+        lasso = _reach(free, "lasso2", 3 * n, timeout)
     if lasso is None:
         return _not_a_loop(enc, path, t0)
     loop_cat = Category.MANDATORY if forced else Category.UNBOUNDED
     what = _who_repeats(enc)
+    twice = " (two passes make one period: the players take turns)" if rounds == 3 else ""
     limited = enc.limited()
     if not limited:
-        return _result(enc, loop_cat, f"one pass can run again from the state it leaves; {what}",
-                       t0, net_gain=net_change(enc, lasso, n, 2 * n), trace=lasso, trace_passes=2)
+        return _result(enc, loop_cat, f"one pass can run again from the state it leaves{twice}; {what}",
+                       t0, net_gain=net_change(enc, lasso, n, rounds * n), trace=lasso, trace_passes=rounds)
     every = frozenset(limited)
-    lim = build_model(enc, ModelSpec(limits=every, passes=tuple(range(1, max_passes + 1)), max_passes=max_passes))
-    again = _reach(lim, "lasso", 2 * n, timeout)
+    lim = build_model(enc, ModelSpec(limits=every, passes=tuple(range(1, max_passes + 1)), max_passes=max_passes,
+                                     period2=period2))
+    again = _reach(lim, target, rounds * n, timeout)
     if again is not None:
-        return _result(enc, loop_cat, f"the printed limits renew (the card re-enters play as a new copy); {what}",
-                       t0, net_gain=net_change(enc, again, n, 2 * n), trace=again, trace_passes=2)
+        return _result(enc, loop_cat, f"the printed limits renew (the card re-enters play as a new copy){twice}; "
+                       f"{what}", t0, net_gain=net_change(enc, again, n, rounds * n), trace=again,
+                       trace_passes=rounds)
     best: Trace | None = None
     count = 0
     counting = _Path(lim, timeout)

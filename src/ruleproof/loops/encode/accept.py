@@ -186,20 +186,29 @@ class Encoding:
 # card filters (printed facts; the state is the model's)
 
 
-def static_match(s: Subject, src: CardFacts, k: CardFacts) -> bool:
+_CONTROL_SCOPES = frozenset({Scope.YOU_CONTROL, Scope.OPPONENT_CONTROLS, Scope.YOU, Scope.OPPONENT})
+
+
+def static_match(s: Subject, src: CardFacts, k: CardFacts, viewer: str | None = None,
+                 control_fixed: bool = True) -> bool:
     """Can card ``k`` be a card the filter ``s`` on ``src``'s ability names, on printed facts and ownership?
 
-    ``self`` is ``src``; ``attached`` its host; scopes compare the owner (the
-    controller, as long as no control changes), read from ``src``'s side.
+    ``self`` is ``src``; ``attached`` its host; scopes are read from
+    ``viewer``'s side (the player who initiates the ability: its controller,
+    ``src.owner``, unless any player may initiate it).  "You own" compares the
+    owner; "you control" too while control is fixed (``control_fixed``: no
+    effect of the model takes control), else the model's state decides.
     """
+    me = src.owner if viewer is None else viewer
     if s.scope is Scope.SELF:
         return k.code == src.code
     if s.scope is Scope.ATTACHED:
         return k.code == src.host
-    if s.scope in (Scope.YOU_CONTROL, Scope.YOU_OWN, Scope.YOU) and k.owner != src.owner:
-        return False
-    if s.scope in (Scope.OPPONENT_CONTROLS, Scope.OPPONENT_OWNS, Scope.OPPONENT) and k.owner == src.owner:
-        return False
+    if control_fixed or s.scope not in _CONTROL_SCOPES:
+        if s.scope in (Scope.YOU_CONTROL, Scope.YOU_OWN, Scope.YOU) and k.owner != me:
+            return False
+        if s.scope in (Scope.OPPONENT_CONTROLS, Scope.OPPONENT_OWNS, Scope.OPPONENT) and k.owner == me:
+            return False
     if s.card_type in (CardKind.FACTION_CARD, CardKind.PLOT) and not s.other_types:
         return False
     if s.other and k.code == src.code:
@@ -454,11 +463,15 @@ def encode(candidate: Candidate, abilities: Mapping[str, Sequence[Ability]], car
             return Unsupported(candidate, f"{label}: {p}")
         abil.append(a)
     phases = {p for p in (phase_of(a) for a in abil) if p is not None}
-    players = ("you", "opp") if any(c.owner == "opp" for c in used) else ("you",)
+    # the opponent is in the model with their cards, or when any player may initiate an ability of the cycle
+    both = any(c.owner == "opp" for c in used) or any(a.any_player for a in abil)
+    players = ("you", "opp") if both else ("you",)
     unmodelled = tuple(dict.fromkeys(
         f"{c.name}: '{a.text.replace('~', c.name)}'" for c in used for a in abilities.get(c.code, ())
         if a.type is AbilityType.CONSTANT
         and not (a.effects and all(e.kind is EffectKind.ATTACHMENT_RESTRICTION for e in a.effects))))
+    if len(players) > 1:  # both players are in the model: either may initiate what any player may
+        left = [x for x in left if "any player may initiate" not in x.phrase]
     static = cannot_repeat(abil, [by_key[c].owner for c, _ in candidate.abilities],
                            [f"{by_key[c].name} ({c}#{i})" for c, i in candidate.abilities], rules,
                            any(c.host is not None for c in used))

@@ -50,7 +50,7 @@ from ruleproof.loops.encode.accept import Encoding, static_match
 from ruleproof.loops.encode.parts import COST_ENCODERS, EFFECT_ENCODERS
 from ruleproof.loops.encode.step import CARD_EVENTS, AbilityStep, Ctx, cid, false, pending_name, true
 
-__all__ = ["ALL_GROUPS", "GROUP_TEXT", "MUTANTS", "ModelSpec", "build_model"]
+__all__ = ["ALL_GROUPS", "GROUP_TEXT", "MUTANTS", "ModelSpec", "build_model", "initiators", "takes_control"]
 
 _BIG = 10**6
 _FORCED = frozenset({AbilityType.FORCED_REACTION, AbilityType.FORCED_INTERRUPT})
@@ -74,9 +74,9 @@ GROUP_TEXT = {
     "dups": "duplicates",
     "limits": "uses left under printed limits",
 }
-_GROUP_OF = {"standing": "standing", "fstand": "standing", "zone": "zones", "imm": "zones", "pending": "triggers",
-             "trig": "triggers", "gold": "gold", "cgold": "cgold", "hand": "hand", "deck": "deck", "power": "power",
-             "fpower": "power", "used": "limits", "dups": "dups"}
+_GROUP_OF = {"standing": "standing", "fstand": "standing", "zone": "zones", "imm": "zones", "ctl": "zones",
+             "pending": "triggers", "trig": "triggers", "gold": "gold", "cgold": "cgold", "hand": "hand",
+             "deck": "deck", "power": "power", "fpower": "power", "used": "limits", "dups": "dups"}
 _COUNTERS = frozenset({"gold", "cgold", "hand", "deck", "power", "fpower", "dups"})
 
 
@@ -88,12 +88,15 @@ class ModelSpec:
     dominance groups left out of each ``lasso`` target (one target per entry,
     named ``lasso`` or ``lasso-<group>``).  ``passes``: one target
     ``passes>=k`` per ``k``.  ``progress``: targets ``pos>=m`` (how far a first
-    pass gets).  ``mutant``: one of :data:`MUTANTS` (the semantics table with
+    pass gets).  ``period2``: a target ``lasso2`` (the state after a third
+    pass at least as good as after the first: a loop whose passes alternate,
+    e.g. two players taking turns).  ``mutant``: one of :data:`MUTANTS` (the semantics table with
     one entry swapped, for the tests), ``""`` for the rules as written.
     """
 
     limits: frozenset[int] = frozenset()
     lasso_drop: tuple[tuple[str, ...], ...] = ((),)
+    period2: bool = False
     passes: tuple[int, ...] = ()
     progress: tuple[int, ...] = ()
     max_passes: int = 16
@@ -137,16 +140,19 @@ def build_model(enc: Encoding, spec: ModelSpec) -> System:
     n = enc.n
     abil = m.sort("Abil", [f"a{i}" for i in range(n)], labels=[enc.label(i) for i in range(n)])
     ctx = Ctx(enc, m, rules, card, ids=ids, by_id=dict(zip(ids, enc.cards, strict=True)), limits=spec.limits,
-              moves=moves)
+              moves=moves, control=takes_control(enc))
     _declare_state(ctx, zone, removal, player, abil)
     pos = m.var("pos", Int(0, max(n - 1, 0)), init=0)
     passes = m.var("passes", Int(0, spec.max_passes), init=0)
     for i in range(n):
-        _ability_action(ctx, i, pos, passes)
+        _ability_action(ctx, i, pos, passes, player)
     for drop in spec.lasso_drop:
         name = "lasso" + "".join(f"-{g}" for g in drop)
         m.reachable(name, And(passes >= 2, _dominates(ctx, set(drop))), cites=["Limits and Maxima"],
                     doc="a second pass ends in a state at least as good as the one the first pass left")
+    if spec.period2:
+        m.reachable("lasso2", And(passes >= 3, _dominates(ctx, set())), cites=["Limits and Maxima"],
+                    doc="a third pass ends in a state at least as good as the one the first pass left")
     for k in spec.passes:
         m.reachable(f"passes>={k}", passes >= k, cites=["Limits and Maxima"])
     for p in spec.progress:
@@ -189,6 +195,8 @@ def _declare_state(ctx: Ctx, zone: Sort, removal: Sort, player: Sort, abil: Sort
             for a in enc.abilities for e in a.effects):
         declare("dups", Int(0, _BIG), ctx.card,  # duplicates under a unique card (Duplicates): a finite stock
                 lambda k: Range(0, 2) if ctx.by_id[_name(k)].unique else 0, 0)
+    if ctx.control:  # who controls each card (Ownership and Control): its owner, unless someone took control
+        declare("ctl", player, ctx.card, OneOf(*enc.players), enc.players[0])
     declare("imm", removal, ctx.card, "none", "none")
     declare("gold", Int(0, _BIG), player, Range(0, g0), 0)
     declare("hand", Int(0, _BIG), player, Range(0, 6), 0)
@@ -201,6 +209,8 @@ def _declare_state(ctx: Ctx, zone: Sort, removal: Sort, player: Sort, abil: Sort
     for c in enc.cards:  # events are never in play; out-of-play cards are kept upright (a normal form)
         k = cid(c.code)
         m.init_constraint(Or(cells[("zone", k)] == Place.PLAY.value, cells[("standing", k)]))
+        if ctx.control:  # out of play, a card is its owner's
+            m.init_constraint(Or(cells[("zone", k)] == Place.PLAY.value, cells[("ctl", k)] == c.owner))
         if c.host is not None:  # an attachment in play is attached to its host, which is in play
             m.init_constraint(Or(cells[("zone", k)] != Place.PLAY.value,
                                  cells[("zone", cid(c.host))] == Place.PLAY.value))
@@ -208,6 +218,11 @@ def _declare_state(ctx: Ctx, zone: Sort, removal: Sort, player: Sort, abil: Sort
         if b.trigger is not None and b.trigger.event in CARD_EVENTS and b.trigger.from_zone is None:
             fits = [k for k in ctx.ids if static_match(b.trigger.subject, enc.card_of(j), ctx.by_id[k])]
             m.init_constraint(Or(Not(cells[("pending", f"a{j}")]), *(cells[("trig", f"a{j}")] == k for k in fits)))
+
+
+def takes_control(enc: Encoding) -> bool:
+    """Some effect of the cycle takes control of a card: who controls a card is part of the state."""
+    return any(e.kind is EffectKind.TAKE_CONTROL for a in enc.abilities for e in a.effects)
 
 
 def _name(k: Term) -> str:
@@ -319,13 +334,25 @@ def _effects(s: AbilityStep) -> None:
     s.st.require(Or(*s.changes) if s.changes else false())
 
 
-def _ability_action(ctx: Ctx, i: int, pos: Term, passes: Term) -> None:
+def initiators(enc: Encoding, i: int, control: bool) -> tuple[str, ...]:
+    """Who may initiate the ``i``-th ability in the model: both players when any player may (and both are in the
+    model) or when control of its card can change; else only its controller (``()``: not a choice)."""
+    a = enc.abilities[i]
+    if len(enc.players) > 1 and (a.any_player or control):
+        return enc.players
+    return ()
+
+
+def _ability_action(ctx: Ctx, i: int, pos: Term, passes: Term, player: Sort) -> None:
     enc = ctx.enc
     a = enc.abilities[i]
     n = enc.n
+    who = initiators(enc, i, ctx.control)
 
-    def body(st: Step) -> None:
-        s = AbilityStep(ctx, i, st)
+    def run(st: Step, p: Term | None) -> None:
+        s = AbilityStep(ctx, i, st, _name(p) if p is not None else None)
+        if p is not None and not a.any_player:  # only the card's controller initiates its ability
+            st.require(ctx.cells[("ctl", s.sid)] == s.me)
         _initiation(s, pos)
         _where_from(s)
         for ci, c in enumerate(a.costs):
@@ -352,6 +379,18 @@ def _ability_action(ctx: Ctx, i: int, pos: Term, passes: Term) -> None:
             first = passes == 0
             for key in ctx.cells:
                 st.set(ctx.snaps[key], s.sym[key], when=first)
+
+    if who:
+        def by(st: Step, p: Term) -> None:
+            run(st, p)
+
+        by.__name__ = f"ability{i}"
+        ctx.m.action(player, name=f"ability{i}", describe=lambda p: f"{enc.label(i)}: {a.type.value} by {p.label}",
+                     cites=_cites(a))(by)
+        return
+
+    def body(st: Step) -> None:
+        run(st, None)
 
     body.__name__ = f"ability{i}"
     ctx.m.action(name=f"ability{i}", describe=f"{enc.label(i)}: {a.type.value}", cites=_cites(a))(body)

@@ -189,9 +189,8 @@ def _effect_move_out(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: int) -
     if ef.prohibited is EventKind.SAVED:
         mv = dataclasses.replace(mv, saveable=False)
 
-    def eligible(k: str) -> Term:
-        mine = s.ctx.by_id[k].owner == s.me if own else True
-        return And(s.in_play(k), s.state_ok(ef.target.subject, k), true() if mine else false())
+    def eligible(k: str) -> Term:  # a sacrifice: its controller chooses a card it controls (Sacrifice)
+        return And(s.in_play(k), s.state_ok(ef.target.subject, k), s.controls(k) if own else true())
 
     sel = s.effect_targets(tag, ef.target, amt, eligible)
     sel = {k: And(c, s.sym[("zone", k)] == Place.PLAY.value, s.sym[("imm", k)] == "none") for k, c in sel.items()}
@@ -203,9 +202,9 @@ def _move_out_of_play(s: AbilityStep, ef: Effect, mv: Move, tag: str, amt: int) 
     assert mv.src is not None and mv.dest is not None
     src, dest = mv.src.value, mv.dest.value
 
-    def eligible(k: str) -> Term:
+    def eligible(k: str) -> Term:  # out of play, the player controls the cards in their own piles
         c = s.ctx.by_id[k]
-        return And(s.pre[("zone", k)] == src, true() if c.owner == s.me and c.type != "agenda" else false())
+        return And(s.pre[("zone", k)] == src, s.controls(k), true() if c.type != "agenda" else false())
 
     for k, cond in s.effect_targets(tag, ef.target, amt, eligible).items():
         applies = And(cond, s.sym[("zone", k)] == src)
@@ -220,11 +219,11 @@ def _effect_put_into_play(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: i
     ctx = s.ctx
     places = tuple(p.value for p in src_places(ef, e))
 
-    def eligible(k: str) -> Term:
+    def eligible(k: str) -> Term:  # from the player's own out-of-play places (the cards they control there)
         c = ctx.by_id[k]
-        if c.owner != s.me or c.type in ("event", "attachment", "agenda"):
+        if c.type in ("event", "attachment", "agenda"):
             return false()
-        return Or(*(s.pre[("zone", k)] == z for z in places))
+        return And(Or(*(s.pre[("zone", k)] == z for z in places)), s.controls(k))
 
     for k, cond in s.effect_targets(tag, ef.target, amt, eligible).items():
         applies = And(cond, Or(*(s.sym[("zone", k)] == z for z in places)))
@@ -236,6 +235,17 @@ def _effect_put_into_play(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: i
                 if ctx.holder(j).code == ctx.by_id[k].code and renews:
                     s.sym.put(("used", f"a{j}"), 0, when=applies)
         s.emit(EventKind.ENTERS_PLAY, k, applies)
+
+
+def _effect_take_control(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: int) -> None:
+    """Take control of a card in play another player controls; it stays where it is (Ownership and Control)."""
+    def eligible(k: str) -> Term:
+        return And(s.in_play(k), Not(s.controls(k)), s.state_ok(ef.target.subject, k))
+
+    for k, cond in s.effect_targets(tag, ef.target, amt, eligible).items():
+        applies = And(cond, s.sym[("zone", k)] == Place.PLAY.value, s.sym[("ctl", k)] != s.me)
+        s.sym.put(("ctl", k), s.me, when=applies)
+        s.emit(EventKind.CONTROL_TAKEN, k, applies)
 
 
 def _effect_save(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: int) -> None:
@@ -266,5 +276,6 @@ EFFECT_ENCODERS: Mapping[EffectKind, EffectEncoder] = MappingProxyType({
     EffectKind.REMOVE_FROM_GAME: _effect_move_out,
     EffectKind.MOVE_CARD: _effect_move_out,
     EffectKind.PUT_INTO_PLAY: _effect_put_into_play,
+    EffectKind.TAKE_CONTROL: _effect_take_control,
     EffectKind.SAVE: _effect_save,
 })

@@ -93,6 +93,8 @@ class Ctx:
     by_id: dict[str, CardFacts] = field(default_factory=dict)
     limits: frozenset[int] = frozenset()
     moves: dict[str, Move] = field(default_factory=dict)
+    #: some effect of the model takes control of a card: control is state (``ctl``), not the owner
+    control: bool = False
 
     def holder(self, j: int) -> CardFacts:
         """The card of the ``j``-th ability of the cycle."""
@@ -116,12 +118,12 @@ def trigger_matches(ctx: Ctx, j: int, ev: EventKind, src: Place | None, subject:
 class AbilityStep:
     """The action of the ``i``-th ability while it is being built (see the module docstring)."""
 
-    def __init__(self, ctx: Ctx, i: int, st: Step) -> None:
+    def __init__(self, ctx: Ctx, i: int, st: Step, initiator: str | None = None) -> None:
         self.ctx, self.i, self.st = ctx, i, st
         self.a: Ability = ctx.enc.abilities[i]
         self.src = ctx.enc.card_of(i)
         self.sid = cid(self.src.code)
-        self.me = self.src.owner
+        self.me = initiator or self.src.owner  # "you": the player who initiates it (FAQ 2.7)
         self.sym = Sym(ctx.cells)
         self.pre = Sym(ctx.cells)  # pre-state view (the effect test ignores the cost: Abilities)
         self.changes: list[Term] = []
@@ -140,20 +142,32 @@ class AbilityStep:
         """Card ``k`` is in play before the ability (targets are checked then: Target)."""
         return self.pre[("zone", k)] == Place.PLAY.value
 
+    def controls(self, k: str, view: Sym | None = None) -> Term:
+        """The initiating player controls card ``k`` (its owner, unless an effect of the model takes control)."""
+        if self.ctx.control:
+            return (view or self.pre)[("ctl", k)] == self.me
+        return true() if self.ctx.by_id[k].owner == self.me else false()
+
     def state_ok(self, s: Subject, k: str, view: Sym | None = None) -> Term:
-        """The state part of a filter ("standing", "kneeling") for card ``k``."""
+        """The state part of a filter ("standing", "kneeling", who controls it) for card ``k``."""
         v = view or self.pre
+        conds: list[Term] = []
         if s.standing is True:
-            return v[("standing", k)]
+            conds.append(v[("standing", k)])
         if s.standing is False:
-            return Not(v[("standing", k)])
-        return true()
+            conds.append(Not(v[("standing", k)]))
+        if self.ctx.control and s.scope in (Scope.YOU_CONTROL, Scope.YOU):
+            conds.append(self.controls(k, v))
+        if self.ctx.control and s.scope in (Scope.OPPONENT_CONTROLS, Scope.OPPONENT):
+            conds.append(Not(self.controls(k, v)))
+        return And(*conds)
 
     def candidates(self, t: Target, only_mine: bool) -> list[str]:
-        """The cards of the model a chosen target can be (printed facts; a cost: the payer's own cards)."""
-        by_id = self.ctx.by_id
-        return [k for k in self.ctx.ids if static_match(t.subject, self.src, by_id[k])
-                and (not only_mine or by_id[k].owner == self.me)]
+        """The cards of the model a chosen target can be (printed facts; a cost: the payer's own cards, checked
+        on the state when control can change)."""
+        by_id, fixed = self.ctx.by_id, not self.ctx.control
+        return [k for k in self.ctx.ids if static_match(t.subject, self.src, by_id[k], self.me, fixed)
+                and (not only_mine or not fixed or by_id[k].owner == self.me)]
 
     # targets -------------------------------------------------------------
     def targets(self, tag: str, t: Target, amount: int, eligible: Callable[[str], Term],
@@ -188,6 +202,9 @@ class AbilityStep:
         """Choose ``amount`` cards (exactly, for a cost; 1..amount for an effect) among the matching ones."""
         cands = self.candidates(t, cost)
         st = self.st
+        if cost and self.ctx.control:  # a cost is paid with the payer's own cards (Costs): those it controls now
+            plain = eligible
+            eligible = lambda k: And(plain(k), self.controls(k))  # noqa: E731
         if amount == 1:
             ch = st.choose(tag, self.ctx.card)
             st.require(Or(*(ch == k for k in cands)) if cands else false())
@@ -224,7 +241,7 @@ class AbilityStep:
         for j, b in enumerate(ctx.enc.abilities):
             if b.trigger is None or b.type in _INTERRUPTS:
                 continue
-            if trigger_matches(ctx, j, ev, src, card):
+            if trigger_matches(ctx, j, ev, src, card):  # scopes read from the owners' sides
                 self.sym.put(("pending", f"a{j}"), True, when=cond)
                 self.sym.put(("trig", f"a{j}"), kid, when=cond)
 
@@ -289,6 +306,9 @@ class AbilityStep:
         attached = [c for c in ctx.enc.cards if c.host is not None and cid(c.host) == kid]
         was = {cid(c.code): self.sym[("zone", cid(c.code))] == Place.PLAY.value for c in attached}
         self.sym.put(("zone", kid), move.dest.value, when=cond)
+        if ("ctl", kid) in self.sym and ctx.rules.piles.to == "owner":
+            # out of play, a card is in its owner's piles, and its owner controls it (Ownership and Control)
+            self.sym.put(("ctl", kid), ctx.by_id[kid].owner, when=cond)
         self.sym.put(("standing", kid), True, when=cond)
         self.sym.put(("power", kid), 0, when=cond)
         if ("cgold", kid) in self.sym:  # tokens on a card leaving play return to the treasury
