@@ -67,7 +67,6 @@ from ruleproof.loops.encode import (
 from ruleproof.loops.encode import (
     cid as _cid,
 )
-from ruleproof.loops.encode.model import initiators, takes_control
 from ruleproof.results import Trace
 
 __all__ = ["Category", "LoopResult", "classify", "continued_by", "controllers", "net_change", "trace_json",
@@ -140,7 +139,8 @@ class _Path:
     after ``m`` steps, ``passes >= k`` after ``k * n``, a lasso after ``2 n``),
     so asking it at that depth, on the path built so far, decides it.  The
     path only grows: targets must be asked in order of depth.  One fresh Z3
-    context per path: its answers depend on the path's queries alone.
+    context per path: its answers depend on the path's queries alone (and a
+    path cannot be used any more once a newer one exists).
     """
 
     def __init__(self, system: System, timeout: float | None) -> None:
@@ -317,34 +317,36 @@ def _honest(enc: Encoding, r: LoopResult) -> LoopResult:
 def _classify(enc: Encoding, timeout: float | None, max_passes: int, t0: float) -> LoopResult:
     n = enc.n
     forced = enc.candidate.forced
-    # two players may take turns initiating the same abilities: a loop may need two passes to come back
-    period2 = any(initiators(enc, i, takes_control(enc)) for i in range(n))
+    # a loop may need two passes to come back (two players taking turns, two targets alternating)
     free = build_model(enc, ModelSpec(lasso_drop=((),) + tuple((g,) for g in ALL_GROUPS if g != "limits"),
                                       passes=(1, 2), progress=tuple(range(1, n)), max_passes=max_passes,
-                                      period2=period2))
+                                      period2=True))
     path = _Path(free, timeout)
     if path.reach("passes>=1", n) is None:
         return _stuck(enc, free, timeout, t0)
     target, rounds = "lasso", 2
     lasso = path.reach("lasso", 2 * n)
-    if lasso is None and period2:
-        target, rounds = "lasso2", 3
-        lasso = _reach(free, "lasso2", 3 * n, timeout)
     if lasso is None:
-        return _not_a_loop(enc, path, t0)
+        worse = _worse(enc, path)
+        twice = path.reach("passes>=2", 2 * n) if not worse else None  # (before the path below: a new context)
+        if all(g in _STATE_GROUPS for g, _, _ in worse):  # only the cards' states differ: try two passes
+            target, rounds = "lasso2", 3
+            lasso = _reach(free, "lasso2", 3 * n, timeout)
+        if lasso is None:
+            return _not_a_loop(enc, worse, twice, t0)
     loop_cat = Category.MANDATORY if forced else Category.UNBOUNDED
     what = _who_repeats(enc)
-    twice = " (two passes make one period: the players take turns)" if rounds == 3 else ""
+    period = " (two passes make one period: players or targets take turns)" if rounds == 3 else ""
     limited = enc.limited()
     if not limited:
-        return _result(enc, loop_cat, f"one pass can run again from the state it leaves{twice}; {what}",
+        return _result(enc, loop_cat, f"one pass can run again from the state it leaves{period}; {what}",
                        t0, net_gain=net_change(enc, lasso, n, rounds * n), trace=lasso, trace_passes=rounds)
     every = frozenset(limited)
     lim = build_model(enc, ModelSpec(limits=every, passes=tuple(range(1, max_passes + 1)), max_passes=max_passes,
-                                     period2=period2))
+                                     period2=rounds == 3))
     again = _reach(lim, target, rounds * n, timeout)
     if again is not None:
-        return _result(enc, loop_cat, f"the printed limits renew (the card re-enters play as a new copy){twice}; "
+        return _result(enc, loop_cat, f"the printed limits renew (the card re-enters play as a new copy){period}; "
                        f"{what}", t0, net_gain=net_change(enc, again, n, rounds * n), trace=again,
                        trace_passes=rounds)
     best: Trace | None = None
@@ -388,40 +390,49 @@ def _stuck(enc: Encoding, free: System, timeout: float | None, t0: float) -> Loo
                    + (hint or "its triggering condition, cost, target or effect test fails (Abilities)"), t0)
 
 
-def _not_a_loop(enc: Encoding, path: _Path, t0: float) -> LoopResult:
-    """A first pass runs but no second one repeats it: name what runs down (one dominance group left out at a
-    time, on the same path)."""
+_STATE_GROUPS = frozenset({"standing", "zones", "triggers"})
+_Worse = tuple[str, str, Trace]
+
+
+def _worse(enc: Encoding, path: _Path) -> list[_Worse]:
+    """The parts of the state that keep a second pass from repeating the first: for each dominance group, a
+    witness of the lasso with that group left out (on the same path, at depth ``2 n``)."""
     n = enc.n
-    worse: list[str] = []
-    shown: Trace | None = None
+    out: list[_Worse] = []
     for g in ALL_GROUPS:
         if g == "limits":
             continue
         t = path.reach(f"lasso-{g}", 2 * n)
-        if t is not None:
-            shown = shown or t
-            delta = dict(net_change(enc, t, n, 2 * n))
-            extra = ""
-            key = {"gold": "gold", "hand": "cards_in_hand", "deck": "deck", "power": "power"}.get(g)
-            if key is not None and key in delta:
-                if enc.players == ("you",):
-                    extra = f" ({delta[key]:+d} per pass in the witness)"
-                else:  # per player: you, then the opponent
-                    extra = (f" (you {delta[key]:+d}, opponent {delta.get('opponent_' + key, 0):+d} per pass "
-                             "in the witness)")
-            worse.append(GROUP_TEXT[g] + extra)
+        if t is None:
+            continue
+        delta = dict(net_change(enc, t, n, 2 * n))
+        extra = ""
+        key = {"gold": "gold", "hand": "cards_in_hand", "deck": "deck", "power": "power"}.get(g)
+        if key is not None and key in delta:
+            if enc.players == ("you",):
+                extra = f" ({delta[key]:+d} per pass in the witness)"
+            else:  # per player: you, then the opponent
+                extra = (f" (you {delta[key]:+d}, opponent {delta.get('opponent_' + key, 0):+d} per pass "
+                         "in the witness)")
+        out.append((g, GROUP_TEXT[g] + extra, t))
+    return out
+
+
+def _not_a_loop(enc: Encoding, worse: list[_Worse], twice: Trace | None, t0: float) -> LoopResult:
+    """A first pass runs but no second one (nor a pair of passes) repeats it: name what runs down."""
+    n = enc.n
     if worse:
-        reason = ("one pass runs, but it does not leave a state from which it can run again: each pass spends "
-                  + " / ".join(worse))
-        return _result(enc, Category.NOT_A_LOOP, reason, t0, trace=shown, trace_passes=2 if shown else 0,
-                       net_gain=net_change(enc, shown, n, 2 * n) if shown else ())
-    twice = path.reach("passes>=2", 2 * n)
+        shown = worse[0][2]
+        reason = ("one pass runs, but neither it nor a pair of passes leaves a state from which it can run again: "
+                  "each pass spends " + " / ".join(w for _, w, _ in worse))
+        return _result(enc, Category.NOT_A_LOOP, reason, t0, trace=shown, trace_passes=2,
+                       net_gain=net_change(enc, shown, n, 2 * n))
     if twice is None:
         return _result(enc, Category.NOT_A_LOOP, "the cycle cannot run twice in a row: the first pass spends a "
                        "cost or a triggering condition that nothing in the cycle restores (Abilities, Costs)", t0)
-    return _result(enc, Category.NOT_A_LOOP, "passes can follow each other, but no pass leaves a state at least as "
-                   "good as the one it started from: several resources run down together", t0,
-                   trace=twice, trace_passes=2)
+    return _result(enc, Category.NOT_A_LOOP, "passes can follow each other, but no pass (nor pair of passes) "
+                   "leaves a state at least as good as the one it started from: several resources run down "
+                   "together", t0, trace=twice, trace_passes=2)
 
 
 def trace_json(trace: Trace | None) -> list[dict[str, Any]] | None:
