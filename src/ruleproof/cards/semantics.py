@@ -82,6 +82,7 @@ __all__ = [
     "THEIRS",
     "YOU",
     "YOURS",
+    "CannotRule",
     "CardFacts",
     "DupRule",
     "Entry",
@@ -432,6 +433,14 @@ class DupRule:
 
 
 @dataclass(frozen=True)
+class CannotRule:
+    """A constant "cannot be X" (Cannot; FAQ 2.1): the card cannot be chosen for X, and X does not happen to it
+    (``applies``)."""
+
+    applies: bool
+
+
+@dataclass(frozen=True)
 class PileRule:
     """Where a card that leaves play (or enters an out-of-play area) goes: its ``owner``'s piles or its
     ``controller``'s (Ownership and Control)."""
@@ -450,12 +459,13 @@ class Rules:
     then: ThenRule
     piles: PileRule
     dups: DupRule = DupRule(saves=True, spent=True)
+    cannot: CannotRule = CannotRule(applies=True)
 
     def swap(self, section: str, key: object, entry: object) -> Rules:
         """A copy with one entry replaced (``section``: ``costs``, ``effects``, ``limits``, ``refs``; or ``then``,
         ``piles``, ``dups`` with ``key`` ``None``)."""
         change: dict[str, Any] = {}
-        if section in ("then", "piles", "dups"):
+        if section in ("then", "piles", "dups", "cannot"):
             change[section] = entry
         else:
             table = dict(getattr(self, section))
@@ -728,6 +738,8 @@ MUTANTS: Mapping[str, tuple[str, Callable[[Rules], Rules]]] = MappingProxyType({
                             move=dataclasses.replace(_KILL, dest=Place.DISCARD)))),
     "save_leaves_play": ("a saved card still leaves play (Save: it remains in play)",
                          _swap_effect(EffectKind.SAVE, dataclasses.replace(_EFFECTS[EffectKind.SAVE], makes=()))),
+    "cannot_ignored": ("a constant 'cannot be knelt/stood/killed/saved' is ignored (Cannot is absolute)",
+                       lambda r: r.swap("cannot", None, CannotRule(applies=False))),
     "duplicate_not_spent": ("a duplicate that saves its card stays (Duplicates: it is discarded to save)",
                             lambda r: r.swap("dups", None, DupRule(saves=True, spent=False))),
     "controller_piles": ("a card leaving play goes to its controller's pile, not its owner's (Ownership and Control)",

@@ -147,6 +147,9 @@ class Encoding:
     abilities the model does not run (unread, or read and not modelled), each
     with its direction.  ``static``: a reason the cycle can never repeat, found
     without the solver (see :func:`ruleproof.loops.encode.statics.cannot_repeat`), or "".
+    ``prohibits``: the constant "cannot be X" of the model's cards (card key,
+    the effect): while that card is in play, what its target names cannot be
+    chosen for X and X does not happen to it (Cannot; FAQ 2.1).
     """
 
     candidate: Candidate
@@ -157,6 +160,7 @@ class Encoding:
     unmodelled: tuple[str, ...] = ()
     left_out: tuple[LeftOut, ...] = ()
     static: str = ""
+    prohibits: tuple[tuple[str, Effect], ...] = ()
 
     @property
     def n(self) -> int:
@@ -466,9 +470,11 @@ def encode(candidate: Candidate, abilities: Mapping[str, Sequence[Ability]], car
     # the opponent is in the model with their cards, or when any player may initiate an ability of the cycle
     both = any(c.owner == "opp" for c in used) or any(a.any_player for a in abil)
     players = ("you", "opp") if both else ("you",)
+    prohibits = tuple((c.code, e) for c in used for a in abilities.get(c.code, ()) if _prohibition(a)
+                      for e in a.effects)
     unmodelled = tuple(dict.fromkeys(
         f"{c.name}: '{a.text.replace('~', c.name)}'" for c in used for a in abilities.get(c.code, ())
-        if a.type is AbilityType.CONSTANT
+        if a.type is AbilityType.CONSTANT and not _prohibition(a)
         and not (a.effects and all(e.kind is EffectKind.ATTACHMENT_RESTRICTION for e in a.effects))))
     if len(players) > 1:  # both players are in the model: either may initiate what any player may
         left = [x for x in left if "any player may initiate" not in x.phrase]
@@ -479,7 +485,19 @@ def encode(candidate: Candidate, abilities: Mapping[str, Sequence[Ability]], car
         static = ("its abilities are restricted to different phases (" + ", ".join(sorted(p.value for p in phases))
                   + "): a pass takes a round, never repeating within one")
     return Encoding(candidate, tuple(used), tuple(abil), next(iter(phases), None) if len(phases) == 1 else None,
-                    players, unmodelled, tuple(dict.fromkeys(left)), static)
+                    players, unmodelled, tuple(dict.fromkeys(left)), static, prohibits)
+
+
+_PROHIBITABLE = frozenset({EventKind.KNELT, EventKind.STOOD, EventKind.KILLED, EventKind.SAVED, EventKind.DISCARDED,
+                           EventKind.SACRIFICED, EventKind.RETURNED_TO_HAND, EventKind.LEAVES_PLAY})
+
+
+def _prohibition(a: Ability) -> bool:
+    """A constant ability read in full whose every effect is an unconditional "cannot be X" the model applies."""
+    return (a.type is AbilityType.CONSTANT and a.compiled is Compiled.FULL and not a.conditions and bool(a.effects)
+            and all(e.kind is EffectKind.PROHIBIT and e.prohibited in _PROHIBITABLE and e.duration is None
+                    and e.condition is None and e.phase is None
+                    and e.target.ref in (TargetRef.SELF, TargetRef.EACH, TargetRef.ATTACHED) for e in a.effects))
 
 
 def _describe(s: Subject) -> str:

@@ -46,7 +46,8 @@ def _cost_turn(s: AbilityStep, c: Cost, e: Entry, tag: str, amt: int) -> None:
 
     def eligible(k: str) -> Term:
         was = s.pre[("standing", k)]
-        return And(s.in_play(k), Not(was) if to_standing else was, s.state_ok(c.target.subject, k))
+        return And(s.in_play(k), Not(was) if to_standing else was, s.state_ok(c.target.subject, k),
+                   Not(s.forbidden((ev,), k)))
 
     for k, cond in s.targets(tag, c.target, amt, eligible, True).items():
         s.sym.put(("standing", k), to_standing, when=cond)
@@ -86,9 +87,11 @@ def _cost_discard_from_hand(s: AbilityStep, c: Cost, e: Entry, tag: str, amt: in
 
 def _cost_move(s: AbilityStep, c: Cost, e: Entry, tag: str, amt: int) -> None:
     """A card the payer controls leaves play to pay the cost (it cannot be saved: FAQ 3.2)."""
-    assert e.move is not None
-    sel = s.targets(tag, c.target, amt, lambda k: And(s.in_play(k), s.state_ok(c.target.subject, k)), True)
-    s.remove(e.move, sel, cost=True)
+    mv = e.move
+    assert mv is not None
+    sel = s.targets(tag, c.target, amt, lambda k: And(s.in_play(k), s.state_ok(c.target.subject, k),
+                                                      Not(s.forbidden(mv.after, k))), True)
+    s.remove(mv, sel, cost=True)
 
 
 COST_ENCODERS: Mapping[CostKind, CostEncoder] = MappingProxyType({
@@ -123,7 +126,8 @@ def _effect_turn(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: int) -> No
 
     def eligible(k: str) -> Term:
         was = s.pre[("standing", k)]
-        return And(s.in_play(k), Not(was) if to_standing else was, s.state_ok(ef.target.subject, k))
+        return And(s.in_play(k), Not(was) if to_standing else was, s.state_ok(ef.target.subject, k),
+                   Not(s.forbidden((ev,), k)))
 
     for k, cond in s.effect_targets(tag, ef.target, amt, eligible).items():
         now = s.sym[("standing", k)]
@@ -190,7 +194,8 @@ def _effect_move_out(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: int) -
         mv = dataclasses.replace(mv, saveable=False)
 
     def eligible(k: str) -> Term:  # a sacrifice: its controller chooses a card it controls (Sacrifice)
-        return And(s.in_play(k), s.state_ok(ef.target.subject, k), s.controls(k) if own else true())
+        return And(s.in_play(k), s.state_ok(ef.target.subject, k), s.controls(k) if own else true(),
+                   Not(s.forbidden(mv.after, k)))
 
     sel = s.effect_targets(tag, ef.target, amt, eligible)
     sel = {k: And(c, s.sym[("zone", k)] == Place.PLAY.value, s.sym[("imm", k)] == "none") for k, c in sel.items()}
@@ -254,7 +259,8 @@ def _effect_save(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: int) -> No
     for k in s.ctx.ids:
         pending = s.pre[("imm", k)]
         can = And(s.trig_card == k, Or(*(pending == pending_name(m, True) for m in s.ctx.moves.values()
-                                         if m.saveable)) if s.ctx.moves else false())
+                                         if m.saveable)) if s.ctx.moves else false(),
+                  Not(s.forbidden((EventKind.SAVED,), k)))
         s.changes.append(can)
         if keeps:
             s.sym.put(("imm", k), "none", when=can)

@@ -169,6 +169,28 @@ class AbilityStep:
         return [k for k in self.ctx.ids if static_match(t.subject, self.src, by_id[k], self.me, fixed)
                 and (not only_mine or not fixed or by_id[k].owner == self.me)]
 
+    def forbidden(self, events: tuple[EventKind, ...], k: str) -> Term:
+        """Card ``k`` cannot be knelt / stood / killed ... (one of ``events``): a constant of a card in play says so
+        (Cannot: absolute; FAQ 2.1: it cannot be chosen, and non-targeting effects ignore it)."""
+        ctx = self.ctx
+        if not ctx.rules.cannot.applies:
+            return false()
+        card = ctx.by_id[k]
+        parts: list[Term] = []
+        for src_key, e in ctx.enc.prohibits:
+            if e.prohibited not in events:
+                continue
+            src = next(c for c in ctx.enc.cards if c.code == src_key)
+            if e.target.ref is TargetRef.SELF or e.target.subject.scope is Scope.SELF:
+                hit = src.code == card.code
+            elif e.target.ref is TargetRef.ATTACHED:
+                hit = src.host == card.code
+            else:
+                hit = static_match(e.target.subject, src, card)
+            if hit:
+                parts.append(self.pre[("zone", cid(src.code))] == Place.PLAY.value)
+        return Or(*parts)
+
     # targets -------------------------------------------------------------
     def targets(self, tag: str, t: Target, amount: int, eligible: Callable[[str], Term],
                 cost: bool) -> dict[str, Term]:
@@ -284,7 +306,8 @@ class AbilityStep:
         for k, s in sel.items():
             if move.saveable and not cost and ("dups", k) in self.sym and self.ctx.rules.dups.saves:
                 # the game's interrupt of a duplicate: discard it to save the card (Duplicates)
-                use = And(self.st.choose(f"dup_{move.name}_{k}", Bool), self.sym[("dups", k)] >= 1)
+                use = And(self.st.choose(f"dup_{move.name}_{k}", Bool), self.sym[("dups", k)] >= 1,
+                          Not(self.forbidden((EventKind.SAVED,), k)))
                 self.sym.put(("dups", k), self.sym[("dups", k)] - (1 if self.ctx.rules.dups.spent else 0),
                              when=And(s, use))
                 self.emit(EventKind.SAVED, k, And(s, use))
