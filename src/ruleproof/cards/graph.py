@@ -83,6 +83,7 @@ from ruleproof.cards.semantics import (
     phase_of,
     raises,
     sides,
+    trigger_of,
 )
 
 if TYPE_CHECKING:
@@ -380,8 +381,9 @@ def build_ability_graph(abilities: Mapping[str, tuple[Ability, ...]],
     by_need: dict[Res, list[tuple[_Node, Cost | Effect]]] = {}
     for n in nodes:
         a = n.ability
-        if a.trigger is not None:
-            for ev in (a.trigger.event, *a.trigger.also_events):
+        t = trigger_of(a)
+        if t is not None:
+            for ev in (t.event, *t.also_events):
                 by_event.setdefault(ev, []).append(n)
         # what re-enables B: a resource its cost needs, or (an action with no cost) one its effect needs
         wants: tuple[Cost | Effect, ...] = a.costs if a.costs or a.type is not AbilityType.ACTION else a.effects
@@ -409,7 +411,7 @@ def _trigger_edges(n: _Node, part: Cost | Effect, by_event: Mapping[EventKind, l
     key, cost = n.key[0], isinstance(part, Cost)
     what = _what(part)
     for (ev, src), b, me, them in _pairs(n, raises(part), by_event):
-        trig = b.ability.trigger
+        trig = trigger_of(b.ability)
         assert trig is not None
         if not answers(trig, ev, src) or not _phases_ok(n.ability, b.ability):
             continue

@@ -77,6 +77,7 @@ __all__ = [
     "MUTANTS",
     "OPPONENT",
     "PLAYER_RES",
+    "PLOT_PLACES",
     "RULES",
     "SUBJECT_READ",
     "THEIRS",
@@ -89,6 +90,7 @@ __all__ = [
     "LimitRule",
     "Move",
     "PileRule",
+    "PlotRule",
     "Place",
     "RefRule",
     "Res",
@@ -105,6 +107,7 @@ __all__ = [
     "mutant",
     "needs",
     "phase_of",
+    "trigger_of",
     "place_of",
     "raises",
     "sides",
@@ -290,11 +293,17 @@ class Place(Enum):
     DECK = "deck"
     SHADOWS = "shadows"
     REMOVED = "removed"
+    PLOT_DECK = "plot_deck"
+    REVEALED = "revealed"
+    USED = "used"
 
 
+#: The places of a plot card (Plot Card: in the plot deck, revealed, or in the used pile).
+PLOT_PLACES = (Place.PLOT_DECK, Place.REVEALED, Place.USED)
 _PLACE_OF_ZONE = {Zone.PLAY: Place.PLAY, Zone.HAND: Place.HAND, Zone.DISCARD_PILE: Place.DISCARD,
                   Zone.DEAD_PILE: Place.DEAD, Zone.DRAW_DECK: Place.DECK, Zone.TOP_OF_DECK: Place.DECK,
-                  Zone.BOTTOM_OF_DECK: Place.DECK, Zone.SHADOWS: Place.SHADOWS, Zone.OUT_OF_GAME: Place.REMOVED}
+                  Zone.BOTTOM_OF_DECK: Place.DECK, Zone.SHADOWS: Place.SHADOWS, Zone.OUT_OF_GAME: Place.REMOVED,
+                  Zone.PLOT_DECK: Place.PLOT_DECK, Zone.USED_PILE: Place.USED}
 
 
 def place_of(z: Zone) -> Place | None:
@@ -321,17 +330,22 @@ class Res(Enum):
     CARD_GOLD = "gold on a card"
     YOURS = "controlled by you"
     THEIRS = "controlled by an opponent"
+    IN_PLOT_DECK = "in the plot deck"
+    IN_USED = "in the used pile"
+    REVEALED = "revealed"
     GOLD = "gold"
     HAND = "cards in hand"
     DECK = "cards in the draw deck"
+    PLOTS = "plot cards in the plot deck"
 
 
 #: Resources that belong to a player rather than to a card.
-PLAYER_RES = frozenset({Res.GOLD, Res.HAND, Res.DECK})
+PLAYER_RES = frozenset({Res.GOLD, Res.HAND, Res.DECK, Res.PLOTS})
 #: Who controls a card, read from the side of the player whose ability it is (the ability's "you").
 CONTROL_RES = (Res.YOURS, Res.THEIRS)
 _IN: dict[Place, Res] = {Place.PLAY: Res.IN_PLAY, Place.HAND: Res.IN_HAND, Place.DISCARD: Res.IN_DISCARD,
-                         Place.DEAD: Res.IN_DEAD, Place.DECK: Res.IN_DECK, Place.SHADOWS: Res.IN_SHADOWS}
+                         Place.DEAD: Res.IN_DEAD, Place.DECK: Res.IN_DECK, Place.SHADOWS: Res.IN_SHADOWS,
+                         Place.PLOT_DECK: Res.IN_PLOT_DECK, Place.USED: Res.IN_USED, Place.REVEALED: Res.REVEALED}
 
 
 def res_in(p: Place) -> Res | None:
@@ -441,6 +455,15 @@ class CannotRule:
 
 
 @dataclass(frozen=True)
+class PlotRule:
+    """The plot deck (Plot Card): once its last card is revealed, the used pile returns to it only after every
+    when revealed ability has resolved (``recycles_mid_chain`` false): within a chain of when revealed
+    abilities the plot deck is a finite resource."""
+
+    recycles_mid_chain: bool
+
+
+@dataclass(frozen=True)
 class PileRule:
     """Where a card that leaves play (or enters an out-of-play area) goes: its ``owner``'s piles or its
     ``controller``'s (Ownership and Control)."""
@@ -460,12 +483,13 @@ class Rules:
     piles: PileRule
     dups: DupRule = DupRule(saves=True, spent=True)
     cannot: CannotRule = CannotRule(applies=True)
+    plots: PlotRule = PlotRule(recycles_mid_chain=False)
 
     def swap(self, section: str, key: object, entry: object) -> Rules:
         """A copy with one entry replaced (``section``: ``costs``, ``effects``, ``limits``, ``refs``; or ``then``,
         ``piles``, ``dups`` with ``key`` ``None``)."""
         change: dict[str, Any] = {}
-        if section in ("then", "piles", "dups", "cannot"):
+        if section in ("then", "piles", "dups", "cannot", "plots"):
             change[section] = entry
         else:
             table = dict(getattr(self, section))
@@ -496,6 +520,7 @@ _REMOVE = Move("remove_from_game", Place.PLAY, Place.REMOVED, (EventKind.WOULD_L
                saveable=True)
 _HAND_DISCARD = Move("discard_from_hand", Place.HAND, Place.DISCARD, (), (EventKind.DISCARDED,))
 _PLACE = Move("move_card", Place.PLAY, None, (EventKind.WOULD_LEAVE_PLAY,), (EventKind.LEAVES_PLAY,), saveable=True)
+_REVEAL = Move("reveal", Place.PLOT_DECK, Place.REVEALED, (), (EventKind.PLOT_REVEALED,))
 _ENTER = Move("put_into_play", None, Place.PLAY, (), (EventKind.ENTERS_PLAY,), new_copy=True)
 
 
@@ -550,6 +575,13 @@ _EFFECTS: dict[EffectKind, Entry] = {
     EffectKind.TAKE_CONTROL: Entry("take control of a card an opponent controls (it stays where it is)",
                                    ("Ownership and Control",), _ONE_CARD, (Res.IN_PLAY, Res.THEIRS), (Res.YOURS,),
                                    (EventKind.CONTROL_TAKEN,)),
+    EffectKind.REVEAL: Entry("reveal a new plot card from the plot deck (the one revealed before goes to the used "
+                             "pile); its when revealed ability resolves", ("Plot Card", "When Revealed"),
+                             frozenset({TargetRef.CHOSEN, TargetRef.PLAYER}), (Res.PLOTS,), (Res.REVEALED,),
+                             move=_REVEAL),
+    EffectKind.RESOLVE_ABILITY: Entry("initiate the when revealed ability of a plot as if it had just been revealed",
+                                      ("When Revealed",), frozenset({TargetRef.CHOSEN, TargetRef.SELF}), (), (),
+                                      (EventKind.PLOT_REVEALED,)),
     EffectKind.MOVE_CARD: Entry("place a card in the place the text names (placed in the dead pile is not killed)",
                                 ("Dead Pile", "Discard Pile", "Leaves Play"), _ANY_CARD, (Res.IN_PLAY,), (),
                                 move=_PLACE),
@@ -642,7 +674,9 @@ def needs(part: Cost | Effect, rules: Rules = RULES) -> tuple[Res, ...]:
         return tuple(r for r in (res_in(p) for p in src_places(part, e)) if r is not None)
     if isinstance(part, Effect) and part.kind is EffectKind.GAIN_GOLD:
         return ()
-    return e.needs
+    state = part.target.subject.standing  # "kill a standing character": its target must stand
+    extra = (Res.STANDING,) if state is True else (Res.KNEELING,) if state is False else ()
+    return e.needs + tuple(r for r in extra if r not in e.needs and Res.IN_PLAY in e.needs)
 
 
 def makes(part: Cost | Effect, rules: Rules = RULES) -> tuple[Res, ...]:
@@ -697,6 +731,14 @@ def answers(trig: Trigger, event: EventKind, src: Place | None) -> bool:
     return True
 
 
+def trigger_of(a: Ability) -> Trigger | None:
+    """The triggering condition of an ability; a when revealed ability's is its plot being revealed (When
+    Revealed)."""
+    if a.type is AbilityType.WHEN_REVEALED and a.trigger is None:
+        return Trigger(EventKind.PLOT_REVEALED, Subject(Scope.SELF, CardKind.PLOT))
+    return a.trigger
+
+
 def phase_of(a: Ability) -> Phase | None:
     """The phase an ability is restricted to (a phase action, "during the X phase", a when revealed ability)."""
     if a.phase is not None:
@@ -738,6 +780,8 @@ MUTANTS: Mapping[str, tuple[str, Callable[[Rules], Rules]]] = MappingProxyType({
                             move=dataclasses.replace(_KILL, dest=Place.DISCARD)))),
     "save_leaves_play": ("a saved card still leaves play (Save: it remains in play)",
                          _swap_effect(EffectKind.SAVE, dataclasses.replace(_EFFECTS[EffectKind.SAVE], makes=()))),
+    "plot_deck_recycles": ("the used pile returns to the plot deck as soon as it is empty, mid-chain (Plot Card)",
+                           lambda r: r.swap("plots", None, PlotRule(recycles_mid_chain=True))),
     "cannot_ignored": ("a constant 'cannot be knelt/stood/killed/saved' is ignored (Cannot is absolute)",
                        lambda r: r.swap("cannot", None, CannotRule(applies=False))),
     "duplicate_not_spent": ("a duplicate that saves its card stays (Duplicates: it is discarded to save)",

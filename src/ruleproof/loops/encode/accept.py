@@ -77,9 +77,9 @@ __all__ = [
 LoopCard = CardFacts
 
 _SUPPORTED_TYPES = frozenset({AbilityType.ACTION, AbilityType.REACTION, AbilityType.INTERRUPT,
-                              AbilityType.FORCED_REACTION, AbilityType.FORCED_INTERRUPT})
+                              AbilityType.WHEN_REVEALED, AbilityType.FORCED_REACTION, AbilityType.FORCED_INTERRUPT})
 _INTERRUPTS = frozenset({AbilityType.INTERRUPT, AbilityType.FORCED_INTERRUPT})
-_CARD_TYPES = frozenset({"character", "location", "attachment", "event", "agenda"})
+_CARD_TYPES = frozenset({"character", "location", "attachment", "event", "agenda", "plot"})
 #: Trigger fields the model reads; the restrictions it leaves out widen the trigger.
 _TRIGGER_READ = frozenset({"event", "subject", "phase", "also_events", "means", "from_zone", "in_challenge"})
 _TRIGGER_WIDENING = frozenset({"unopposed", "by_str", "participants", "as_role", "challenge", "also_challenges",
@@ -213,7 +213,7 @@ def static_match(s: Subject, src: CardFacts, k: CardFacts, viewer: str | None = 
             return False
         if s.scope in (Scope.OPPONENT_CONTROLS, Scope.OPPONENT_OWNS, Scope.OPPONENT) and k.owner == me:
             return False
-    if s.card_type in (CardKind.FACTION_CARD, CardKind.PLOT) and not s.other_types:
+    if s.card_type is CardKind.FACTION_CARD and not s.other_types:
         return False
     if s.other and k.code == src.code:
         return False
@@ -351,7 +351,7 @@ def _ability_problem(a: Ability, card: CardFacts, rules: Rules, label: str, out:
         p = _trigger_problem(t, a, label, out)
         if p:
             return p
-    elif a.type is not AbilityType.ACTION:
+    elif a.type not in (AbilityType.ACTION, AbilityType.WHEN_REVEALED):
         return "a triggered ability without a triggering condition"
     for c in a.costs:
         p = _part_problem(c, rules, a, card, label, out)

@@ -43,7 +43,7 @@ from typing import Any
 
 from ruleproof.cards.abilities import Ability, AbilityType, Cost, CostKind, Effect, EffectKind, TargetRef
 from ruleproof.cards.semantics import MUTANTS as _TABLE_MUTANTS
-from ruleproof.cards.semantics import Move, Place, Rules, entry_of, move_of, mutant, src_places
+from ruleproof.cards.semantics import PLOT_PLACES, Move, Place, Rules, entry_of, move_of, mutant, src_places
 from ruleproof.dsl import And, Bool, Int, Model, Not, OneOf, Or, Range, Sort, Step, Sum, Term
 from ruleproof.ir import Const, System
 from ruleproof.loops.encode.accept import Encoding, static_match
@@ -53,7 +53,7 @@ from ruleproof.loops.encode.step import CARD_EVENTS, AbilityStep, Ctx, cid, fals
 __all__ = ["ALL_GROUPS", "GROUP_TEXT", "MUTANTS", "ModelSpec", "build_model", "initiators", "takes_control"]
 
 _BIG = 10**6
-_FORCED = frozenset({AbilityType.FORCED_REACTION, AbilityType.FORCED_INTERRUPT})
+_FORCED = frozenset({AbilityType.FORCED_REACTION, AbilityType.FORCED_INTERRUPT, AbilityType.WHEN_REVEALED})
 _INTERRUPTS = frozenset({AbilityType.INTERRUPT, AbilityType.FORCED_INTERRUPT})
 _LEAVES = frozenset({"KILLED", "SACRIFICED", "LEAVES_PLAY", "DISCARDED", "RETURNED_TO_HAND"})
 
@@ -61,7 +61,7 @@ _LEAVES = frozenset({"KILLED", "SACRIFICED", "LEAVES_PLAY", "DISCARDED", "RETURN
 MUTANTS: tuple[str, ...] = tuple(_TABLE_MUTANTS)
 
 # dominance groups: which part of the state must be "at least as good" after a pass
-ALL_GROUPS = ("standing", "zones", "triggers", "gold", "cgold", "hand", "deck", "power", "dups", "limits")
+ALL_GROUPS = ("standing", "zones", "triggers", "gold", "cgold", "hand", "deck", "power", "dups", "plots", "limits")
 GROUP_TEXT = {
     "standing": "standing/kneeling state of the cards",
     "zones": "where the cards are (in play, hand, discard pile...)",
@@ -72,12 +72,14 @@ GROUP_TEXT = {
     "deck": "cards left in the draw deck",
     "power": "power",
     "dups": "duplicates",
+    "plots": "plot cards left in the plot deck",
     "limits": "uses left under printed limits",
 }
 _GROUP_OF = {"standing": "standing", "fstand": "standing", "zone": "zones", "imm": "zones", "ctl": "zones",
              "pending": "triggers", "trig": "triggers", "gold": "gold", "cgold": "cgold", "hand": "hand",
-             "deck": "deck", "power": "power", "fpower": "power", "used": "limits", "dups": "dups"}
-_COUNTERS = frozenset({"gold", "cgold", "hand", "deck", "power", "fpower", "dups"})
+             "deck": "deck", "power": "power", "fpower": "power", "used": "limits", "dups": "dups",
+             "plots": "plots"}
+_COUNTERS = frozenset({"gold", "cgold", "hand", "deck", "power", "fpower", "dups", "plots"})
 
 
 @dataclass(frozen=True)
@@ -173,7 +175,7 @@ def _declare_state(ctx: Ctx, zone: Sort, removal: Sort, player: Sort, abil: Sort
             cells[(name, key)] = arr[key]
             snaps[(name, key)] = sarr[key]
 
-    places = tuple(p.value for p in Place)
+    places = tuple(p.value for p in Place if p not in PLOT_PLACES)
 
     def zone_init(k: Term) -> OneOf:
         c = ctx.by_id[_name(k)]
@@ -181,6 +183,8 @@ def _declare_state(ctx: Ctx, zone: Sort, removal: Sort, player: Sort, abil: Sort
             return OneOf(Place.PLAY.value)
         if c.type == "event":
             return OneOf(Place.HAND.value, Place.DISCARD.value)
+        if c.type == "plot":
+            return OneOf(*(p.value for p in PLOT_PLACES))
         return OneOf(*places)
 
     declare("zone", zone, ctx.card, zone_init, Place.HAND.value)
@@ -203,6 +207,15 @@ def _declare_state(ctx: Ctx, zone: Sort, removal: Sort, player: Sort, abil: Sort
     declare("deck", Int(0, _BIG), player, Range(0, 10), 0)
     declare("fpower", Int(0, _BIG), player, Range(0, 3), 0)
     declare("fstand", Bool, player, OneOf(False, True), False)
+    if any(c.type == "plot" for c in enc.cards):  # plot cards in the plot deck besides the model's (Plot Deck)
+        declare("plots", Int(0, _BIG), player, Range(0, 6), 0)
+        for p in enc.players:  # one revealed plot per player
+            mine = [cid(c.code) for c in enc.cards if c.type == "plot" and c.owner == p]
+            for x in mine:
+                for y in mine:
+                    if x < y:
+                        m.init_constraint(Or(cells[("zone", x)] != Place.REVEALED.value,
+                                             cells[("zone", y)] != Place.REVEALED.value))
     declare("pending", Bool, abil, OneOf(False, True), False)
     declare("trig", ctx.card, abil, OneOf(*ctx.ids), ctx.ids[0])
     declare("used", Int(0, _BIG), abil, 0, 0)
@@ -215,7 +228,7 @@ def _declare_state(ctx: Ctx, zone: Sort, removal: Sort, player: Sort, abil: Sort
             m.init_constraint(Or(cells[("zone", k)] != Place.PLAY.value,
                                  cells[("zone", cid(c.host))] == Place.PLAY.value))
     for j, b in enumerate(enc.abilities):  # a pending card event is about a card its trigger names
-        if b.trigger is not None and b.trigger.event in CARD_EVENTS and b.trigger.from_zone is None:
+        if b.trigger is not None and b.trigger.event in CARD_EVENTS and b.trigger.from_zone is None:  # (WR: self)
             fits = [k for k in ctx.ids if static_match(b.trigger.subject, enc.card_of(j), ctx.by_id[k])]
             m.init_constraint(Or(Not(cells[("pending", f"a{j}")]), *(cells[("trig", f"a{j}")] == k for k in fits)))
 
@@ -264,6 +277,8 @@ def _where_from(s: AbilityStep) -> None:
                      None)
     if src.type == "event":
         s.st.require(zone == Place.HAND.value)
+    elif a.type is AbilityType.WHEN_REVEALED:  # its plot was revealed (or is treated as if it just was)
+        s.st.require(Or(zone == Place.REVEALED.value, zone == Place.USED.value))
     elif own_entry is not None:  # "put ~ into play from your dead pile": usable while ~ is where the text says
         entry = entry_of(own_entry, s.ctx.rules)
         assert entry is not None

@@ -21,8 +21,8 @@ from typing import Callable, Mapping
 
 from ruleproof.cards.abilities import Cost, CostKind, Effect, EffectKind, EventKind, TargetRef
 from ruleproof.cards.semantics import Entry, Move, Place, Res, move_of, src_places
-from ruleproof.dsl import And, If, Not, Or, Term
-from ruleproof.loops.encode.step import AbilityStep, false, pending_name, true
+from ruleproof.dsl import And, Bool, If, Not, Or, Term
+from ruleproof.loops.encode.step import AbilityStep, false, pending_name, player_scope_ok, true
 
 __all__ = ["COST_ENCODERS", "EFFECT_ENCODERS", "CostEncoder", "EffectEncoder"]
 
@@ -253,6 +253,45 @@ def _effect_take_control(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: in
         s.emit(EventKind.CONTROL_TAKEN, k, applies)
 
 
+def _effect_reveal(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: int) -> None:
+    """Reveal a new plot from the plot deck: a plot of the model or another one; the plot revealed before goes to
+    the used pile; the used pile comes back to an empty plot deck only as the table's plot rule says."""
+    ctx, me = s.ctx, s.me
+    mine = [k for k in ctx.ids if ctx.by_id[k].type == "plot" and ctx.by_id[k].owner == me]
+    named = [k for k in s.candidates(ef.target, False) if k in mine] if ef.target.ref is TargetRef.CHOSEN else []
+    in_deck = {k: s.pre[("zone", k)] == Place.PLOT_DECK.value for k in mine}
+    other = s.st.choose(f"{tag}_other", Bool)  # a plot card the model does not name
+    s.changes.append(Or(s.pre[("plots", me)] >= 1, *(in_deck[k] for k in named)))
+    pick = s.st.choose(f"{tag}_plot", ctx.card) if named else None
+    if pick is not None:
+        s.st.require(Or(other, *(And(pick == k, in_deck[k]) for k in named)))
+    else:
+        s.st.require(other)
+    s.st.require(Or(Not(other), s.pre[("plots", me)] >= 1))
+    for k in mine:  # the plot revealed before goes to the used pile
+        s.sym.put(("zone", k), Place.USED.value, when=s.sym[("zone", k)] == Place.REVEALED.value)
+    s.sym.put(("plots", me), s.sym[("plots", me)] - 1, when=other)
+    for k in named:
+        applies = And(Not(other), pick == k) if pick is not None else false()
+        s.sym.put(("zone", k), Place.REVEALED.value, when=applies)
+        s.emit(EventKind.PLOT_REVEALED, k, applies)
+    if ctx.rules.plots.recycles_mid_chain:  # (a mutant) the used pile returns at once to an empty plot deck
+        empty = And(s.sym[("plots", me)] == 0, *(s.sym[("zone", k)] != Place.PLOT_DECK.value for k in mine))
+        for k in mine:
+            s.sym.put(("zone", k), Place.PLOT_DECK.value, when=And(empty, s.sym[("zone", k)] == Place.USED.value))
+
+
+def _effect_resolve_ability(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: int) -> None:
+    """Initiate the when revealed ability of a revealed or used plot as if it had just been revealed."""
+    def eligible(k: str) -> Term:
+        z = s.pre[("zone", k)]
+        return And(true() if s.ctx.by_id[k].type == "plot" else false(),
+                   Or(z == Place.REVEALED.value, z == Place.USED.value))
+
+    for k, cond in s.effect_targets(tag, ef.target, 1, eligible).items():
+        s.emit(EventKind.PLOT_REVEALED, k, cond)
+
+
 def _effect_save(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: int) -> None:
     """Save the card of the trigger from leaving play: it stays in play (Save), unless it cannot be saved."""
     keeps = Res.IN_PLAY in e.makes
@@ -283,5 +322,7 @@ EFFECT_ENCODERS: Mapping[EffectKind, EffectEncoder] = MappingProxyType({
     EffectKind.MOVE_CARD: _effect_move_out,
     EffectKind.PUT_INTO_PLAY: _effect_put_into_play,
     EffectKind.TAKE_CONTROL: _effect_take_control,
+    EffectKind.REVEAL: _effect_reveal,
+    EffectKind.RESOLVE_ABILITY: _effect_resolve_ability,
     EffectKind.SAVE: _effect_save,
 })

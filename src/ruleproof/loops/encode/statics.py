@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Callable, Sequence
 
 from ruleproof.cards.abilities import Ability, AbilityType, Cost, Effect, EventKind, Scope
-from ruleproof.cards.semantics import PLAYER_RES, Place, Res, Rules, answers, entry_of, makes, needs, raises
+from ruleproof.cards.semantics import PLAYER_RES, Place, Res, Rules, answers, entry_of, makes, needs, raises, trigger_of
 
 __all__ = ["cannot_repeat", "consumes"]
 
@@ -91,7 +91,7 @@ def cannot_repeat(abilities: Sequence[Ability], owners: Sequence[str], labels: S
                 if not restored(r, owner):
                     return (f"{label}: its cost ({c.kind.value.replace('_', ' ')}) spends {r.value} that nothing in "
                             "the cycle restores, so each pass leaves less of it (Costs)")
-        t = a.trigger
+        t = trigger_of(a)
         if t is not None and a.type is not AbilityType.ACTION:
             if not any(answers(t, ev, src) for ev, src in events):
                 return f"{label}: nothing in the cycle raises its triggering condition ({t.event.value}) again"

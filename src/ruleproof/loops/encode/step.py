@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Mapping
 
 from ruleproof.cards.abilities import Ability, AbilityType, CardKind, EventKind, Scope, Subject, Target, TargetRef
-from ruleproof.cards.semantics import CardFacts, Move, Place, Rules, answers
+from ruleproof.cards.semantics import CardFacts, Move, Place, Rules, answers, trigger_of
 from ruleproof.dsl import And, Bool, If, Model, Not, Or, Sort, Step, Sum, Term
 from ruleproof.loops.encode.accept import Encoding, static_match
 
@@ -105,7 +105,7 @@ def trigger_matches(ctx: Ctx, j: int, ev: EventKind, src: Place | None, subject:
     """Does event ``ev`` (about card ``subject``, or a player; a card leaving ``src``) answer ability ``j``'s
     triggering condition?"""
     b = ctx.enc.abilities[j]
-    trig = b.trigger
+    trig = trigger_of(b)
     if trig is None or (trig.means is not None and trig.means.value in _NEVER_IN_CYCLE_MEANS):
         return False
     if not answers(trig, ev, src):
@@ -261,7 +261,7 @@ class AbilityStep:
         ctx = self.ctx
         card = ctx.by_id[kid]
         for j, b in enumerate(ctx.enc.abilities):
-            if b.trigger is None or b.type in _INTERRUPTS:
+            if trigger_of(b) is None or b.type in _INTERRUPTS:
                 continue
             if trigger_matches(ctx, j, ev, src, card):  # scopes read from the owners' sides
                 self.sym.put(("pending", f"a{j}"), True, when=cond)
