@@ -62,7 +62,8 @@ class Run:
     def __init__(self, system: System, **state: Any) -> None:
         self.system = system
         self.ev = Evaluator(system)
-        start = self.ev.as_dict(next(self.ev.initial_states()))
+        start = {iv.var: iv.values[0] for iv in system.init_vars}  # any start: the test sets what matters
+        start.update({k: True for k in start if k.startswith("standing[")})
         start.update({k: False for k in start if k.startswith("pending[")})
         start.update({k: "none" for k in start if k.startswith("imm[")})
         self.state = dict(start)
@@ -81,9 +82,15 @@ class Run:
                 self.state[var] = val
         return self
 
-    def step(self, action: int, **choices: Any) -> bool:
-        """Apply ability ``action`` with the choices (card keys for card choices); False when it cannot fire."""
-        a = self.system.actions[action]
+    def step(self, ability: int, by: str | None = None, **choices: Any) -> bool:
+        """Apply the ``ability``-th ability of the cycle (initiated ``by`` a player when that is a choice) with the
+        choices (card keys for card choices); False when it cannot fire (also when its guard folded to false and
+        the model dropped it)."""
+        try:
+            index = action(self.system, f"ability{ability}", by)
+        except KeyError:
+            return False
+        a = self.system.actions[index]
         raw: dict[str, Any] = {}
         for c in a.choices:
             if c.name in choices:
@@ -93,7 +100,7 @@ class Run:
                 raw[c.name] = False
             else:
                 raw[c.name] = next(iter(getattr(c.type, "values", (False,))))
-        nxt = self.ev.apply(action, self.ev.from_dict(self.state), raw)
+        nxt = self.ev.apply(index, self.ev.from_dict(self.state), raw)
         if nxt is None:
             return False
         self.state = self.ev.as_dict(nxt)

@@ -85,6 +85,7 @@ __all__ = [
     "YOURS",
     "CannotRule",
     "CardFacts",
+    "InitiatorRule",
     "DupRule",
     "Entry",
     "LimitRule",
@@ -425,7 +426,9 @@ class LimitRule:
 
 @dataclass(frozen=True)
 class RefRule:
-    """What a target reference picks: ``host`` (the card an attachment is attached to) or ``any character``."""
+    """What a target reference picks: for ``attached``, the ``host`` (the card an attachment is attached to) or
+    ``any character``; for ``chosen``, ``any`` card that fits (on the cycle or not: Target) or only a card
+    ``on the cycle``."""
 
     picks: str
 
@@ -464,6 +467,14 @@ class PlotRule:
 
 
 @dataclass(frozen=True)
+class InitiatorRule:
+    """Who initiates an ability that says "Any player may initiate this ability": any player (``any_player``;
+    FAQ 2.7: "you" is then that player, who pays its costs), or only its controller."""
+
+    any_player: bool
+
+
+@dataclass(frozen=True)
 class PileRule:
     """Where a card that leaves play (or enters an out-of-play area) goes: its ``owner``'s piles or its
     ``controller``'s (Ownership and Control)."""
@@ -484,12 +495,13 @@ class Rules:
     dups: DupRule = DupRule(saves=True, spent=True)
     cannot: CannotRule = CannotRule(applies=True)
     plots: PlotRule = PlotRule(recycles_mid_chain=False)
+    initiators: InitiatorRule = InitiatorRule(any_player=True)
 
     def swap(self, section: str, key: object, entry: object) -> Rules:
         """A copy with one entry replaced (``section``: ``costs``, ``effects``, ``limits``, ``refs``; or ``then``,
         ``piles``, ``dups`` with ``key`` ``None``)."""
         change: dict[str, Any] = {}
-        if section in ("then", "piles", "dups", "cannot", "plots"):
+        if section in ("then", "piles", "dups", "cannot", "plots", "initiators"):
             change[section] = entry
         else:
             table = dict(getattr(self, section))
@@ -597,7 +609,7 @@ _LIMITS = {
     LimitKind.LIMIT: LimitRule(per_title=False, per_player=True, renews=True),
     LimitKind.MAX: LimitRule(per_title=True, per_player=True, renews=False),
 }
-_REFS = {TargetRef.ATTACHED: RefRule("host")}
+_REFS = {TargetRef.ATTACHED: RefRule("host"), TargetRef.CHOSEN: RefRule("any")}
 
 #: The rules as written.
 RULES = Rules(MappingProxyType(_COSTS), MappingProxyType(_EFFECTS), MappingProxyType(_LIMITS),
@@ -659,7 +671,7 @@ def move_of(part: Cost | Effect, rules: Rules = RULES) -> Move | None:
         return None
     if Place.PLAY in srcs or dest is Place.PLAY:
         return dataclasses.replace(e.move, dest=dest) if e.move.dest is None else e.move
-    keep = tuple(ev for ev in e.move.after if ev is EventKind.DISCARDED)
+    keep = tuple(ev for ev in e.move.after if ev not in (EventKind.LEAVES_PLAY, EventKind.WOULD_LEAVE_PLAY))
     return dataclasses.replace(e.move, name=f"{e.move.name}_{srcs[0].value}_{dest.value}", src=srcs[0], dest=dest,
                                would=(), after=keep, saveable=False)
 
@@ -770,6 +782,8 @@ MUTANTS: Mapping[str, tuple[str, Callable[[Rules], Rules]]] = MappingProxyType({
                                    move=dataclasses.replace(_ENTER, from_text=False)))),
     "then_ignored": ("post-then effects resolve even when the pre-then aspect did not (The word \"Then\")",
                      lambda r: r.swap("then", None, ThenRule(gate=False))),
+    "chosen_on_cycle": ("a chosen target (or a card paying a cost) can only be a card on the cycle (Target, Costs: "
+                        "any card that fits)", lambda r: r.swap("refs", TargetRef.CHOSEN, RefRule("on the cycle"))),
     "attached_any": ("'attached character' is any character (Attachment Cards)",
                      lambda r: r.swap("refs", TargetRef.ATTACHED, RefRule("any character"))),
     "sacrifice_is_kill": ("a sacrifice is a kill: to the dead pile, 'killed', and it can be saved (Sacrifice)",
@@ -782,6 +796,8 @@ MUTANTS: Mapping[str, tuple[str, Callable[[Rules], Rules]]] = MappingProxyType({
                          _swap_effect(EffectKind.SAVE, dataclasses.replace(_EFFECTS[EffectKind.SAVE], makes=()))),
     "plot_deck_recycles": ("the used pile returns to the plot deck as soon as it is empty, mid-chain (Plot Card)",
                            lambda r: r.swap("plots", None, PlotRule(recycles_mid_chain=True))),
+    "controller_only": ("'any player may initiate' is read as: only its controller may (Abilities; FAQ 2.7)",
+                        lambda r: r.swap("initiators", None, InitiatorRule(any_player=False))),
     "cannot_ignored": ("a constant 'cannot be knelt/stood/killed/saved' is ignored (Cannot is absolute)",
                        lambda r: r.swap("cannot", None, CannotRule(applies=False))),
     "duplicate_not_spent": ("a duplicate that saves its card stays (Duplicates: it is discarded to save)",

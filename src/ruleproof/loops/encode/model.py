@@ -349,11 +349,13 @@ def _effects(s: AbilityStep) -> None:
     s.st.require(Or(*s.changes) if s.changes else false())
 
 
-def initiators(enc: Encoding, i: int, control: bool) -> tuple[str, ...]:
-    """Who may initiate the ``i``-th ability in the model: both players when any player may (and both are in the
-    model) or when control of its card can change; else only its controller (``()``: not a choice)."""
+def initiators(enc: Encoding, i: int, control: bool, rules: Rules | None = None) -> tuple[str, ...]:
+    """Who may initiate the ``i``-th ability in the model: both players when any player may (as the table's
+    initiator rule reads it, and both are in the model) or when control of its card can change; else only its
+    controller (``()``: not a choice)."""
     a = enc.abilities[i]
-    if len(enc.players) > 1 and (a.any_player or control):
+    anyone = a.any_player and (rules or mutant("")).initiators.any_player
+    if len(enc.players) > 1 and (anyone or control):
         return enc.players
     return ()
 
@@ -362,11 +364,12 @@ def _ability_action(ctx: Ctx, i: int, pos: Term, passes: Term, player: Sort) -> 
     enc = ctx.enc
     a = enc.abilities[i]
     n = enc.n
-    who = initiators(enc, i, ctx.control)
+    who = initiators(enc, i, ctx.control, ctx.rules)
+    anyone = a.any_player and ctx.rules.initiators.any_player
 
     def run(st: Step, p: Term | None) -> None:
         s = AbilityStep(ctx, i, st, _name(p) if p is not None else None)
-        if p is not None and not a.any_player:  # only the card's controller initiates its ability
+        if p is not None and not anyone:  # only the card's controller initiates its ability
             st.require(ctx.cells[("ctl", s.sid)] == s.me)
         _initiation(s, pos)
         _where_from(s)

@@ -166,8 +166,11 @@ class AbilityStep:
         """The cards of the model a chosen target can be (printed facts; a cost: the payer's own cards, checked
         on the state when control can change)."""
         by_id, fixed = self.ctx.by_id, not self.ctx.control
+        rule = self.ctx.rules.refs.get(TargetRef.CHOSEN)
+        cycle = set(self.ctx.enc.candidate.cards)
         return [k for k in self.ctx.ids if static_match(t.subject, self.src, by_id[k], self.me, fixed)
-                and (not only_mine or not fixed or by_id[k].owner == self.me)]
+                and (not only_mine or not fixed or by_id[k].owner == self.me)
+                and (rule is None or rule.picks == "any" or by_id[k].code in cycle)]
 
     def forbidden(self, events: tuple[EventKind, ...], k: str) -> Term:
         """Card ``k`` cannot be knelt / stood / killed ... (one of ``events``): a constant of a card in play says so
