@@ -16,11 +16,21 @@ from ruleproof.errors import SourceLoc
 from ruleproof.loops import find_loops
 
 WYMAN, HEALING, CRESSEN, EBROSE = "17122", "03044", "01046", "09039"
+#: Healing Expertise as printed: "it" is the character that would be killed (the card reader, on 2026-12-01, reads
+#: "save it" as the Maester that paid the cost: an override keeps the test about the rule).
+HEALING_TEXT = """
+"03044":
+  - type: interrupt
+    trigger: {event: would_be_killed, subject: {scope: you_control, card_type: character, not_traits: [Army]}}
+    costs: [{kind: kneel, target: {ref: chosen, subject: {scope: you_control, card_type: character,
+                                                          traits: [Maester]}}}]
+    effects: [{kind: save, target: {ref: trigger, subject: {card_type: character}}}]
+"""
 
 
 def _save_with_a_maester(mutant: str = "") -> Run:
     """Wyman kills himself; Healing Expertise (in hand) saves him by kneeling Maester Cressen, a card off the cycle."""
-    enc = encoding([(WYMAN, 0), (HEALING, 0)], named=[CRESSEN])
+    enc = encoding([(WYMAN, 0), (HEALING, 0)], named=[CRESSEN], overrides=HEALING_TEXT)
     assert [c.code for c in enc.cards] == [HEALING, WYMAN, CRESSEN]
     run = Run(model(enc, mutant), zone={WYMAN: "play", HEALING: "hand", CRESSEN: "play"},
               standing={WYMAN: True, CRESSEN: True}, pos=0)

@@ -512,8 +512,9 @@ class Rules:
         return dataclasses.replace(self, **change)
 
 
-_ANY_CARD = frozenset({TargetRef.SELF, TargetRef.CHOSEN, TargetRef.EACH, TargetRef.TRIGGER, TargetRef.ATTACHED})
-_ONE_CARD = frozenset({TargetRef.SELF, TargetRef.CHOSEN, TargetRef.TRIGGER, TargetRef.ATTACHED})
+_ANY_CARD = frozenset({TargetRef.SELF, TargetRef.CHOSEN, TargetRef.EACH, TargetRef.TRIGGER, TargetRef.ATTACHED,
+                       TargetRef.COST})
+_ONE_CARD = frozenset({TargetRef.SELF, TargetRef.CHOSEN, TargetRef.TRIGGER, TargetRef.ATTACHED, TargetRef.COST})
 _PAY = frozenset({TargetRef.SELF, TargetRef.CHOSEN, TargetRef.ATTACHED})
 _PLAYER = frozenset({TargetRef.PLAYER})
 
@@ -598,10 +599,11 @@ _EFFECTS: dict[EffectKind, Entry] = {
                                 ("Dead Pile", "Discard Pile", "Leaves Play"), _ANY_CARD, (Res.IN_PLAY,), (),
                                 move=_PLACE),
     EffectKind.PUT_INTO_PLAY: Entry("put a card into play from the place the text names", ("Put into Play",),
-                                    frozenset({TargetRef.SELF, TargetRef.CHOSEN, TargetRef.TRIGGER}), (),
-                                    (Res.IN_PLAY,), (), _ENTER),
+                                    frozenset({TargetRef.SELF, TargetRef.CHOSEN, TargetRef.TRIGGER, TargetRef.COST}),
+                                    (), (Res.IN_PLAY,), (), _ENTER),
     EffectKind.SAVE: Entry("save a card that would leave play: it stays in play", ("Save",),
-                           frozenset({TargetRef.TRIGGER, TargetRef.SELF}), (Res.IN_PLAY,), (Res.IN_PLAY,),
+                           frozenset({TargetRef.TRIGGER, TargetRef.SELF, TargetRef.COST}), (Res.IN_PLAY,),
+                           (Res.IN_PLAY,),
                            (EventKind.SAVED,)),
 }
 
@@ -619,7 +621,8 @@ RULES = Rules(MappingProxyType(_COSTS), MappingProxyType(_EFFECTS), MappingProxy
 def target_ref(part: Cost | Effect) -> TargetRef:
     """How the part designates what it acts on; every target that names players ("you", "each player", "that
     player": ``Target.is_player``) is a ``player`` target."""
-    return TargetRef.PLAYER if part.target.is_player else part.target.ref
+    t = part.target
+    return TargetRef.PLAYER if t.is_player and t.subject.scope not in (Scope.SELF, Scope.ATTACHED) else t.ref
 
 
 def entry_of(part: Cost | Effect, rules: Rules = RULES) -> Entry | None:

@@ -92,7 +92,7 @@ _ABILITY_READ = frozenset({"type", "trigger", "costs", "effects", "limit", "phas
 #: Effect and cost fields the model reads.
 _EFFECT_READ = frozenset({"kind", "amount", "target", "optional", "from_zones", "then", "up_to"})
 #: Effect fields read only by the effects that move a card: where it goes, and "(cannot be saved)".
-_MOVE_READ = frozenset({"to_zone", "prohibited"})
+_MOVE_READ = frozenset({"to_zone", "prohibited", "knelt"})
 _COST_READ = frozenset({"kind", "target", "amount"})
 
 

@@ -22,7 +22,7 @@ from typing import Callable, Mapping
 from ruleproof.cards.abilities import Cost, CostKind, Effect, EffectKind, EventKind, TargetRef
 from ruleproof.cards.semantics import Entry, Move, Place, Res, move_of, src_places
 from ruleproof.dsl import And, Bool, If, Not, Or, Term
-from ruleproof.loops.encode.step import AbilityStep, false, pending_name, player_scope_ok, true
+from ruleproof.loops.encode.step import AbilityStep, false, pending_name, true
 
 __all__ = ["COST_ENCODERS", "EFFECT_ENCODERS", "CostEncoder", "EffectEncoder"]
 
@@ -233,7 +233,7 @@ def _effect_put_into_play(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: i
     for k, cond in s.effect_targets(tag, ef.target, amt, eligible).items():
         applies = And(cond, Or(*(s.sym[("zone", k)] == z for z in places)))
         s.sym.put(("zone", k), Place.PLAY.value, when=applies)
-        s.sym.put(("standing", k), True, when=applies)
+        s.sym.put(("standing", k), not ef.knelt, when=applies)  # "put into play knelt", else standing
         if e.move is not None and e.move.new_copy:
             for j, b in enumerate(ctx.enc.abilities):
                 renews = b.limit is None or ctx.rules.limits[b.limit.kind].renews
@@ -293,13 +293,16 @@ def _effect_resolve_ability(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt:
 
 
 def _effect_save(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: int) -> None:
-    """Save the card of the trigger from leaving play: it stays in play (Save), unless it cannot be saved."""
+    """Save a card that would leave play (the card of the trigger, this card, or the one paying the cost, as the
+    text says): it stays in play (Save), unless it cannot be saved."""
     keeps = Res.IN_PLAY in e.makes
-    for k in s.ctx.ids:
+    saveable = [pending_name(m, True) for m in s.ctx.moves.values() if m.saveable]
+
+    def eligible(k: str) -> Term:
         pending = s.pre[("imm", k)]
-        can = And(s.trig_card == k, Or(*(pending == pending_name(m, True) for m in s.ctx.moves.values()
-                                         if m.saveable)) if s.ctx.moves else false(),
-                  Not(s.forbidden((EventKind.SAVED,), k)))
+        return And(Or(*(pending == p for p in saveable)), Not(s.forbidden((EventKind.SAVED,), k)))
+
+    for k, can in s.targets(tag, ef.target, 1, eligible, False).items():
         s.changes.append(can)
         if keeps:
             s.sym.put(("imm", k), "none", when=can)

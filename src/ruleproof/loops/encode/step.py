@@ -128,6 +128,8 @@ class AbilityStep:
         self.pre = Sym(ctx.cells)  # pre-state view (the effect test ignores the cost: Abilities)
         self.changes: list[Term] = []
         self.trig_card = ctx.cells[("trig", f"a{i}")]
+        #: the cards chosen to pay a cost ("kneel a «Knight» to stand it": the effect acts on that card)
+        self.cost_cards: dict[str, Term] = {}
 
     # reading -------------------------------------------------------------
     def players(self, t: Target) -> list[str]:
@@ -218,9 +220,16 @@ class AbilityStep:
             return {fixed: true()}
         if t.ref is TargetRef.TRIGGER:
             return {k: And(self.trig_card == k, eligible(k)) for k in self.ctx.ids}
+        if t.ref is TargetRef.COST:
+            if cost:
+                return {}  # (a cost naming another cost's card: not modelled; refused by the support check)
+            return {k: And(c, eligible(k)) for k, c in self.cost_cards.items()}
         if t.ref is TargetRef.EACH:
             return {k: eligible(k) for k in self.candidates(t, False)}
-        return self._chosen(tag, t, amount, eligible, cost)
+        sel = self._chosen(tag, t, amount, eligible, cost)
+        if cost and not self.cost_cards:
+            self.cost_cards = dict(sel)
+        return sel
 
     def _chosen(self, tag: str, t: Target, amount: int, eligible: Callable[[str], Term],
                 cost: bool) -> dict[str, Term]:
@@ -250,7 +259,7 @@ class AbilityStep:
     def effect_targets(self, tag: str, t: Target, amount: int, eligible: Callable[[str], Term]) -> dict[str, Term]:
         """Targets of an effect; records whether it could change the game state (some target is eligible)."""
         sel = self.targets(tag, t, amount, eligible, False)
-        if t.ref in (TargetRef.EACH, TargetRef.TRIGGER):
+        if t.ref in (TargetRef.EACH, TargetRef.TRIGGER, TargetRef.COST):
             self.changes.append(Or(*sel.values()) if sel else false())
         elif self.sym.guard is not None and len(sel) == 1:
             self.changes.append(next(iter(sel.values())))
