@@ -72,7 +72,7 @@ def test_sigint_stops_a_loop_search(after: float) -> None:
     cards = [x for c in ("06088", "13047", "00151", "14037", "11050", "01163", "04090", "07013", "07017")
              for x in ("--cards", c)]
     code, out, err = _run_and_signal(["loops", *cards, "--json"], signal.SIGINT, after)
-    assert code in (0, 130), err  # 0: the search was already done
+    assert code in (0, 3, 130), err  # 0 or 3: the search was already done (3: its report is not complete)
     assert "Traceback" not in err and "Exception ignored" not in err
     obj = json.loads(out) if out.strip() else None
     if code == 130:

@@ -32,7 +32,7 @@ def test_fully_read_cards_with_no_loop_are_a_complete_answer() -> None:
     assert rc == 0 and obj["complete"] is True and obj["unread"] == []
     assert obj["coverage"]["analysed"] == obj["coverage"]["candidates"] > 0
     rc, text = _cli(["--cards", "01163", "--cards", "04090"])
-    assert rc == 0 and text.splitlines()[-1] == "complete: every ability read in full and every candidate decided"
+    assert rc == 0 and text.splitlines()[-2] == "complete: every ability read in full and every candidate decided"
 
 
 def test_unread_text_is_listed_first_and_makes_the_answer_unknown() -> None:
@@ -43,7 +43,7 @@ def test_unread_text_is_listed_first_and_makes_the_answer_unknown() -> None:
     assert lines[0].startswith("== not read in full (1; 1 could close a cycle")
     assert lines[1].startswith("Goldengrove (21024#0) action  [could link: out")
     assert "stand that card" in text
-    assert lines[-1].startswith("not complete: 1 abilities could close a cycle through text that was not read")
+    assert lines[-2].startswith("not complete: 1 ability could close a cycle through text that was not read")
     obj = json.loads(_cli(["--cards", "21024", "--cards", "02078", "--json"])[1])
     assert obj["complete"] is False and obj["through_unread"] == ["21024#0"]
     (u,) = obj["unread"]

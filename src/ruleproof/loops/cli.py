@@ -44,7 +44,7 @@ Exit status:
 
 def render_report(report: LoopReport) -> str:
     """The report as plain text: first the abilities not read in full, then the loops, then the other candidates
-    one per entry, then the summary."""
+    one per entry, then whether the report is complete, then the counts (the last line)."""
     lines: list[str] = []
     if report.unread and report.named:
         lines.append(f"== not read in full ({len(report.unread)}; "
@@ -82,9 +82,6 @@ def render_report(report: LoopReport) -> str:
         if reasons:
             lines.append("== commonest reasons of the candidates not decided")
             lines.extend(f"    {n:>5}  {p}" for p, n in reasons)
-    counts = ", ".join(f"{k} {v}" for k, v in report.counts if v)
-    lines.append(f"cards: {report.cards}  candidates: {report.candidates}  analysed: {report.analysed}  "
-                 f"({counts})  {report.seconds:.1f}s")
     if report.complete:
         lines.append("complete: every ability read in full and every candidate decided")
     else:
@@ -98,6 +95,9 @@ def render_report(report: LoopReport) -> str:
         if len(report.results) < report.candidates:
             why.append(f"{report.candidates - len(report.results)} not run")
         lines.append("not complete: " + "; ".join(why) + " (a loop could be missing: unknown)")
+    counts = ", ".join(f"{k} {v}" for k, v in report.counts if v)
+    lines.append(f"cards: {report.cards}  candidates: {report.candidates}  analysed: {report.analysed}  "
+                 f"({counts})  {report.seconds:.1f}s")
     return "\n".join(lines)
 
 
