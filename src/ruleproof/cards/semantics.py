@@ -397,7 +397,10 @@ class Entry:
     / ``makes``: resources of its target it needs (a cost: to be paid; an
     effect: to change the game state) and leaves; ``events``: triggering
     conditions it raises about its target besides a move's; ``move``: for a
-    card changing place.
+    card changing place; ``untracked``: what it changes that the loop model
+    does not track (a STR or claim modifier, an icon, a challenge's
+    participants...): the model takes it as changing the game state and
+    leaves the value out ("" for the tracked kinds).
     """
 
     does: str
@@ -407,6 +410,7 @@ class Entry:
     makes: tuple[Res, ...] = ()
     events: tuple[EventKind, ...] = ()
     move: Move | None = None
+    untracked: str = ""
 
 
 @dataclass(frozen=True)
@@ -595,6 +599,15 @@ _EFFECTS: dict[EffectKind, Entry] = {
     EffectKind.RESOLVE_ABILITY: Entry("initiate the when revealed ability of a plot as if it had just been revealed",
                                       ("When Revealed",), frozenset({TargetRef.CHOSEN, TargetRef.SELF}), (), (),
                                       (EventKind.PLOT_REVEALED,)),
+    **{kind: Entry(f"modify {what} (not tracked by the loop model)", ("Modifiers",), _ANY_CARD | _PLAYER,
+                   untracked=what) for kind, what in (
+        (EffectKind.STR_MOD, "STR"), (EffectKind.ICON_MOD, "challenge icons"), (EffectKind.KEYWORD_MOD, "keywords"),
+        (EffectKind.TRAIT_MOD, "traits"), (EffectKind.CLAIM_MOD, "claim"), (EffectKind.INCOME_MOD, "income"),
+        (EffectKind.RESERVE_MOD, "reserve"), (EffectKind.INITIATIVE_MOD, "initiative"),
+        (EffectKind.DOMINANCE_MOD, "dominance STR"), (EffectKind.CONTRIBUTE_STR, "STR contributed to a challenge"),
+        (EffectKind.PARTICIPATE, "a challenge's participants"),
+        (EffectKind.REMOVE_FROM_CHALLENGE, "a challenge's participants"),
+        (EffectKind.REDUCE_COST, "the cost of a card to come"), (EffectKind.LOOK_AT, "what a player has seen"))},
     EffectKind.MOVE_CARD: Entry("place a card in the place the text names (placed in the dead pile is not killed)",
                                 ("Dead Pile", "Discard Pile", "Leaves Play"), _ANY_CARD, (Res.IN_PLAY,), (),
                                 move=_PLACE),
@@ -625,10 +638,21 @@ def target_ref(part: Cost | Effect) -> TargetRef:
     return TargetRef.PLAYER if t.is_player and t.subject.scope not in (Scope.SELF, Scope.ATTACHED) else t.ref
 
 
+_PLOT_EFFECTS = frozenset({EffectKind.REVEAL, EffectKind.RESOLVE_ABILITY})
+
+
 def entry_of(part: Cost | Effect, rules: Rules = RULES) -> Entry | None:
-    """The table entry of a cost or an effect (``None``: not in the table, not modelled)."""
+    """The table entry of a cost or an effect (``None``: not in the table, not modelled).
+
+    "Reveal" and "initiate the when revealed ability" are entries for plot cards only ("reveal the top card of
+    your deck" is not a plot being revealed).
+    """
     if isinstance(part, Cost):
         return rules.costs.get(part.kind)
+    if part.kind in _PLOT_EFFECTS:
+        s = part.target.subject
+        if s.card_type is not CardKind.PLOT and CardKind.PLOT not in s.other_types:
+            return None
     return rules.effects.get(part.kind)
 
 

@@ -94,6 +94,8 @@ def render_report(report: LoopReport) -> str:
             why.append(f"{undecided} candidate{'' if undecided == 1 else 's'} not decided")
         if len(report.results) < report.candidates:
             why.append(f"{report.candidates - len(report.results)} not run")
+        if report.truncated:
+            why.append(f"the search stopped at its {report.candidates} candidates")
         lines.append("not complete: " + "; ".join(why) + " (a loop could be missing: unknown)")
     counts = ", ".join(f"{k} {v}" for k, v in report.counts if v)
     lines.append(f"cards: {report.cards}  candidates: {report.candidates}  analysed: {report.analysed}  "
@@ -109,8 +111,8 @@ def render_report(report: LoopReport) -> str:
               help="Card pool directory (default: the bundled pool).")
 @click.option("--overrides", "override_files", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
               help="YAML override file (repeatable; later files win).")
-@click.option("--max-length", default=3, show_default=True, type=click.IntRange(1, 4),
-              help="Longest cycle (in abilities) searched.")
+@click.option("--max-length", default=None, type=click.IntRange(1, 4),
+              help="Longest cycle (in abilities) searched (default: 3 for named cards, 2 for the whole pool).")
 @click.option("--timeout", default=20.0, show_default=True, type=float,
               help="Seconds per solver query (0.1 or more).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (version 1).")
@@ -122,7 +124,7 @@ def render_report(report: LoopReport) -> str:
               help="Classify candidates on the Dask scheduler at ADDRESS.")
 @budget_options
 def loops(codes: tuple[str, ...], deck_file: Path | None, pool_dir: Path | None, override_files: tuple[Path, ...],
-          max_length: int, timeout: float, as_json: bool, workers: int | None = None,
+          max_length: int | None, timeout: float, as_json: bool, workers: int | None = None,
           scheduler: str | None = None, as_jsonl: bool = False, time_limit: float | None = None,
           memory_limit: str = "none", rlimit: int | None = None) -> int:
     """Search cards for loops: the whole pool, --cards CODE ..., or a --deck list."""

@@ -254,7 +254,12 @@ def _result(enc: Encoding, category: Category, reason: str, t0: float, **kw: Any
 
 
 def unsupported_result(u: Unsupported) -> LoopResult:
-    """The result for a candidate the encoder refused."""
+    """The result for a candidate the encoder refused: unsupported, or unknown when what is missing is text that
+    was not read."""
+    if u.unread:
+        return LoopResult(cards=u.candidate.cards, abilities=u.candidate.abilities, category=Category.UNKNOWN,
+                          reason=f"text not read: {'; '.join(u.unread)} ({u.reason})", players=u.candidate.players,
+                          left_out=u.unread)
     return LoopResult(cards=u.candidate.cards, abilities=u.candidate.abilities, category=Category.UNSUPPORTED,
                       reason=u.reason, players=u.candidate.players)
 

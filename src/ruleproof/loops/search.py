@@ -59,6 +59,11 @@ __all__ = ["LoopReport", "ProgressCallback", "SearchSpace", "UnreadAbility", "as
            "plan", "report_json", "result_json", "search_space"]
 
 ProgressCallback = Callable[[int, int, Candidate], None]
+#: The longest cycle searched over the whole pool by default (cycles of 3 abilities of the whole pool number some
+#: 32,000; ``--max-length 3`` searches them); named cards are searched for cycles of up to 3.
+WHOLE_POOL_LENGTH = 2
+#: The most candidates a search examines (a search that stops there says so: its report is not complete).
+MAX_CANDIDATES = 100_000
 #: Categories that are a decided answer (a loop of some kind, or none).
 ANALYSED = frozenset({Category.UNBOUNDED, Category.MANDATORY, Category.LIMITED, Category.NOT_A_LOOP})
 
@@ -107,6 +112,8 @@ class LoopReport:
     unread: tuple[UnreadAbility, ...] = ()
     through_unread: tuple[UnreadAbility, ...] = ()
     named: bool = False
+    max_length: int = 3
+    truncated: bool = False
 
     def loops(self) -> tuple[LoopResult, ...]:
         """The results that are loops (unbounded, mandatory or limited)."""
@@ -122,7 +129,7 @@ class LoopReport:
     def complete(self) -> bool:
         """Every candidate run and decided, and no cycle could pass through unread text: "nothing found" means no
         loop."""
-        return not self.through_unread and self.analysed == len(self.results) == self.candidates
+        return not self.through_unread and not self.truncated and self.analysed == len(self.results) == self.candidates
 
 
 def loop_card(card: Card, owner: str = "you") -> LoopCard:
@@ -144,7 +151,9 @@ class SearchSpace:
     (the searched cards, then the rest of the pool by code; each as yours and
     as the opponent's).  ``named``: the cards the user named (keys), in every
     candidate's model; ``deck``: the deck's cards, joining a model where a
-    target of the cycle needs them.  ``graph``: the ability graph.
+    target of the cycle needs them.  ``graph``: the ability graph;
+    ``max_length``: the longest cycle searched; ``truncated``: the search
+    stopped at the most candidates asked for (the report is then not complete).
     """
 
     compiled: Mapping[str, tuple[Ability, ...]]
@@ -155,11 +164,13 @@ class SearchSpace:
     named: tuple[str, ...] = ()
     deck: tuple[LoopCard, ...] = ()
     graph: Any = None
+    max_length: int = 3
+    truncated: bool = False
 
 
 def search_space(pool: Pool, codes: Iterable[str] | None = None, deck: Deck | None = None,
-                 opponent_codes: Iterable[str] = (), *, overrides: Overrides | None = None, max_length: int = 3,
-                 max_candidates: int = 5000) -> SearchSpace:
+                 opponent_codes: Iterable[str] = (), *, overrides: Overrides | None = None,
+                 max_length: int | None = None, max_candidates: int = MAX_CANDIDATES) -> SearchSpace:
     """Compile the searched cards, build the two-player ability graph and list its candidates.
 
     ``codes`` and ``deck`` are your cards, ``opponent_codes`` the opponent's;
@@ -181,7 +192,8 @@ def search_space(pool: Pool, codes: Iterable[str] | None = None, deck: Deck | No
     keyed = two_player_abilities(compiled, mine + in_deck if wanted is not None else None, opp)
     facts = {k: v for k, v in facts_from_pool(pool).items() if k in compiled}
     graph = build_ability_graph(keyed, facts)
-    cands = find_candidates(graph, max_length=max_length, max_candidates=max_candidates)
+    length = max_length if max_length is not None else (3 if wanted is not None else WHOLE_POOL_LENGTH)
+    cands = find_candidates(graph, max_length=length, max_candidates=max_candidates)
     cards: dict[str, LoopCard] = {}
     for key in keyed:
         who, code = split_key(key)
@@ -191,7 +203,7 @@ def search_space(pool: Pool, codes: Iterable[str] | None = None, deck: Deck | No
     named = tuple(dict.fromkeys([*mine, *(f"opp:{c}" for c in opp)])) if wanted is not None else ()
     deck_cards = tuple(cards[c] for c in dict.fromkeys(in_deck) if c in cards and c not in named)
     return SearchSpace(compiled, keyed, cards, cands, _bystanders(pool, mine + in_deck + list(opp)), named,
-                       deck_cards, graph)
+                       deck_cards, graph, length, len(cands) >= max_candidates)
 
 
 def _bystanders(pool: Pool, searched: Iterable[str]) -> tuple[LoopCard, ...]:
@@ -274,7 +286,8 @@ def assemble(space: SearchSpace, results: Sequence[LoopResult], t0: float, overr
     unread, through = _unread(space)
     return LoopReport(tuple(results), len(space.compiled), len(space.candidates),
                       tuple((c.value, per[c]) for c in Category), tuple(sorted(cov.items())),
-                      round(time.monotonic() - t0, 3), unread, through, bool(space.named or space.deck))
+                      round(time.monotonic() - t0, 3), unread, through, bool(space.named or space.deck),
+                      space.max_length, space.truncated)
 
 
 def find_loops(
@@ -285,8 +298,8 @@ def find_loops(
     progress: ProgressCallback | None = None,
     *,
     overrides: Overrides | None = None,
-    max_length: int = 3,
-    max_candidates: int = 5000,
+    max_length: int | None = None,
+    max_candidates: int = MAX_CANDIDATES,
     timeout: float | None = 20.0,
 ) -> LoopReport:
     """Search ``pool`` (or only ``codes``, a deck and opponent cards) for loops.
@@ -307,7 +320,8 @@ def find_loops(
     overrides
         Hand-written abilities that take precedence over the compiler.
     max_length, max_candidates
-        Longest cycle (in abilities) and most candidates examined.
+        Longest cycle (in abilities; default 3 for named cards, 2 for the
+        whole pool) and most candidates examined.
     timeout
         Seconds per solver path (None: no limit).
 
@@ -384,7 +398,8 @@ def report_json(report: LoopReport) -> dict[str, Any]:
     unread text, so "no loop found" is an answer; ``unread``: the searched
     cards' action/triggered abilities not read in full, with the phrases
     (``could_link``: ``out``/``in`` when the unread text could close a cycle);
-    ``loops`` lists every candidate (not-a-loop, unknown and unsupported ones
+    ``max_length``: the longest cycle searched; ``truncated``: the search
+    stopped at its most candidates.  ``loops`` lists every candidate (not-a-loop, unknown and unsupported ones
     too, with the reason); ``coverage`` says how many were analysed, and the
     top reasons and phrases of the rest.  A candidate with the opponent's
     abilities names their cards ``opp:CODE`` and adds ``players`` (the
@@ -397,6 +412,8 @@ def report_json(report: LoopReport) -> dict[str, Any]:
         "complete": report.complete,
         "unread": [_unread_json(u) for u in report.unread],
         "through_unread": [f"{u.key}#{u.index}" for u in report.through_unread],
+        "max_length": report.max_length,
+        "truncated": report.truncated,
         "loops": [_result_json(r) for r in report.results],
         "coverage": {
             "cards": report.cards,

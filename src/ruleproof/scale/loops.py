@@ -28,7 +28,7 @@ from ..cards.overrides import Overrides
 from ..cards.pool import Deck, Pool
 from ..loops.encode import Encoding
 from ..loops.lasso import Category, LoopResult, classify
-from ..loops.search import LoopReport, ProgressCallback, assemble, plan, search_space
+from ..loops.search import MAX_CANDIDATES, LoopReport, ProgressCallback, assemble, plan, search_space
 from .check import GRACE
 from .executor import Fault, run_units
 from .isolation import fresh_solver_context
@@ -84,8 +84,8 @@ def search_loops(
     progress: ProgressCallback | None = None,
     *,
     overrides: Overrides | None = None,
-    max_length: int = 3,
-    max_candidates: int = 5000,
+    max_length: int | None = None,
+    max_candidates: int = MAX_CANDIDATES,
     timeout: float | None = 20.0,
     rlimit: int | None = None,
     workers: int | None = None,

@@ -102,6 +102,7 @@ class Direction(enum.Enum):
     NARROWS = "narrows"  # the model can do less than the printed card: a loop found is real
     WIDENS = "widens"  # the model can do more: "not a loop" is real
     EITHER = "either"  # no answer is sure
+    UNTRACKED = "untracked"  # a value the loop's repetition does not depend on (a STR modifier): any answer stands
 
 
 _ROLE_DIRECTION = {
@@ -129,10 +130,15 @@ class LeftOut:
 
 @dataclass(frozen=True)
 class Unsupported:
-    """A candidate the encoder cannot model faithfully, and why."""
+    """A candidate the encoder cannot model faithfully, and why.
+
+    ``unread``: the model is missing because text was not read (not because
+    read text is not modelled): the answer is unknown, naming these phrases.
+    """
 
     candidate: Candidate
     reason: str
+    unread: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -182,8 +188,8 @@ class Encoding:
         return tuple(i for i, a in enumerate(self.abilities) if a.limit is not None)
 
     def directions(self) -> frozenset[Direction]:
-        """The directions of everything left out."""
-        return frozenset(x.direction for x in self.left_out)
+        """The directions of everything left out that could overturn an answer."""
+        return frozenset(x.direction for x in self.left_out if x.direction is not Direction.UNTRACKED)
 
 
 # ---------------------------------------------------------------------------
@@ -253,7 +259,16 @@ def _part_problem(part: Cost | Effect, rules: Rules, ability: Ability, card: Car
         return "'attached' on a card that is not an attachment"
     if part.amount is None and ref is not TargetRef.EACH:
         return f"{what}: variable amount (X)"
+    if entry.untracked:
+        out.append(LeftOut(label, f"{what}: {entry.untracked} not tracked (the model takes it as a change)",
+                           Direction.UNTRACKED))
+        return None
     extra = set_fields(part) - (_COST_READ if isinstance(part, Cost) else _EFFECT_READ)
+    if isinstance(part, Effect) and part.at_end_of is not None:
+        # a delayed effect at the end of the phase (or round) happens after the loop's window (Delayed Effects)
+        out.append(LeftOut(label, f"{what}: happens at the end of the {part.at_end_of.value}, after the loop",
+                           Direction.UNTRACKED))
+        return None
     if isinstance(part, Effect) and entry.move is not None:
         extra -= _MOVE_READ
         if part.prohibited not in (None, EventKind.SAVED):
@@ -318,6 +333,11 @@ def _trigger_problem(t: Trigger, a: Ability, label: str, out: list[LeftOut]) -> 
     return None
 
 
+#: Problems that come from text not read when the ability has unread clauses (the answer is then unknown).
+_UNREAD_GAPS = frozenset({"no effect", "a triggered ability without a triggering condition",
+                          "none of its text was read"})
+
+
 def _ability_problem(a: Ability, card: CardFacts, rules: Rules, label: str, out: list[LeftOut]) -> str | None:
     if a.type not in _SUPPORTED_TYPES:
         return f"{a.type.value} abilities are not modelled by the loop encoder"
@@ -360,8 +380,8 @@ def _ability_problem(a: Ability, card: CardFacts, rules: Rules, label: str, out:
     post_then = False
     for e in a.effects:
         post_then = post_then or e.then
-        if post_then and e.target.ref is TargetRef.CHOSEN:
-            return f"effect {e.kind.value}: a target chosen after 'then' (at resolution) is not modelled"
+        if post_then and e.target.ref is TargetRef.CHOSEN and e.amount not in (1, None):
+            return f"effect {e.kind.value}: several targets chosen after 'then' (at resolution) are not modelled"
         p = _part_problem(e, rules, a, card, label, out)
         if p:
             return p
@@ -462,8 +482,12 @@ def encode(candidate: Candidate, abilities: Mapping[str, Sequence[Ability]], car
             return Unsupported(candidate, f"{code}: card facts missing")
         a = abilities[code][idx]
         label = f"{card.name} ({code}#{idx})"
+        before = len(left)
         p = _ability_problem(a, card, rules, label, left)
         if p:
+            unread = tuple(x.phrase for x in left[before:] if x.direction is Direction.EITHER)
+            if unread and p in _UNREAD_GAPS:  # what is missing is text not read, not text not modelled
+                return Unsupported(candidate, f"{label}: {p}", unread)
             return Unsupported(candidate, f"{label}: {p}")
         abil.append(a)
     phases = {p for p in (phase_of(a) for a in abil) if p is not None}

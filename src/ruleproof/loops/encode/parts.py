@@ -292,6 +292,16 @@ def _effect_resolve_ability(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt:
         s.emit(EventKind.PLOT_REVEALED, k, cond)
 
 
+def _effect_untracked(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: int) -> None:
+    """An effect on a value the loop model does not track (a STR modifier, an icon, a challenge): its target is
+    chosen as printed and the effect counts as a change; nothing of the model's state moves."""
+    if ef.target.is_player or ef.target.ref in (TargetRef.FACTION_CARD, TargetRef.PLAYER) or (
+            ef.target.subject.card_type is None and ef.target.ref is TargetRef.SELF):
+        s.changes.append(true())
+        return
+    s.effect_targets(tag, ef.target, amt if ef.target.ref is TargetRef.CHOSEN else 1, s.in_play)
+
+
 def _effect_save(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: int) -> None:
     """Save a card that would leave play (the card of the trigger, this card, or the one paying the cost, as the
     text says): it stays in play (Save), unless it cannot be saved."""
@@ -326,6 +336,11 @@ EFFECT_ENCODERS: Mapping[EffectKind, EffectEncoder] = MappingProxyType({
     EffectKind.PUT_INTO_PLAY: _effect_put_into_play,
     EffectKind.TAKE_CONTROL: _effect_take_control,
     EffectKind.REVEAL: _effect_reveal,
+    **{k: _effect_untracked for k in (
+        EffectKind.STR_MOD, EffectKind.ICON_MOD, EffectKind.KEYWORD_MOD, EffectKind.TRAIT_MOD, EffectKind.CLAIM_MOD,
+        EffectKind.INCOME_MOD, EffectKind.RESERVE_MOD, EffectKind.INITIATIVE_MOD, EffectKind.DOMINANCE_MOD,
+        EffectKind.CONTRIBUTE_STR, EffectKind.PARTICIPATE, EffectKind.REMOVE_FROM_CHALLENGE, EffectKind.REDUCE_COST,
+        EffectKind.LOOK_AT)},
     EffectKind.RESOLVE_ABILITY: _effect_resolve_ability,
     EffectKind.SAVE: _effect_save,
 })

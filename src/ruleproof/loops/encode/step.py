@@ -239,6 +239,12 @@ class AbilityStep:
         if cost and self.ctx.control:  # a cost is paid with the payer's own cards (Costs): those it controls now
             plain = eligible
             eligible = lambda k: And(plain(k), self.controls(k))  # noqa: E731
+        if amount == 1 and self.sym.guard is not None and not cost:
+            # a target chosen after "then": chosen when that aspect resolves; with none to choose, it fails (Target)
+            ch = st.choose(tag, self.ctx.card)
+            ok = Or(*(eligible(k) for k in cands)) if cands else false()
+            st.require(Or(Not(ok), *(And(ch == k, eligible(k)) for k in cands)))
+            return {k: And(ch == k, eligible(k)) for k in cands}
         if amount == 1:
             ch = st.choose(tag, self.ctx.card)
             st.require(Or(*(ch == k for k in cands)) if cands else false())
