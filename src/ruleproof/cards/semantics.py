@@ -607,7 +607,9 @@ _EFFECTS: dict[EffectKind, Entry] = {
         (EffectKind.DOMINANCE_MOD, "dominance STR"), (EffectKind.CONTRIBUTE_STR, "STR contributed to a challenge"),
         (EffectKind.PARTICIPATE, "a challenge's participants"),
         (EffectKind.REMOVE_FROM_CHALLENGE, "a challenge's participants"),
-        (EffectKind.REDUCE_COST, "the cost of a card to come"), (EffectKind.LOOK_AT, "what a player has seen"))},
+        (EffectKind.REDUCE_COST, "the cost of a card to come"), (EffectKind.LOOK_AT, "what a player has seen"),
+        (EffectKind.SEARCH_DECK, "which card of the deck a search finds (the next effect moves it)"),
+        (EffectKind.SHUFFLE_DECK, "the order of the deck"))},
     EffectKind.MOVE_CARD: Entry("place a card in the place the text names (placed in the dead pile is not killed)",
                                 ("Dead Pile", "Discard Pile", "Leaves Play"), _ANY_CARD, (Res.IN_PLAY,), (),
                                 move=_PLACE),
@@ -652,7 +654,8 @@ def entry_of(part: Cost | Effect, rules: Rules = RULES) -> Entry | None:
     if part.kind in _PLOT_EFFECTS:
         s = part.target.subject
         if s.card_type is not CardKind.PLOT and CardKind.PLOT not in s.other_types:
-            return None
+            # revealing another card only shows it (information the loop model does not track)
+            return rules.effects.get(EffectKind.LOOK_AT) if part.kind is EffectKind.REVEAL else None
     return rules.effects.get(part.kind)
 
 

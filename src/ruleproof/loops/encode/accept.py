@@ -258,10 +258,17 @@ def _part_problem(part: Cost | Effect, rules: Rules, ability: Ability, card: Car
     if ref is TargetRef.ATTACHED and card.type != "attachment":
         return "'attached' on a card that is not an attachment"
     if part.amount is None and ref is not TargetRef.EACH:
-        return f"{what}: variable amount (X)"
+        if isinstance(part, Cost):  # X paid as 0: the model pays less than the card may
+            out.append(LeftOut(label, f"{what}: the amount X is taken as 0", Direction.WIDENS))
+        elif ref is TargetRef.CHOSEN and not part.target.is_player:  # "X characters": any number the model has
+            out.append(LeftOut(label, f"{what}: X cards are taken as up to every card that fits", Direction.WIDENS))
+        else:
+            return f"{what}: variable amount (X)"
     if entry.untracked:
         out.append(LeftOut(label, f"{what}: {entry.untracked} not tracked (the model takes it as a change)",
                            Direction.UNTRACKED))
+        if part.kind is EffectKind.SEARCH_DECK:  # the deck's other cards (not in the model) are never found
+            out.append(LeftOut(label, f"{what}: only the model's cards in the deck can be found", Direction.NARROWS))
         return None
     extra = set_fields(part) - (_COST_READ if isinstance(part, Cost) else _EFFECT_READ)
     if isinstance(part, Effect) and part.at_end_of is not None:
@@ -341,8 +348,9 @@ _UNREAD_GAPS = frozenset({"no effect", "a triggered ability without a triggering
 def _ability_problem(a: Ability, card: CardFacts, rules: Rules, label: str, out: list[LeftOut]) -> str | None:
     if a.type not in _SUPPORTED_TYPES:
         return f"{a.type.value} abilities are not modelled by the loop encoder"
-    if card.type == "event" and card.cost is None:
-        return "event with a variable cost"
+    if card.type == "event" and card.cost is None:  # X, or a shadow-only event ("-"): played for 0 in the model
+        out.append(LeftOut(label, "the event's gold cost is not a printed number: the model plays it for 0",
+                           Direction.WIDENS))
     if card.type not in _CARD_TYPES:
         return f"abilities of {card.type} cards are not modelled by the loop encoder"
     if card.type == "attachment" and card.host is None:
@@ -357,8 +365,7 @@ def _ability_problem(a: Ability, card: CardFacts, rules: Rules, label: str, out:
     for cond in a.conditions:
         out.append(LeftOut(label, f"play restriction '{cond.word.value} {cond.test.value}' is not modelled",
                            Direction.WIDENS))
-    if a.x is not None:
-        return "a variable amount (X) is not modelled by the loop encoder"
+    # (what X is, ``a.x``, is read; the amounts it sets are handled per cost and effect above)
     if a.any_player:
         out.append(LeftOut(label, "'any player may initiate' is not modelled (only its controller initiates)",
                            Direction.NARROWS))
@@ -480,7 +487,7 @@ def encode(candidate: Candidate, abilities: Mapping[str, Sequence[Ability]], car
         card = by_key.get(code)
         if card is None:
             return Unsupported(candidate, f"{code}: card facts missing")
-        a = abilities[code][idx]
+        a = _after_search(abilities[code][idx])
         label = f"{card.name} ({code}#{idx})"
         before = len(left)
         p = _ability_problem(a, card, rules, label, left)
@@ -522,6 +529,21 @@ def _prohibition(a: Ability) -> bool:
             and all(e.kind is EffectKind.PROHIBIT and e.prohibited in _PROHIBITABLE and e.duration is None
                     and e.condition is None and e.phase is None
                     and e.target.ref in (TargetRef.SELF, TargetRef.EACH, TargetRef.ATTACHED) for e in a.effects))
+
+
+def _after_search(a: Ability) -> Ability:
+    """After "search your deck for a card", the card the next effects move or put into play comes from the deck."""
+    if not any(e.kind is EffectKind.SEARCH_DECK for e in a.effects):
+        return a
+    out: list[Effect] = []
+    found = False
+    for e in a.effects:
+        if found and e.target.ref is TargetRef.CHOSEN and e.target.subject.zone is None and \
+                e.kind in (EffectKind.MOVE_CARD, EffectKind.PUT_INTO_PLAY):
+            e = replace(e, target=replace(e.target, subject=replace(e.target.subject, zone=Zone.DRAW_DECK)))
+        found = found or e.kind is EffectKind.SEARCH_DECK
+        out.append(e)
+    return replace(a, effects=tuple(out))
 
 
 def _describe(s: Subject) -> str:

@@ -327,7 +327,7 @@ def _effects(s: AbilityStep) -> None:
         entry = entry_of(e, rules)
         assert entry is not None
         tag = f"target{ei}"
-        amt = e.amount if e.amount is not None else 1
+        amt = e.amount if e.amount is not None else len(s.ctx.ids)  # X cards: up to every card (a widening)
         if e.then and rules.then.gate:
             s.sym.guard = And(*full) if full else true()
         first = len(s.changes)

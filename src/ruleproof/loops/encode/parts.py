@@ -340,7 +340,7 @@ EFFECT_ENCODERS: Mapping[EffectKind, EffectEncoder] = MappingProxyType({
         EffectKind.STR_MOD, EffectKind.ICON_MOD, EffectKind.KEYWORD_MOD, EffectKind.TRAIT_MOD, EffectKind.CLAIM_MOD,
         EffectKind.INCOME_MOD, EffectKind.RESERVE_MOD, EffectKind.INITIATIVE_MOD, EffectKind.DOMINANCE_MOD,
         EffectKind.CONTRIBUTE_STR, EffectKind.PARTICIPATE, EffectKind.REMOVE_FROM_CHALLENGE, EffectKind.REDUCE_COST,
-        EffectKind.LOOK_AT)},
+        EffectKind.LOOK_AT, EffectKind.SEARCH_DECK, EffectKind.SHUFFLE_DECK)},
     EffectKind.RESOLVE_ABILITY: _effect_resolve_ability,
     EffectKind.SAVE: _effect_save,
 })
