@@ -27,7 +27,7 @@ scores it:
   ``not_a_loop``) where one exists: the worst outcome;
 * ``error``: the command failed (exit 2).
 
-It prints one line per case (expected, got, agreement, CPU and wall seconds),
+It prints one line per case (expected, got, agreement, exit status, CPU and wall seconds),
 then the totals; ``--json`` prints them as one object.  Control cases (examples
 the project already documents) are shown but left out of the totals.  Timings
 are of this process (Z3 runs in it), on whatever else the machine is doing:
@@ -186,7 +186,7 @@ def score(case: dict[str, Any], got: str, loop: dict[str, Any] | None, unread: i
     return "correct", ""
 
 
-def run_case(case: dict[str, Any], time_limit: float) -> Outcome:
+def run_case(case: dict[str, Any], time_limit: float, overrides: list[Path] | None = None) -> Outcome:
     """Run ``ruleproof loops`` on one case in this process and score its answer."""
     expected_detail = ""
     if case["expected"] in LOOPS:
@@ -195,7 +195,7 @@ def run_case(case: dict[str, Any], time_limit: float) -> Outcome:
             expected_detail += f", passes {case.get('passes')}/{case.get('period', '?')}"
     out = Outcome(case["id"], list(case["cards"]), case["expected"], expected_detail, bool(case.get("control")))
     argv = ["loops", *[a for c in case["cards"] for a in ("--cards", str(c))], "--json",
-            "--time-limit", f"{time_limit:g}"]
+            "--time-limit", f"{time_limit:g}", *[a for f in overrides or [] for a in ("--overrides", str(f))]]
     stdout, stderr = io.StringIO(), io.StringIO()
     cpu0, wall0 = time.process_time(), time.perf_counter()
     status = run(argv, stdout, stderr)
@@ -231,7 +231,9 @@ def totals(outcomes: list[Outcome]) -> dict[str, Any]:
         "wrong": sum(o.agreement == "WRONG" for o in counted),
         "wrong_missed_loop": sum(o.agreement == "WRONG" and o.expected in LOOPS for o in counted),
         "wrong_false_loop": sum(o.agreement == "WRONG" and o.expected not in LOOPS for o in counted),
-        "nothing_found_over_unread_text": sum(o.got == "nothing found" and bool(o.unread) for o in counted),
+        "no_loop_over_unread_text": sum(o.got in ("nothing found", "not_a_loop") and o.unread_initiated > 0
+                                        for o in counted),
+        "exit_0_with_unread_text": sum(o.exit_status == 0 and o.unread_initiated > 0 for o in counted),
         "errors": sum(o.agreement == "error" for o in counted),
         "cpu_seconds": round(sum(o.cpu_seconds for o in counted), 1),
         "wall_seconds": round(sum(o.wall_seconds for o in counted), 1),
@@ -246,18 +248,20 @@ def _commit() -> str:
         return "unknown"
 
 
-def render(outcomes: list[Outcome], tot: dict[str, Any], commit: str, load: str) -> str:
+def render(outcomes: list[Outcome], tot: dict[str, Any], commit: str, load: str,
+           overrides: list[str] | None = None) -> str:
     """The table, the notes on unread text, and the totals, as plain text."""
-    rows = [("case", "expected", "got", "agreement", "cpu s", "wall s")]
+    rows = [("case", "expected", "got", "agreement", "exit", "cpu s", "wall s")]
     for o in outcomes:
         exp = o.expected + (f" [{o.expected_detail}]" if o.expected_detail else "")
         got = o.got + (f" [{o.got_detail}]" if o.got_detail else "")
         if o.got not in LOOPS and o.unread:
             got += f" (unread: {len(o.unread)})"
         agree = o.agreement + (" (control)" if o.control else "")
-        rows.append((o.id, exp, got, agree, f"{o.cpu_seconds:.1f}", f"{o.wall_seconds:.1f}"))
-    widths = [min(max(len(r[i]) for r in rows), cap) for i, cap in enumerate((34, 40, 70, 18, 6, 6))]
-    lines = [f"loop corpus: {len(outcomes)} cases, commit {commit}, load average at start {load}"]
+        rows.append((o.id, exp, got, agree, str(o.exit_status), f"{o.cpu_seconds:.1f}", f"{o.wall_seconds:.1f}"))
+    widths = [min(max(len(r[i]) for r in rows), cap) for i, cap in enumerate((36, 40, 70, 18, 4, 6, 6))]
+    lines = [f"loop corpus: {len(outcomes)} cases, commit {commit}, load average at start {load}"
+             + (f", overrides: {', '.join(overrides)}" if overrides else "")]
     for r in rows:
         lines.append("  ".join(cell[:w].ljust(w) if i < 4 else cell.rjust(w) for i, (cell, w) in
                                enumerate(zip(r, widths, strict=True))).rstrip())
@@ -274,7 +278,8 @@ def render(outcomes: list[Outcome], tot: dict[str, Any], commit: str, load: str)
         f"loop); lucky {tot['lucky']} (right, but over unread text); partly {tot['partly']}; "
         f"honest unknown {tot['honest_unknown']}; wrong {tot['wrong']} "
         f"({tot['wrong_missed_loop']} missed loops, {tot['wrong_false_loop']} false loops); "
-        f"nothing found over unread text {tot['nothing_found_over_unread_text']}; errors {tot['errors']}")
+        f"no loop answered over unread text {tot['no_loop_over_unread_text']}; exit 0 with unread text "
+        f"{tot['exit_0_with_unread_text']}; errors {tot['errors']}")
     lines.append(f"time: {tot['cpu_seconds']} s CPU, {tot['wall_seconds']} s wall (shared machine: read CPU)")
     return "\n".join(lines)
 
@@ -284,6 +289,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--corpus", type=Path, default=CORPUS, help="corpus YAML (default: %(default)s)")
     ap.add_argument("--only", nargs="+", metavar="ID", help="run only these cases")
     ap.add_argument("--time-limit", type=float, default=300.0, help="--time-limit of each loops run (seconds)")
+    ap.add_argument("--overrides", type=Path, action="append", metavar="FILE",
+                    help="pass --overrides FILE to each run (a probe past the reader; not how users run it)")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args(argv)
     cases = load_corpus(args.corpus)
@@ -296,16 +303,16 @@ def main(argv: list[str] | None = None) -> int:
     commit = _commit()
     outcomes = []
     for case in cases:
-        outcomes.append(run_case(case, args.time_limit))
+        outcomes.append(run_case(case, args.time_limit, args.overrides))
         if not args.json:
             o = outcomes[-1]
             print(f"... {o.id}: {o.got} ({o.agreement}, {o.cpu_seconds:.1f} s CPU)", file=sys.stderr, flush=True)
     tot = totals(outcomes)
     if args.json:
-        print(json.dumps({"commit": commit, "load_average": load, "cases": [asdict(o) for o in outcomes],
-                          "totals": tot}, indent=1))
+        print(json.dumps({"commit": commit, "load_average": load, "overrides": [str(f) for f in args.overrides or []],
+                          "cases": [asdict(o) for o in outcomes], "totals": tot}, indent=1))
     else:
-        print(render(outcomes, tot, commit, load))
+        print(render(outcomes, tot, commit, load, [str(f) for f in args.overrides or []]))
     return 0
 
 
