@@ -105,22 +105,30 @@ def load_corpus(path: Path) -> list[dict[str, Any]]:
 
 
 def _phrases(doc: dict[str, Any], results: list[dict[str, Any]]) -> list[str]:
-    """The text the finder says it did not read: its own list if it gives one, else coverage and reasons."""
+    """The text the finder says it did not read: its own ``unread`` list if it gives one, else its coverage.
+
+    An ``unread`` entry names the ability, its type, the phrases and ``could_link`` (whether the finder
+    thinks the unread text could close a cycle); the reasons of undecided candidates are added.
+    """
     out: list[str] = []
-    for key in ("unread", "unread_abilities", "unread_phrases"):
-        for item in doc.get(key) or []:
-            if isinstance(item, dict):
-                text = item.get("phrase") or item.get("reason") or item.get("text") or json.dumps(item)
-                label = item.get("ability") or item.get("card")
-                out.append(f"{label}: {text}" if label else str(text))
-            else:
+    listed = doc.get("unread")
+    if isinstance(listed, list):
+        for item in listed:
+            if not isinstance(item, dict):
                 out.append(str(item))
-    cov = doc.get("coverage", {}).get("abilities", {})
-    for item in cov.get("top_unsupported") or []:
-        out.append(str(item.get("reason", item)))
+                continue
+            where = f"{item.get('name', '?')} ({item.get('ability', '?')}, {item.get('type', '?')}"
+            where += f"; could link: {'/'.join(item.get('could_link') or []) or 'no'})"
+            for phrase in item.get("phrases") or [item.get("phrase") or item.get("reason") or json.dumps(item)]:
+                out.append(f"{where}: {phrase}")
+        for item in doc.get("through_unread") or []:
+            out.append(f"cycle through unread text: {item if isinstance(item, str) else json.dumps(item)}")
+    else:
+        cov = doc.get("coverage", {}).get("abilities", {})
+        out.extend(str(item.get("reason", item)) for item in cov.get("top_unsupported") or [])
     for r in results:
         if r.get("category") in UNDECIDED:
-            out.append(str(r.get("reason", "")))
+            out.append(f"{' '.join(r.get('abilities', []))}: {r.get('reason', '')}")
     return list(dict.fromkeys(p for p in out if p))
 
 
