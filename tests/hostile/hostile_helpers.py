@@ -23,6 +23,11 @@ ROOT = Path(__file__).resolve().parents[2]
 FIX = ROOT / "tests" / "fixtures" / "hostile"
 COUNTER = str(FIX / "counter.py")
 GOLD = str(ROOT / "model" / "agot" / "gold.py")
+# A run that cannot finish within seconds on any machine: bounded model checking of gold's
+# properties to depth 10,000 with no solver resource limit.  Budget and signal tests stop it;
+# a fast idle machine must not finish it before the stop (the whole run of gold takes ~2 s).
+LONG_RUN = ["check", GOLD, "--scenario", "small", "--engine", "bmc", "--depth", "10000", "--timeout", "600",
+            "--rlimit", "0"]
 
 DOCUMENTED = {0, 1, 2, 3, 130, 143}
 

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
-from hostile_helpers import COUNTER, FIX, GOLD, attempt
+from hostile_helpers import COUNTER, FIX, GOLD, LONG_RUN, attempt
 
 CONSERVED = "gold is conserved"
 
@@ -53,7 +53,7 @@ def test_every_unknown_says_why() -> None:
 
 
 def test_the_run_time_limit_reports_what_finished_and_marks_the_rest_not_run() -> None:
-    res = attempt("check", GOLD, "--time-limit", "4", "--rlimit", "0", "--json", expect={1, 3})
+    res = attempt(*LONG_RUN, "--time-limit", "4", "--json", expect={1, 3})
     obj = res.json
     assert obj["stopped"].startswith("the run's time limit (4 s)") and obj["interrupted"] is False
     assert obj["not_run"], obj["stopped"]
@@ -62,7 +62,7 @@ def test_the_run_time_limit_reports_what_finished_and_marks_the_rest_not_run() -
 
 
 def test_the_run_time_limit_in_text_mode() -> None:
-    res = attempt("check", GOLD, "--time-limit", "3", expect={1, 3})
+    res = attempt(*LONG_RUN, "--time-limit", "3", expect={1, 3})
     assert "the run's time limit (3 s) was reached: " in res.out and "  not run: " in res.out
 
 

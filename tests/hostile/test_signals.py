@@ -17,7 +17,7 @@ import sys
 import time
 
 import pytest
-from hostile_helpers import GOLD
+from hostile_helpers import GOLD, LONG_RUN
 
 STOP_GUARD = 60.0
 
@@ -44,7 +44,7 @@ def _run_and_signal(args: list[str], sig: int, after: float, *, group: bool = Fa
 def test_sigint_inside_a_solver_query_is_an_interrupt_not_a_timeout() -> None:
     """10.36: Z3 ate Ctrl-C and the run ended 'UNKNOWN: timeout at depth 26' with exit 3."""
     code, out, err = _run_and_signal(["check", GOLD, "--scenario", "small", "-p", "gold is conserved", "--engine",
-                                      "bmc", "--depth", "40", "--timeout", "100", "--rlimit", "0", "--json"],
+                                      "bmc", "--depth", "10000", "--timeout", "100", "--rlimit", "0", "--json"],
                                      signal.SIGINT, 8)
     assert code == 130, err
     assert "Traceback" not in err and "Exception ignored" not in err
@@ -57,7 +57,7 @@ def test_sigint_inside_a_solver_query_is_an_interrupt_not_a_timeout() -> None:
 @pytest.mark.parametrize("after", [2.0, 4.0, 6.0])
 def test_sigterm_reports_what_finished(after: float) -> None:
     """10.02, 10.06: the report of what finished, the rest marked not run, exit 143."""
-    code, out, err = _run_and_signal(["check", GOLD, "--rlimit", "0"], signal.SIGTERM, after)
+    code, out, err = _run_and_signal(LONG_RUN, signal.SIGTERM, after)
     assert code == 143, err
     assert "Traceback" not in err and "Exception ignored" not in err
     if out:  # the model may still have been loading: then nothing was reported yet
