@@ -517,3 +517,41 @@ def test_costs_and_quantities(pool) -> None:
     assert d.effects[0].target.subject == Subject(
         Scope.YOU_OWN, CardKind.ATTACHMENT, other_types=(CardKind.EVENT,), in_faction=False, zone=Zone.DISCARD_PILE
     )
+
+
+# --------------------------------------------------------------------------- the parser's cache
+
+
+def test_the_parser_cache_is_written_atomically_and_a_bad_one_is_rebuilt(tmp_path, monkeypatch) -> None:
+    """The LALR tables are cached in the temporary directory through a temporary file renamed into place: a
+    damaged cache (a writer killed halfway) or one another user could have written is not loaded but replaced,
+    and no temporary file is left behind."""
+    import os
+    import tempfile
+
+    from ruleproof.cards import grammar
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    grammar.parser.cache_clear()
+    try:
+        path = grammar.cache_path(grammar.GRAMMAR_FILE.read_text(encoding="utf-8"))
+        assert path.parent == tmp_path and not path.exists()
+        first = grammar.parser()
+        assert path.exists() and sorted(os.listdir(tmp_path)) == [path.name]
+        good = path.read_bytes()
+        assert good.startswith(b"\x80")  # a pickle, written whole
+        grammar.parser.cache_clear()
+        assert grammar._load_cached(path) is not None  # a whole cache loads
+        path.write_bytes(good[: len(good) // 2])  # half a file
+        inode = path.stat().st_ino
+        assert grammar._load_cached(path) is None
+        second = grammar.parser()
+        assert second is not first and grammar._load_cached(path) is not None
+        assert path.stat().st_ino != inode  # replaced by a rename, not rewritten in place
+        assert sorted(os.listdir(tmp_path)) == [path.name]
+        path.chmod(0o666)  # writable by others: not trusted
+        assert grammar._load_cached(path) is None
+        effects = read("stand a «Knight» character you control", "sentence", Context(CardKind.CHARACTER))
+        assert effects[0].kind is EffectKind.STAND
+    finally:
+        grammar.parser.cache_clear()

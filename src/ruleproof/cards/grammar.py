@@ -22,11 +22,17 @@ Examples
 from __future__ import annotations
 
 import functools
+import hashlib
+import io
+import os
 import re
+import sys
+import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
+import lark
 from lark import Lark, Token, Transformer, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.lexer import Lexer, LexerState
@@ -62,8 +68,10 @@ from ruleproof.cards.abilities import (
     Trigger,
     Zone,
 )
+from ruleproof.errors import InputError
+from ruleproof.files import write_atomic
 
-__all__ = ["GRAMMAR_FILE", "VERBS", "Context", "NotRead", "Paren", "parser", "read", "tokens"]
+__all__ = ["GRAMMAR_FILE", "VERBS", "Context", "NotRead", "Paren", "cache_path", "parser", "read", "tokens"]
 
 #: The grammar file (shipped in the package).
 GRAMMAR_FILE = Path(__file__).with_name("ability.lark")
@@ -157,13 +165,54 @@ class _Lexer(Lexer):
             yield Token(typ, w, pos)
 
 
+_PARSER_OPTIONS: dict[str, Any] = {"parser": "lalr", "propagate_positions": False, "maybe_placeholders": False,
+                                   "start": [f"start_{s}" for s in _STARTS]}
+
+
+def cache_path(grammar: str) -> Path:
+    """Where the parser's tables are cached: a file in the temporary directory named by the hash of the grammar,
+    of the parser options and of the Lark and Python versions (a changed grammar never loads old tables)."""
+    key = "\n".join([grammar, repr(sorted(_PARSER_OPTIONS.items())), lark.__version__, sys.version])
+    digest = hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
+    return Path(tempfile.gettempdir()) / f".ruleproof-grammar-{os.getuid() if hasattr(os, 'getuid') else 0}-{digest}"
+
+
+def _load_cached(path: Path) -> Lark | None:
+    """The parser stored at ``path``, or ``None`` when there is none usable: missing, unreadable, damaged, or
+    a file another user could have written (a pickle is code: only a file of ours, writable by us alone)."""
+    try:
+        with open(path, "rb") as fh:
+            st = os.fstat(fh.fileno())
+            if hasattr(os, "getuid") and (st.st_uid != os.getuid() or st.st_mode & 0o022):
+                return None
+            loaded = Lark.load(fh)
+    except Exception:  # noqa: BLE001 - a damaged cache is rebuilt, whatever is wrong with it
+        return None
+    return loaded if isinstance(loaded, Lark) else None
+
+
 @functools.lru_cache(maxsize=1)
 def parser() -> Lark:
-    """The LALR(1) parser of ``ability.lark`` (built once per process; Lark keeps the tables in a cache file
-    keyed by the grammar's hash, so later processes load them instead of building them)."""
-    return Lark(GRAMMAR_FILE.read_text(encoding="utf-8"), parser="lalr", lexer=_Lexer,
-                start=[f"start_{s}" for s in _STARTS], propagate_positions=False, maybe_placeholders=False,
-                cache=True)
+    """The LALR(1) parser of ``ability.lark``, built once per process.
+
+    Building the tables takes about a second, so they are kept in a file of the temporary directory
+    (:func:`cache_path`) that later processes load.  The file is written atomically (a temporary file renamed
+    into place, :func:`ruleproof.files.write_atomic`): a process that reads it while another writes it, or
+    after a writer was killed, never sees half a file.  A cache that cannot be written is not an error.
+    """
+    grammar = GRAMMAR_FILE.read_text(encoding="utf-8")
+    path = cache_path(grammar)
+    cached = _load_cached(path)
+    if cached is not None:
+        return cached
+    built = Lark(grammar, lexer=_Lexer, **_PARSER_OPTIONS)
+    buf = io.BytesIO()
+    built.save(buf)
+    try:
+        write_atomic(path, buf.getvalue())
+    except InputError:
+        pass  # no cache this time: the next process builds the tables again
+    return built
 
 
 # ---------------------------------------------------------------------------
