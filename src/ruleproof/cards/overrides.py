@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 import yaml
 
+from ruleproof import yaml_guard
 from ruleproof.cards.abilities import Ability
 from ruleproof.cards.compiler import compile_card
 from ruleproof.errors import InputError, SourceLoc
@@ -140,12 +141,15 @@ def parse_overrides(text: str, source: str = "<overrides>") -> Overrides:
         YAML syntax errors, non-code keys, unknown fields or bad enum values,
         each with ``source:line``.
     """
+    loader = yaml.SafeLoader(text)
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        root = yaml_guard.compose(loader, source)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else 0
         raise InputError(f"invalid YAML: {getattr(exc, 'problem', None) or exc}", SourceLoc(source, line)) from None
+    finally:
+        loader.dispose()
     if root is None:
         return Overrides(MappingProxyType({}), (source,))
     if not isinstance(root, yaml.MappingNode):

@@ -14,6 +14,7 @@ from typing import Any, Iterator
 
 import yaml
 
+from .. import yaml_guard
 from ..errors import InputError, SourceLoc
 
 __all__ = ["Node", "load_yaml"]
@@ -74,7 +75,7 @@ def load_yaml(text: str, file: str) -> Node:
     """Parse ``text`` safely; a syntax error is an :class:`InputError` at its line."""
     loader = yaml.SafeLoader(text)
     try:
-        root = loader.get_single_node()
+        root = yaml_guard.compose(loader, file)
         if root is None:
             raise InputError("the file is empty (a ruling file is a YAML mapping with 'model' and 'rulings')",
                              SourceLoc(file, 1))
