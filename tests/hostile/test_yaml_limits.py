@@ -50,3 +50,35 @@ def test_aliases_within_the_limit_are_still_read(tmp_path: Path) -> None:
     yaml_guard.check_size(root, "small.yaml")  # does not raise
     with pytest.raises(Exception, match="more than"):
         yaml_guard.check_size(yaml.compose(_laughs(7), Loader=yaml.SafeLoader), "big.yaml")
+
+
+_RULING = """model: agot/claim
+unnamed: initial
+rulings:
+  - ruling: a long question
+    source: a hostile test
+    quote: none
+    expected: true
+    never: {expr}
+"""
+
+
+@pytest.mark.parametrize("expr, words", [
+    ("(" * 5000 + "true" + ")" * 5000, "nests more than 40 levels deep"),
+    ("not " * 3000 + "true", "nests more than 40 levels deep"),
+    ("0 < " + "- " * 3000 + "1", "nests more than 40 levels deep"),
+    (" or ".join(["false"] * 3000), "more than 100 operators in a chain"),
+])
+def test_an_expression_too_deep_for_the_parser_is_refused_at_its_line(tmp_path: Path, expr: str, words: str) -> None:
+    """Before: 'internal error: RecursionError' from the ruling expression parser or compiler."""
+    f = tmp_path / "deep.yaml"
+    f.write_text(_RULING.format(expr=expr))
+    line = attempt("ruling", str(f), expect={2}).error_line()
+    assert line.startswith(f"{f}:8: error: ") and words in line
+
+
+def test_a_long_expression_within_the_limits_is_checked(tmp_path: Path) -> None:
+    f = tmp_path / "ok.yaml"
+    f.write_text(_RULING.format(expr=" or ".join(["(" * 38 + "false" + ")" * 38] * 99)))
+    res = attempt("ruling", str(f), expect={0})
+    assert "1 ruling: 1 passed" in res.out

@@ -204,10 +204,25 @@ class Bind:
 Node = Union[Num, Lit, Name, Ref, Un, Bin, Call, Bind]
 
 
+MAX_NESTING = 40
+"""Most nested parentheses, ``not``s, minus signs and calls in one expression."""
+
+MAX_TREE_DEPTH = 100
+"""Deepest syntax tree (a chain of ``a or b or c ...`` is as deep as it is long)."""
+
+
 class _Parser:
     def __init__(self, text: str) -> None:
         self.toks = _tokens(text)
         self.i = 0
+        self.nesting = 0
+
+    def enter(self, col: int) -> None:
+        """One more level of nesting; refused past :data:`MAX_NESTING` (a recursive parser's stack is finite)."""
+        self.nesting += 1
+        if self.nesting > MAX_NESTING:
+            raise ExprError(f"the expression nests more than {MAX_NESTING} levels deep "
+                            "(parentheses, 'not', '-' and calls)", col)
 
     @property
     def tok(self) -> _Tok:
@@ -262,7 +277,10 @@ class _Parser:
     def not_(self) -> Node:
         if self.is_op("~") or self.is_word("not"):
             t = self.take()
-            return Un("not", self.not_(), t.col)
+            self.enter(t.col)
+            inner = self.not_()
+            self.nesting -= 1
+            return Un("not", inner, t.col)
         return self.compare()
 
     def compare(self) -> Node:
@@ -292,7 +310,10 @@ class _Parser:
     def unary(self) -> Node:
         if self.is_op("-"):
             t = self.take()
-            return Un("neg", self.unary(), t.col)
+            self.enter(t.col)
+            inner = self.unary()
+            self.nesting -= 1
+            return Un("neg", inner, t.col)
         return self.atom()
 
     def atom(self) -> Node:
@@ -304,9 +325,10 @@ class _Parser:
             self.take()
             return Name(t.text, t.col, quoted=True)
         if self.is_op("("):
-            self.take()
+            self.enter(self.take().col)
             e = self.implies()
             self.expect(")")
+            self.nesting -= 1
             return e
         if t.kind == "word":
             if t.text in ("true", "false"):
@@ -320,7 +342,10 @@ class _Parser:
                 self.take()
                 return Ref(t.text, tuple(p.strip() for p in _split(nxt.text)), t.col)
             if nxt.kind == "op" and nxt.text == "(" and t.text in FUNCTIONS:
-                return self.call()
+                self.enter(t.col)
+                e = self.call()
+                self.nesting -= 1
+                return e
             words = [self.take().text]
             while self.tok.kind in ("word", "num") and self.tok.text not in _KEYWORDS:
                 if self.toks[self.i + 1].kind == "index":
@@ -373,7 +398,27 @@ def parse(text: str) -> Node:
     """The syntax tree of ``text`` (raises :class:`ExprError`)."""
     if not text.strip():
         raise ExprError("the expression is empty", 1)
-    return _Parser(text).parse()
+    tree = _Parser(text).parse()
+    _check_depth(tree)
+    return tree
+
+
+def _check_depth(tree: Node) -> None:
+    """Refuse a tree deeper than :data:`MAX_TREE_DEPTH` (compiling it recurses once per level)."""
+    stack: list[tuple[Node, int]] = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_TREE_DEPTH:
+            raise ExprError(f"the expression is too long: more than {MAX_TREE_DEPTH} operators in a chain; "
+                            "split it, or use ForAll/Exists over a domain", node.col)
+        if isinstance(node, Un):
+            stack.append((node.arg, depth + 1))
+        elif isinstance(node, Bin):
+            stack += [(node.left, depth + 1), (node.right, depth + 1)]
+        elif isinstance(node, Call):
+            stack += [(a, depth + 1) for a in node.args]
+        elif isinstance(node, Bind):
+            stack.append((node.body, depth + 1))
 
 
 # --------------------------------------------------------------------------- names of a system
