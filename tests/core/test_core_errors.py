@@ -109,11 +109,12 @@ def test_an_unexpected_crash_is_an_internal_error_with_exit_2(monkeypatch: pytes
     monkeypatch.setattr(check, "check_system", crash)
     code, out, err = _run("check", str(HOSTILE / "counter.py"))
     assert code == 2 and out == ""
-    assert _one_line(err) == "internal error: RuntimeError: the engine fell over (run with --debug for the traceback)"
+    assert _one_line(err) == ("internal error: RuntimeError: the engine fell over "
+                              "(run 'ruleproof --debug COMMAND ...' for the traceback)")
     code, out, err = _run("check", str(HOSTILE / "counter.py"), "--json")
     assert code == 2 and err == ""
-    assert json.loads(out) == {"version": 1, "error": "internal error: RuntimeError: the engine fell over (run with "
-                                                       "--debug for the traceback)"}
+    assert json.loads(out) == {"version": 1, "error": "internal error: RuntimeError: the engine fell over "
+                                                       "(run 'ruleproof --debug COMMAND ...' for the traceback)"}
     code, out, err = _run("--debug", "check", str(HOSTILE / "counter.py"))
     assert code == 2 and "Traceback (most recent call last)" in err and "the engine fell over" in err
 
