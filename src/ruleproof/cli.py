@@ -590,7 +590,8 @@ def _classify(exc: BaseException) -> tuple[int, str, str]:
     if isinstance(exc, SystemExit):
         return EXIT_ERROR, f"internal error: SystemExit({clip(repr(exc.code))}) raised inside a command", "internal"
     name = type(exc).__name__
-    return EXIT_ERROR, clip(f"internal error: {name}: {exc} (run 'ruleproof --debug COMMAND ...' for the traceback)", 1000), "internal"
+    how = "(run 'ruleproof --debug COMMAND ...' for the traceback)"
+    return EXIT_ERROR, clip(f"internal error: {name}: {exc} {how}", 1000), "internal"
 
 
 def _try_write(stream: TextIO, text: str) -> bool:
