@@ -24,12 +24,13 @@ POOL: Pool = load_pool()
 
 
 def keyed(codes: Iterable[str], overrides: str = "") -> tuple[dict[str, tuple[Ability, ...]], dict[str, LoopCard]]:
-    """Abilities and card facts of real cards by key (``opp:CODE`` for the opponent's copy)."""
+    """Abilities and card facts of real cards by key (``opp:CODE`` for the opponent's copy, ``CODE/2`` for a second
+    copy; a second copy's key comes after the first's)."""
     keys = list(codes)
     ov: Overrides | None = parse_overrides(overrides, "test.yaml") if overrides else None
     plain = list(dict.fromkeys(split_key(k)[1] for k in keys))
     compiled = compile_pool(POOL, ov, plain)
-    abil = two_player_abilities(compiled, [k for k in keys if split_key(k)[0] == "you"],
+    abil = two_player_abilities(compiled, [split_key(k)[1] for k in keys if split_key(k)[0] == "you"],
                                 [split_key(k)[1] for k in keys if split_key(k)[0] == "opponent"])
     cards: dict[str, LoopCard] = {}
     for k in keys:

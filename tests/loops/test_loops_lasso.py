@@ -276,7 +276,8 @@ def test_an_unread_effect_makes_any_answer_unknown() -> None:
     """An unread mandatory effect could help or stop the loop: no answer, and the solver is not asked."""
     enc = _faq_pair_with(Unread("then discard a card", ClauseRole.EFFECT))
     r = _classify(enc)
-    assert r.category is Category.UNKNOWN and "then discard a card" in r.reason and r.seconds < 5
+    assert r.category is Category.UNKNOWN and "then discard a card" in r.reason
+    assert r.reason.startswith("the answer depends on text the model leaves out") and r.trace is None
 
 
 def test_not_a_loop_found_without_an_unread_alternative_is_unknown() -> None:

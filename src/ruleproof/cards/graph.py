@@ -42,6 +42,7 @@ as it is.  No z3 here.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping
 
@@ -94,6 +95,7 @@ __all__ = [
     "OPP_PREFIX",
     "YOU",
     "Candidate",
+    "COPY_SEP",
     "CardFacts",
     "GraphEdge",
     "NodeKey",
@@ -101,6 +103,8 @@ __all__ = [
     "card_key",
     "facts_from_pool",
     "find_candidates",
+    "first_copy",
+    "same_card",
     "split_key",
     "two_player_abilities",
     "unread_links",
@@ -111,6 +115,8 @@ _Add = Callable[[NodeKey, NodeKey, str, str], None]
 
 #: Card keys of opponent-controlled copies start with this (as ``ruleproof loops --cards opp:CODE``).
 OPP_PREFIX = "opp:"
+#: A further copy of a card for the same player: ``CODE/2`` is the second copy of ``CODE`` (a code named twice).
+COPY_SEP = "/"
 _POSSESSIVE = {YOU: "your", OPPONENT: "the opponent's"}
 #: Unread clauses that could add a link the read text does not show: out of the ability (it could do more) ...
 _LINKS_OUT = frozenset({ClauseRole.EFFECT, ClauseRole.OPTIONAL_EFFECT, ClauseRole.ALTERNATIVE, ClauseRole.REPLACEMENT,
@@ -119,38 +125,53 @@ _LINKS_OUT = frozenset({ClauseRole.EFFECT, ClauseRole.OPTIONAL_EFFECT, ClauseRol
 _LINKS_IN = frozenset({ClauseRole.TRIGGER, ClauseRole.COST, ClauseRole.ALTERNATIVE, ClauseRole.ABILITY})
 
 
-def card_key(code: str, controller: str = YOU) -> str:
-    """The key of a card in the ability graph: ``code`` for you, ``opp:code`` for the opponent.
+def card_key(code: str, controller: str = YOU, copy: int = 1) -> str:
+    """The key of a card in the ability graph: ``code`` for you, ``opp:code`` for the opponent; a second copy of
+    the card for the same player is ``code/2`` (a third ``code/3``...).
 
-    >>> card_key("01001", OPPONENT), split_key("opp:01001")
-    ('opp:01001', ('opponent', '01001'))
+    >>> card_key("01001", OPPONENT), split_key("opp:01001"), card_key("11051", copy=2), split_key("11051/2")
+    ('opp:01001', ('opponent', '01001'), '11051/2', ('you', '11051'))
     """
     if controller not in BOTH:
         raise ValueError(f"unknown controller {controller!r}")
-    return OPP_PREFIX + code if controller == OPPONENT else code
+    key = OPP_PREFIX + code if controller == OPPONENT else code
+    return key if copy == 1 else f"{key}{COPY_SEP}{copy}"
 
 
 def split_key(key: str) -> tuple[str, str]:
-    """``(controller, code)`` of a card key (see :func:`card_key`)."""
+    """``(controller, code)`` of a card key (see :func:`card_key`); every copy of a card has its code."""
+    key = key.split(COPY_SEP, 1)[0]
     if key.startswith(OPP_PREFIX):
         return OPPONENT, key[len(OPP_PREFIX):]
     return YOU, key
+
+
+def same_card(a: str, b: str) -> bool:
+    """Are keys ``a`` and ``b`` copies of one card for one player (``CODE`` and ``CODE/2``)?"""
+    return a.split(COPY_SEP, 1)[0] == b.split(COPY_SEP, 1)[0]
+
+
+def first_copy(key: str) -> bool:
+    """Is ``key`` a player's first copy of its card (not ``CODE/2``...)?"""
+    return COPY_SEP not in key
 
 
 def two_player_abilities(compiled: Mapping[str, tuple[Ability, ...]], mine: Iterable[str] | None,
                          opponent: Iterable[str] = ()) -> dict[str, tuple[Ability, ...]]:
     """Abilities by card key: ``mine`` as yours (``None``: every compiled card), ``opponent`` as ``opp:CODE``.
 
-    A code in both gets a copy on each side.  Codes missing from ``compiled``
-    are skipped; the order is ``compiled``'s, yours before the opponent's.
+    A code in both gets a copy on each side; a code listed n times gets n
+    copies on its side (``CODE``, ``CODE/2``...).  Codes missing from
+    ``compiled`` are skipped; the order is ``compiled``'s, yours before the
+    opponent's.
 
-    >>> two_player_abilities({"1": (), "2": ()}, ["1"], ["1", "2"])
-    {'1': (), 'opp:1': (), 'opp:2': ()}
+    >>> two_player_abilities({"1": (), "2": ()}, ["1", "1"], ["1", "2"])
+    {'1': (), '1/2': (), 'opp:1': (), 'opp:2': ()}
     """
-    yours = set(compiled) if mine is None else set(mine)
-    theirs = set(opponent)
-    out = {card_key(c): a for c, a in compiled.items() if c in yours}
-    out.update({card_key(c, OPPONENT): a for c, a in compiled.items() if c in theirs})
+    yours = Counter(list(compiled)) if mine is None else Counter(mine)
+    theirs = Counter(opponent)
+    out = {card_key(c, YOU, n): a for c, a in compiled.items() for n in range(1, yours[c] + 1)}
+    out.update({card_key(c, OPPONENT, n): a for c, a in compiled.items() for n in range(1, theirs[c] + 1)})
     return out
 
 

@@ -803,6 +803,8 @@ def _swap_effect(kind: EffectKind, entry: Entry) -> Callable[[Rules], Rules]:
 MUTANTS: Mapping[str, tuple[str, Callable[[Rules], Rules]]] = MappingProxyType({
     "max_across_players": ("a Max counts the title's uses of both players (Limits and Maxima: player specific)",
                            lambda r: r.swap("limits", LimitKind.MAX, LimitRule(True, False, False))),
+    "max_per_copy": ("a Max counts only this copy's uses, not every copy of the title (Limits and Maxima: by "
+                     "title)", lambda r: r.swap("limits", LimitKind.MAX, LimitRule(False, True, False))),
     "limit_survives_reentry": ("a Limit is not renewed when the card leaves play and re-enters (a new copy)",
                                lambda r: r.swap("limits", LimitKind.LIMIT, LimitRule(False, True, False))),
     "put_into_play_any_zone": ("'put into play' takes the card from any out-of-play place (Put into Play: the one "

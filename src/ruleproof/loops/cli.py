@@ -35,9 +35,10 @@ Exit status:
   0        complete report, no unbounded or mandatory loop (every ability read in full, every candidate decided)
   1        some unbounded or mandatory loop found (with a replayed trace)
   2        bad input or internal error
-  3        no unbounded or mandatory loop found, but the report is not complete: text not read could close a
-           cycle, some candidate is unknown (unread text, budget, timeout, out of memory) or unsupported (text
-           read but not modelled), or the --time-limit stopped the search
+  3        no unbounded or mandatory loop found, but the report is not complete: some ability was not read in
+           full (even text that could not close a cycle), some candidate is unknown (unread text, budget,
+           timeout, out of memory) or unsupported (text read but not modelled), or the --time-limit stopped
+           the search
   130/143  interrupted: the candidates classified so far are reported
 """
 
@@ -89,6 +90,9 @@ def render_report(report: LoopReport) -> str:
         if report.through_unread:
             n = len(report.through_unread)
             why.append(f"{n} abilit{'y' if n == 1 else 'ies'} could close a cycle through text that was not read")
+        elif report.unread:
+            n = len(report.unread)
+            why.append(f"{n} abilit{'y' if n == 1 else 'ies'} not read in full")
         undecided = len(report.results) - report.analysed
         if undecided:
             why.append(f"{undecided} candidate{'' if undecided == 1 else 's'} not decided")

@@ -13,8 +13,9 @@ of the searched cards that was not read in full, with the phrases
 cycle the read text does not show (an unread effect, cost or trigger:
 :func:`ruleproof.cards.graph.unread_links`) are listed in
 ``LoopReport.through_unread``.  The report is *complete* (and "nothing found"
-means no loop) only when there is no such ability and every candidate was
-decided (no ``unknown``, no ``unsupported``).
+means no loop) only when every such ability of the searched cards was read in
+full (an unread restriction too) and every candidate was decided (no
+``unknown``, no ``unsupported``).
 
 Every card the user names (``--cards``, the opponent's cards) is in the model
 of each of their candidates, on the cycle or not: it can pay a cost, be a
@@ -43,6 +44,7 @@ from ruleproof.cards.graph import (
     build_ability_graph,
     facts_from_pool,
     find_candidates,
+    first_copy,
     split_key,
     two_player_abilities,
     unread_links,
@@ -127,9 +129,14 @@ class LoopReport:
 
     @property
     def complete(self) -> bool:
-        """Every candidate run and decided, and no cycle could pass through unread text: "nothing found" means no
-        loop."""
-        return not self.through_unread and not self.truncated and self.analysed == len(self.results) == self.candidates
+        """Every action and triggered ability of the searched cards read in full, and every candidate run and
+        decided: "nothing found" means no loop.
+
+        An ability not read in full keeps the report incomplete even when its unread text could not link it
+        into a cycle (``could link: no``, a restriction): the verdicts then rest on text the model did not read.
+        """
+        return (not self.unread and not self.through_unread and not self.truncated
+                and self.analysed == len(self.results) == self.candidates)
 
 
 def loop_card(card: Card, owner: str = "you") -> LoopCard:
@@ -174,16 +181,18 @@ def search_space(pool: Pool, codes: Iterable[str] | None = None, deck: Deck | No
     """Compile the searched cards, build the two-player ability graph and list its candidates.
 
     ``codes`` and ``deck`` are your cards, ``opponent_codes`` the opponent's;
-    none of the three means the whole pool (as yours).
+    none of the three means the whole pool (as yours).  A code listed twice
+    in ``codes`` (or ``opponent_codes``) is two copies of the card for that
+    player (keys ``CODE`` and ``CODE/2``: :func:`ruleproof.cards.graph.card_key`).
 
     Raises
     ------
     InputError
         A code not in the pool.
     """
-    opp = tuple(dict.fromkeys(opponent_codes))
+    opp = tuple(opponent_codes)
     mine = list(codes or ())
-    in_deck = list(deck.codes()) if deck is not None else []
+    in_deck = [c for c in (deck.codes() if deck is not None else ()) if c not in mine]
     for c in mine + in_deck + list(opp):
         if pool.get(c) is None:
             raise InputError(f"unknown card code {c}")
@@ -200,7 +209,8 @@ def search_space(pool: Pool, codes: Iterable[str] | None = None, deck: Deck | No
         card = pool.get(code)
         assert card is not None
         cards[key] = dataclasses.replace(loop_card(card, "opp" if who == OPPONENT else "you"), code=key)
-    named = tuple(dict.fromkeys([*mine, *(f"opp:{c}" for c in opp)])) if wanted is not None else ()
+    sides = {YOU: set(mine), OPPONENT: set(opp)}
+    named = tuple(k for k in keyed if split_key(k)[1] in sides[split_key(k)[0]]) if wanted is not None else ()
     deck_cards = tuple(cards[c] for c in dict.fromkeys(in_deck) if c in cards and c not in named)
     return SearchSpace(compiled, keyed, cards, cands, _bystanders(pool, mine + in_deck + list(opp)), named,
                        deck_cards, graph, length, len(cands) >= max_candidates)
@@ -255,8 +265,8 @@ def _unread(space: SearchSpace) -> tuple[tuple[UnreadAbility, ...], tuple[Unread
     through: list[UnreadAbility] = []
     g = space.graph if space.graph is not None else nx.DiGraph()
     for key, abil in space.abilities.items():
-        if split_key(key)[0] == OPPONENT and split_key(key)[1] in space.abilities:
-            continue  # each card once (your copy) in the listing
+        if not first_copy(key) or split_key(key)[0] == OPPONENT and split_key(key)[1] in space.abilities:
+            continue  # each card once (your first copy) in the listing
         for i, a in enumerate(abil):
             if not initiated(a) or a.compiled is Compiled.FULL:
                 continue

@@ -43,7 +43,7 @@ from ruleproof.cards.abilities import (
     describe_subject,
     set_fields,
 )
-from ruleproof.cards.graph import Candidate
+from ruleproof.cards.graph import Candidate, same_card
 from ruleproof.cards.semantics import (
     RULES,
     CardFacts,
@@ -481,6 +481,11 @@ def encode(candidate: Candidate, abilities: Mapping[str, Sequence[Ability]], car
         at = next(j for j, c in enumerate(used) if c.code == card.code)
         used[at] = replace(card, host=host.code if host is not None else None)
     by_key = {c.code: c for c in used}
+    twice = next((c for c in used if c.unique and any(k.code != c.code and same_card(k.code, c.code)
+                                                       and k.owner == c.owner for k in used)), None)
+    if twice is not None:  # the model lets every copy be in play at once
+        return Unsupported(candidate, f"{twice.name}: two copies of a unique card for one player (only one can be in "
+                                      "play, the other a duplicate: Unique Cards, Duplicates; not modelled)")
     abil: list[Ability] = []
     left: list[LeftOut] = []
     for code, idx in candidate.abilities:

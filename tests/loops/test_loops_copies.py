@@ -1,0 +1,81 @@
+"""Copies of one card for one player, and honest completeness (issue 12 §2, §3 "a card that leaves play and
+re-enters is a new copy (its Limit resets, a Max per title does not)").
+
+Drowned God Fanatic (11051): "Action: Kill a character to put Drowned God Fanatic into play from your dead pile.
+(Max once per round.)".  Two copies, one in play and one in the dead pile: the dead copy kills the other to come
+back, and the killed copy could do the same.  A Max counts every copy by title (Limits and Maxima), so the title
+fires once per round: never a whole pass of the two-copy cycle in one round.  Its interrupt ("... place ~ into your
+dead pile from your hand to cancel those effects") is not read in full, so no answer about these cards is complete.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import Any
+
+from realcards import POOL, encoding, keyed
+
+from ruleproof.cards.graph import Candidate, card_key, split_key, two_player_abilities
+from ruleproof.engines import bmc
+from ruleproof.engines.common import Options
+from ruleproof.loops import Category, find_loops
+from ruleproof.loops.cli import loops
+from ruleproof.loops.encode import ModelSpec, Unsupported, build_model, encode
+from ruleproof.results import Verdict
+
+FANATIC = "11051"
+SECOND = card_key(FANATIC, copy=2)
+
+
+def _cli(args: list[str]) -> tuple[int, dict[str, Any]]:
+    out, err = io.StringIO(), io.StringIO()
+
+    class S:
+        def __init__(self) -> None:
+            self.out, self.err = out, err
+
+    rv = loops.main(args=args + ["--json"], prog_name="loops", standalone_mode=False, obj=S())
+    return int(rv), json.loads(out.getvalue())
+
+
+def test_a_code_named_twice_is_two_copies_for_that_player() -> None:
+    assert SECOND == "11051/2" and split_key(SECOND) == ("you", FANATIC) and split_key("opp:11051/2")[1] == FANATIC
+    both = two_player_abilities({FANATIC: ()}, [FANATIC, FANATIC], [FANATIC])
+    assert list(both) == [FANATIC, SECOND, "opp:11051"]
+
+
+def test_two_fanatics_take_turns_once_per_round_and_the_report_is_not_complete() -> None:
+    """The two-copy cycle is found and bounded by the Max; each copy alone never repeats.  The unread interrupt
+    keeps the report incomplete: exit 3, ``complete`` false, not "nothing found" with exit 0."""
+    rep = find_loops(POOL, codes=[FANATIC, FANATIC], timeout=30)
+    by_cycle = {r.abilities: r for r in rep.results}
+    pair = by_cycle[((FANATIC, 0), (SECOND, 0))]
+    assert pair.category is Category.LIMITED and pair.passes == 0
+    assert "max 1 per round" in pair.reason
+    assert by_cycle[((FANATIC, 0),)].category is Category.NOT_A_LOOP
+    assert [u.key for u in rep.unread] == [FANATIC] and rep.through_unread == ()
+    assert not rep.complete
+    rc, obj = _cli(["--cards", FANATIC, "--cards", FANATIC])
+    assert rc == 3 and obj["complete"] is False and obj["unread"][0]["could_link"] == []
+
+
+def test_mutant_max_per_copy_is_caught() -> None:
+    """Each copy counting only its own uses would let the pair make a whole pass every round."""
+    enc = encoding([(FANATIC, 0), (SECOND, 0)])
+    everything = frozenset(enc.limited())
+    for mutant, reached in (("", False), ("max_per_copy", True)):
+        m = build_model(enc, ModelSpec(limits=everything, passes=(1,), mutant=mutant))
+        res = bmc.check(m, m.prop("passes>=1"), Options(depth=enc.n, timeout=60))
+        assert (res.verdict is Verdict.PROVED) is reached, (mutant, res)
+
+
+def test_two_copies_of_a_unique_card_for_one_player_are_not_modelled() -> None:
+    """Only one copy of a unique card can be in play for a player (the other is a duplicate); the model lets both
+    be, so it refuses the candidate rather than answer."""
+    lew = "19009"  # Left Hand Lew, unique
+    abil, cards = keyed([lew, card_key(lew, copy=2)])
+
+    cand = Candidate((lew,), ((lew, 1),), (), (), False, True)
+    got = encode(cand, abil, cards, named=[cards[card_key(lew, copy=2)]])
+    assert isinstance(got, Unsupported) and "two copies of a unique card" in got.reason
