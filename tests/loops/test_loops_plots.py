@@ -47,3 +47,17 @@ def test_behest_is_not_a_loop_the_plot_deck_runs_out() -> None:
     assert rep.results and all(r.category is Category.NOT_A_LOOP for r in rep.results)
     (own,) = [r for r in rep.results if r.abilities == ((BEHEST, 0),)]
     assert "plot cards in the plot deck" in own.reason, own.reason
+
+
+def test_revealing_a_card_that_is_not_a_plot_only_shows_it() -> None:
+    """Oldtown City Watch (24023: "After Oldtown City Watch enters play, reveal the top card of each player's
+    deck."): no plot is revealed, so the model has no plot deck and the reveal changes no card's place (the
+    encoder is the table's 'look at' entry, not the plot reveal's)."""
+    enc = encoding([("24023", 0)])
+    m = model(enc)
+    assert not any(v.var.startswith("plots[") for v in m.init_vars)
+    run = Run(m, zone={"24023": "play"}, pending={"a0": True}, trig={"a0": "24023"}, pos=0)
+    before = {k: v for k, v in run.state.items() if k.startswith(("zone[", "deck[", "hand["))}
+    assert run.step(0)  # the reaction answers its trigger ...
+    assert not run.get("pending", "a0") and run.get("used", "a0") == 1
+    assert {k: v for k, v in run.state.items() if k in before} == before  # ... and moves no card

@@ -73,6 +73,7 @@ from ruleproof.cards.abilities import (
 
 __all__ = [
     "BOTH",
+    "AltRule",
     "CONTROL_RES",
     "MUTANTS",
     "OPPONENT",
@@ -97,8 +98,10 @@ __all__ = [
     "Res",
     "Rules",
     "ThenRule",
+    "UniqueRule",
     "answers",
     "dest_place",
+    "effect_key",
     "entry_of",
     "fits",
     "initiated",
@@ -473,9 +476,29 @@ class PlotRule:
 @dataclass(frozen=True)
 class InitiatorRule:
     """Who initiates an ability that says "Any player may initiate this ability": any player (``any_player``;
-    FAQ 2.7: "you" is then that player, who pays its costs), or only its controller."""
+    FAQ 2.7: "you" is then that player, who pays its costs), or only its controller; and who initiates a card's
+    other abilities: its ``controller`` (Ownership and Control: a card you control but do not own is yours to use)
+    or, misread, its ``owner`` (``by``)."""
 
     any_player: bool
+    by: str = "controller"
+
+
+@dataclass(frozen=True)
+class AltRule:
+    """Alternative targets ("another [thenightswatch] or «Lord» character"): a card that fits any alternative can
+    be chosen (``either``), or, misread, only one fitting the first."""
+
+    either: bool
+
+
+@dataclass(frozen=True)
+class UniqueRule:
+    """Unique cards and control (Unique Cards; FAQ 1.3): a player cannot take control of a unique card while a copy
+    of it (by title) is in play on their side, so a player never controls two copies of one unique card
+    (``one_per_player``)."""
+
+    one_per_player: bool
 
 
 @dataclass(frozen=True)
@@ -500,12 +523,14 @@ class Rules:
     cannot: CannotRule = CannotRule(applies=True)
     plots: PlotRule = PlotRule(recycles_mid_chain=False)
     initiators: InitiatorRule = InitiatorRule(any_player=True)
+    unique: UniqueRule = UniqueRule(one_per_player=True)
+    alternatives: AltRule = AltRule(either=True)
 
     def swap(self, section: str, key: object, entry: object) -> Rules:
         """A copy with one entry replaced (``section``: ``costs``, ``effects``, ``limits``, ``refs``; or ``then``,
         ``piles``, ``dups`` with ``key`` ``None``)."""
         change: dict[str, Any] = {}
-        if section in ("then", "piles", "dups", "cannot", "plots", "initiators"):
+        if section in ("then", "piles", "dups", "cannot", "plots", "initiators", "unique", "alternatives"):
             change[section] = entry
         else:
             table = dict(getattr(self, section))
@@ -643,20 +668,27 @@ def target_ref(part: Cost | Effect) -> TargetRef:
 _PLOT_EFFECTS = frozenset({EffectKind.REVEAL, EffectKind.RESOLVE_ABILITY})
 
 
-def entry_of(part: Cost | Effect, rules: Rules = RULES) -> Entry | None:
-    """The table entry of a cost or an effect (``None``: not in the table, not modelled).
+def effect_key(part: Effect) -> EffectKind | None:
+    """The key of an effect's entry in the table (the loop encoder's encoder has the same key); ``None``: none.
 
     "Reveal" and "initiate the when revealed ability" are entries for plot cards only ("reveal the top card of
-    your deck" is not a plot being revealed).
+    your deck" is not a plot being revealed: it only shows the card, the entry of "look at").
     """
-    if isinstance(part, Cost):
-        return rules.costs.get(part.kind)
     if part.kind in _PLOT_EFFECTS:
         s = part.target.subject
         if s.card_type is not CardKind.PLOT and CardKind.PLOT not in s.other_types:
             # revealing another card only shows it (information the loop model does not track)
-            return rules.effects.get(EffectKind.LOOK_AT) if part.kind is EffectKind.REVEAL else None
-    return rules.effects.get(part.kind)
+            return EffectKind.LOOK_AT if part.kind is EffectKind.REVEAL else None
+    return part.kind
+
+
+def entry_of(part: Cost | Effect, rules: Rules = RULES) -> Entry | None:
+    """The table entry of a cost or an effect (``None``: not in the table, not modelled); an effect's by
+    :func:`effect_key`."""
+    if isinstance(part, Cost):
+        return rules.costs.get(part.kind)
+    key = effect_key(part)
+    return rules.effects.get(key) if key is not None else None
 
 
 def _from_places(part: Cost | Effect) -> tuple[Place, ...]:
@@ -834,6 +866,15 @@ MUTANTS: Mapping[str, tuple[str, Callable[[Rules], Rules]]] = MappingProxyType({
                        lambda r: r.swap("cannot", None, CannotRule(applies=False))),
     "duplicate_not_spent": ("a duplicate that saves its card stays (Duplicates: it is discarded to save)",
                             lambda r: r.swap("dups", None, DupRule(saves=True, spent=False))),
+    "unique_control_ignored": ("a player may take control of a unique card while controlling a copy of it (Unique "
+                               "Cards: one copy per player, by title)",
+                               lambda r: r.swap("unique", None, UniqueRule(one_per_player=False))),
+    "owner_initiates": ("a card's abilities are initiated by its owner even while another player controls it "
+                        "(Ownership and Control: its controller)",
+                        lambda r: r.swap("initiators", None, InitiatorRule(any_player=True, by="owner"))),
+    "first_alternative_only": ("only a card fitting the first of alternative targets can be chosen ('X or Y "
+                               "character': either; Target)",
+                               lambda r: r.swap("alternatives", None, AltRule(either=False))),
     "controller_piles": ("a card leaving play goes to its controller's pile, not its owner's (Ownership and Control)",
                          lambda r: r.swap("piles", None, PileRule("controller"))),
 })

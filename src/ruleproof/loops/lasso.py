@@ -63,6 +63,7 @@ from ruleproof.loops.encode import (
     Unsupported,
     build_model,
     missing_targets,
+    takes_control,
 )
 from ruleproof.loops.encode import (
     cid as _cid,
@@ -216,8 +217,26 @@ def _players(enc: Encoding) -> tuple[str, ...]:
     return tuple(p for p in ("you", "opponent") if p in ctl)
 
 
-def _who_repeats(enc: Encoding) -> str:
+def _alone(enc: Encoding, target: str, depth: int, timeout: float | None,
+           spec: ModelSpec) -> tuple[tuple[str, ...], Trace] | None:
+    """A player who can repeat the cycle alone, and the lasso that shows it: asked only when the abilities on it
+    belong to both players by ownership but control of a card can change (Yoren, Ward), so one player may
+    initiate them all."""
+    if len(continued_by(enc)) < 2 or not (takes_control(enc) or enc.controls or enc.taken):
+        return None
+    for p in enc.players:
+        t = _reach(build_model(enc, dataclasses.replace(spec, solo=p)), target, depth, timeout)
+        if t is not None:
+            return (_PLAYER_NAME[p],), t
+    return None
+
+
+def _who_repeats(enc: Encoding, alone: tuple[str, ...] | None = None) -> str:
     """Who can make a lasso (an unbounded or mandatory cycle) repeat, in words."""
+    if alone:
+        return (f"{'you' if alone == ('you',) else 'the opponent'} may repeat it as often as "
+                f"{'you' if alone == ('you',) else 'they'} like, initiating every optional ability on it (control "
+                "of a card the other player owns lets one player make every choice to continue)")
     players, choosers = _players(enc), continued_by(enc)
     if not choosers:
         both = " (forced abilities of both players)" if len(players) > 1 else ""
@@ -237,7 +256,8 @@ def _who_repeats(enc: Encoding) -> str:
             "FAQ's infinite-loop procedure, one player naming a number of iterations, does not apply)")
 
 
-def _result(enc: Encoding, category: Category, reason: str, t0: float, **kw: Any) -> LoopResult:
+def _result(enc: Encoding, category: Category, reason: str, t0: float, choosers: tuple[str, ...] | None = None,
+            **kw: Any) -> LoopResult:
     hosts = tuple((c.code, c.host) for c in enc.cards if c.host is not None)
     outside = [f"{c.name} is attached to {h.name} ({h.code}), a card not on the cycle"
                for c in enc.cards if c.host is not None
@@ -248,7 +268,8 @@ def _result(enc: Encoding, category: Category, reason: str, t0: float, **kw: Any
         reason = f"{reason}; not modelled, and could change this: {'; '.join(enc.unmodelled)}"
     return LoopResult(cards=enc.candidate.cards, abilities=enc.candidate.abilities, category=category, reason=reason,
                       phase=enc.phase.value if enc.phase else "", seconds=round(time.monotonic() - t0, 3),
-                      players=_players(enc), continued_by=continued_by(enc), hosts=hosts,
+                      players=_players(enc), continued_by=continued_by(enc) if choosers is None else choosers,
+                      hosts=hosts,
                       left_out=tuple(x.describe() for x in enc.left_out),
                       bystanders=tuple(c.code for c in enc.cards if c.code not in enc.candidate.cards), **kw)
 
@@ -340,20 +361,28 @@ def _classify(enc: Encoding, timeout: float | None, max_passes: int, t0: float) 
         if lasso is None:
             return _not_a_loop(enc, worse, twice, t0)
     loop_cat = Category.MANDATORY if forced else Category.UNBOUNDED
-    what = _who_repeats(enc)
     period = " (two passes make one period: players or targets take turns)" if rounds == 3 else ""
     limited = enc.limited()
     if not limited:
+        solo = _alone(enc, target, rounds * n, timeout, ModelSpec(period2=rounds == 3, max_passes=max_passes))
+        if solo is not None:
+            lasso = solo[1]
+        what = _who_repeats(enc, solo[0] if solo else None)
         return _result(enc, loop_cat, f"one pass can run again from the state it leaves{period}; {what}",
-                       t0, net_gain=net_change(enc, lasso, n, rounds * n), trace=lasso, trace_passes=rounds)
+                       t0, choosers=solo[0] if solo else None, net_gain=net_change(enc, lasso, n, rounds * n),
+                       trace=lasso, trace_passes=rounds)
     every = frozenset(limited)
-    lim = build_model(enc, ModelSpec(limits=every, passes=tuple(range(1, max_passes + 1)), max_passes=max_passes,
-                                     period2=rounds == 3))
+    spec = ModelSpec(limits=every, passes=tuple(range(1, max_passes + 1)), max_passes=max_passes,
+                     period2=rounds == 3)
+    lim = build_model(enc, spec)
     again = _reach(lim, target, rounds * n, timeout)
     if again is not None:
+        solo = _alone(enc, target, rounds * n, timeout, spec)
+        if solo is not None:
+            again = solo[1]
         return _result(enc, loop_cat, f"the printed limits renew (the card re-enters play as a new copy){period}; "
-                       f"{what}", t0, net_gain=net_change(enc, again, n, rounds * n), trace=again,
-                       trace_passes=rounds)
+                       f"{_who_repeats(enc, solo[0] if solo else None)}", t0, choosers=solo[0] if solo else None,
+                       net_gain=net_change(enc, again, n, rounds * n), trace=again, trace_passes=rounds)
     best: Trace | None = None
     count = 0
     counting = _Path(lim, timeout)

@@ -53,7 +53,7 @@ from ruleproof.cards.overrides import Overrides, compile_pool
 from ruleproof.cards.pool import Card, Deck, Pool
 from ruleproof.cards.semantics import initiated
 from ruleproof.errors import InputError
-from ruleproof.loops.encode import Encoding, LoopCard, Unsupported, encode, static_match
+from ruleproof.loops.encode import Encoding, LoopCard, Unsupported, encode, target_match
 from ruleproof.loops.lasso import Category, LoopResult, trace_json, unsupported_result
 from ruleproof.report import JSON_VERSION
 
@@ -240,7 +240,7 @@ def _deck_helpers(space: SearchSpace, cand: Candidate, named: Sequence[LoopCard]
         for t in (*(c.target for c in a.costs), *(e.target for e in a.effects)):
             if t.ref not in (TargetRef.CHOSEN, TargetRef.EACH):
                 continue
-            fit = next((k for k in space.deck if k.code not in have and static_match(t.subject, src, k)), None)
+            fit = next((k for k in space.deck if k.code not in have and target_match(t, src, k)), None)
             if fit is not None:
                 out.append(fit)
                 have.add(fit.code)

@@ -21,10 +21,12 @@ from ruleproof.loops.encode.accept import (
     can_host,
     encode,
     missing_targets,
+    plain_alternatives,
     source_zones,
     static_match,
+    target_match,
 )
-from ruleproof.loops.encode.model import ALL_GROUPS, GROUP_TEXT, MUTANTS, ModelSpec, build_model
+from ruleproof.loops.encode.model import ALL_GROUPS, GROUP_TEXT, MUTANTS, ModelSpec, build_model, takes_control
 from ruleproof.loops.encode.parts import COST_ENCODERS, EFFECT_ENCODERS
 from ruleproof.loops.encode.step import cid
 
@@ -45,6 +47,9 @@ __all__ = [
     "cid",
     "encode",
     "missing_targets",
+    "plain_alternatives",
     "source_zones",
     "static_match",
+    "target_match",
+    "takes_control",
 ]

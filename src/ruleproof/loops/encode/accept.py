@@ -29,6 +29,7 @@ from ruleproof.cards.abilities import (
     ClauseRole,
     Compiled,
     Cost,
+    Duration,
     Effect,
     EffectKind,
     EventKind,
@@ -51,6 +52,7 @@ from ruleproof.cards.semantics import (
     Rules,
     entry_of,
     fits,
+    initiated,
     move_of,
     phase_of,
     place_of,
@@ -70,7 +72,9 @@ __all__ = [
     "encode",
     "missing_targets",
     "source_zones",
+    "plain_alternatives",
     "static_match",
+    "target_match",
 ]
 
 #: The encoder's view of a card is the one card-facts record of :mod:`ruleproof.cards.semantics`.
@@ -156,6 +160,13 @@ class Encoding:
     ``prohibits``: the constant "cannot be X" of the model's cards (card key,
     the effect): while that card is in play, what its target names cannot be
     chosen for X and X does not happen to it (Cannot; FAQ 2.1).
+    ``controls``: attachments off the cycle whose constant "Take control of
+    attached character" the model applies (attachment key, host key): while
+    the attachment is in play, its controller controls the host (Ward).
+    ``taken``: cards of the model whose control an ability of a card off the
+    cycle may have taken before the cycle starts (the card with that ability,
+    the card taken, whether control lasts only while the taker is in play):
+    Yoren's "take control of that character until Yoren leaves play".
     """
 
     candidate: Candidate
@@ -167,6 +178,8 @@ class Encoding:
     left_out: tuple[LeftOut, ...] = ()
     static: str = ""
     prohibits: tuple[tuple[str, Effect], ...] = ()
+    controls: tuple[tuple[str, str], ...] = ()
+    taken: tuple[tuple[str, str, bool], ...] = ()
 
     @property
     def n(self) -> int:
@@ -197,6 +210,26 @@ class Encoding:
 
 
 _CONTROL_SCOPES = frozenset({Scope.YOU_CONTROL, Scope.OPPONENT_CONTROLS, Scope.YOU, Scope.OPPONENT})
+
+
+#: The fields of a filter that are about who and which card and in what state, not printed facts.
+_STATE_FIELDS = ("scope", "other", "standing", "zone", "role", "attachments", "player_role")
+
+
+def plain_alternatives(t: Target) -> bool:
+    """Are ``t``'s alternatives ("another [thenightswatch] or «Lord» character") the same reference, scope and
+    state as ``t``, differing only in printed facts the model reads?  Then a card fits ``t`` when it fits any of
+    them (:func:`target_match`), and nothing is left out."""
+    return all(x.ref is t.ref and not x.also and not unread_filter(x.subject)
+               and all(getattr(x.subject, f) == getattr(t.subject, f) for f in _STATE_FIELDS) for x in t.also)
+
+
+def target_match(t: Target, src: CardFacts, k: CardFacts, viewer: str | None = None,
+                 control_fixed: bool = True, rules: Rules = RULES) -> bool:
+    """:func:`static_match` for a target and its plain alternatives (:func:`plain_alternatives`; as the table's
+    rule of alternatives says)."""
+    alts = (t, *t.also) if rules.alternatives.either and plain_alternatives(t) else (t,)
+    return any(static_match(x.subject, src, k, viewer, control_fixed) for x in alts)
 
 
 def static_match(s: Subject, src: CardFacts, k: CardFacts, viewer: str | None = None,
@@ -294,7 +327,8 @@ def _part_problem(part: Cost | Effect, rules: Rules, ability: Ability, card: Car
         return f"{what}: '{', '.join(sorted(extra))}' is not modelled by the loop encoder"
     if part.target.subject.card_type is CardKind.FACTION_CARD and ref is TargetRef.CHOSEN:
         return f"{what}: faction card as a chosen target"
-    if part.target.also:  # "~ or a «Small Council» character": the model takes the first; the others only add
+    if part.target.also and not (rules.alternatives.either and plain_alternatives(part.target)):
+        # "~ or a «Small Council» character": the model takes the first; the others only add
         out.append(LeftOut(label, f"{what}: the alternative targets are not modelled", Direction.NARROWS))
     zone = part.target.subject.zone
     if zone is Zone.PLAY:
@@ -480,6 +514,22 @@ def encode(candidate: Candidate, abilities: Mapping[str, Sequence[Ability]], car
             used.append(host)  # a bystander joins the encoding once, whatever it hosts
         at = next(j for j, c in enumerate(used) if c.code == card.code)
         used[at] = replace(card, host=host.code if host is not None else None)
+    controls: list[tuple[str, str]] = []
+    for at, card in enumerate(list(used)):  # "Take control of attached character" on a card off the cycle
+        if card.type != "attachment" or card.code in candidate.cards or \
+                not any(_control_constant(a) for a in abilities.get(card.code, ())):
+            continue
+        restriction = _restriction(abilities.get(card.code, ()))
+        host = next((k for k in used if k.owner != card.owner and can_host(card, restriction, k)), None)
+        if host is not None:  # on another player's card of the model (on its owner's own card it changes nothing)
+            used[at] = replace(card, host=host.code)
+            controls.append((card.code, host.code))
+    taken = tuple((c.code, k.code, e.duration in _WHILE_IN_PLAY) for c in used
+                  if c.code not in candidate.cards for a in abilities.get(c.code, ())
+                  if initiated(a) and a.compiled is Compiled.FULL and not a.conditions
+                  for e in a.effects if e.kind is EffectKind.TAKE_CONTROL and e.target.ref is TargetRef.CHOSEN
+                  and e.condition is None and e.duration is not Duration.UNTIL_STANDS
+                  for k in used if k.owner != c.owner and k.code != c.code and static_match(e.target.subject, c, k))
     by_key = {c.code: c for c in used}
     twice = next((c for c in used if c.unique and any(k.code != c.code and same_card(k.code, c.code)
                                                        and k.owner == c.owner for k in used)), None)
@@ -510,7 +560,7 @@ def encode(candidate: Candidate, abilities: Mapping[str, Sequence[Ability]], car
                       for e in a.effects)
     unmodelled = tuple(dict.fromkeys(
         f"{c.name}: '{a.text.replace('~', c.name)}'" for c in used for a in abilities.get(c.code, ())
-        if a.type is AbilityType.CONSTANT and not _prohibition(a)
+        if a.type is AbilityType.CONSTANT and not _prohibition(a) and not _control_constant(a)
         and not (a.effects and all(e.kind is EffectKind.ATTACHMENT_RESTRICTION for e in a.effects))))
     if len(players) > 1:  # both players are in the model: either may initiate what any player may
         left = [x for x in left if "any player may initiate" not in x.phrase]
@@ -521,7 +571,8 @@ def encode(candidate: Candidate, abilities: Mapping[str, Sequence[Ability]], car
         static = ("its abilities are restricted to different phases (" + ", ".join(sorted(p.value for p in phases))
                   + "): a pass takes a round, never repeating within one")
     return Encoding(candidate, tuple(used), tuple(abil), next(iter(phases), None) if len(phases) == 1 else None,
-                    players, unmodelled, tuple(dict.fromkeys(left)), static, prohibits)
+                    players, unmodelled, tuple(dict.fromkeys(left)), static, prohibits, tuple(controls),
+                    tuple(dict.fromkeys(taken)))
 
 
 _PROHIBITABLE = frozenset({EventKind.KNELT, EventKind.STOOD, EventKind.KILLED, EventKind.SAVED, EventKind.DISCARDED,
@@ -534,6 +585,16 @@ def _prohibition(a: Ability) -> bool:
             and all(e.kind is EffectKind.PROHIBIT and e.prohibited in _PROHIBITABLE and e.duration is None
                     and e.condition is None and e.phase is None
                     and e.target.ref in (TargetRef.SELF, TargetRef.EACH, TargetRef.ATTACHED) for e in a.effects))
+
+
+_WHILE_IN_PLAY = frozenset({Duration.UNTIL_LEAVES_PLAY, Duration.WHILE_IN_PLAY})
+
+
+def _control_constant(a: Ability) -> bool:
+    """A constant read in full that takes control of the attached character, unconditionally (Ward)."""
+    return (a.type is AbilityType.CONSTANT and a.compiled is Compiled.FULL and not a.conditions and bool(a.effects)
+            and all(e.kind is EffectKind.TAKE_CONTROL and e.target.ref is TargetRef.ATTACHED and e.duration is None
+                    and e.condition is None for e in a.effects))
 
 
 def _after_search(a: Ability) -> Ability:
@@ -567,7 +628,7 @@ def missing_targets(enc: Encoding, i: int) -> str:
     for what, t in needs:
         if t.ref is not TargetRef.CHOSEN or t.subject.zone is not None and t.subject.zone.value == "hand":
             continue
-        if not any(static_match(t.subject, src, k) for k in enc.cards):
+        if not any(target_match(t, src, k) for k in enc.cards):
             return (f"no card of the model is the {_describe(t.subject)} its {what} needs "
                     "(the model holds the cycle's cards and the cards named with them)")
     return ""

@@ -43,7 +43,17 @@ from typing import Any
 
 from ruleproof.cards.abilities import Ability, AbilityType, Cost, CostKind, Effect, EffectKind, TargetRef
 from ruleproof.cards.semantics import MUTANTS as _TABLE_MUTANTS
-from ruleproof.cards.semantics import PLOT_PLACES, Move, Place, Rules, entry_of, move_of, mutant, src_places
+from ruleproof.cards.semantics import (
+    PLOT_PLACES,
+    Move,
+    Place,
+    Rules,
+    effect_key,
+    entry_of,
+    move_of,
+    mutant,
+    src_places,
+)
 from ruleproof.dsl import And, Bool, Int, Model, Not, OneOf, Or, Range, Sort, Step, Sum, Term
 from ruleproof.ir import Const, System
 from ruleproof.loops.encode.accept import Encoding, static_match
@@ -93,7 +103,9 @@ class ModelSpec:
     pass gets).  ``period2``: a target ``lasso2`` (the state after a third
     pass at least as good as after the first: a loop whose passes alternate,
     e.g. two players taking turns).  ``mutant``: one of :data:`MUTANTS` (the semantics table with
-    one entry swapped, for the tests), ``""`` for the rules as written.
+    one entry swapped, for the tests), ``""`` for the rules as written.  ``solo``: a player
+    (``you``/``opp``) who initiates every optional ability (a lasso of that model is one the player
+    repeats alone, e.g. with control of the other player's card); ``""``: anyone as the rules allow.
     """
 
     limits: frozenset[int] = frozenset()
@@ -103,6 +115,7 @@ class ModelSpec:
     progress: tuple[int, ...] = ()
     max_passes: int = 16
     mutant: str = ""
+    solo: str = ""
 
     def __post_init__(self) -> None:
         mutant(self.mutant)  # raises on an unknown name
@@ -142,7 +155,7 @@ def build_model(enc: Encoding, spec: ModelSpec) -> System:
     n = enc.n
     abil = m.sort("Abil", [f"a{i}" for i in range(n)], labels=[enc.label(i) for i in range(n)])
     ctx = Ctx(enc, m, rules, card, ids=ids, by_id=dict(zip(ids, enc.cards, strict=True)), limits=spec.limits,
-              moves=moves, control=takes_control(enc))
+              moves=moves, control=takes_control(enc) or bool(enc.controls or enc.taken), solo=spec.solo)
     _declare_state(ctx, zone, removal, player, abil)
     pos = m.var("pos", Int(0, max(n - 1, 0)), init=0)
     passes = m.var("passes", Int(0, spec.max_passes), init=0)
@@ -207,7 +220,8 @@ def _declare_state(ctx: Ctx, zone: Sort, removal: Sort, player: Sort, abil: Sort
     declare("deck", Int(0, _BIG), player, Range(0, 10), 0)
     declare("fpower", Int(0, _BIG), player, Range(0, 3), 0)
     declare("fstand", Bool, player, OneOf(False, True), False)
-    if any(c.type == "plot" for c in enc.cards):  # plot cards in the plot deck besides the model's (Plot Deck)
+    if any(c.type == "plot" for c in enc.cards) or any(effect_key(e) is EffectKind.REVEAL for a in enc.abilities
+                                                       for e in a.effects):  # plots besides the model's (Plot Deck)
         declare("plots", Int(0, _BIG), player, Range(0, 6), 0)
         for p in enc.players:  # one revealed plot per player
             mine = [cid(c.code) for c in enc.cards if c.type == "plot" and c.owner == p]
@@ -224,6 +238,18 @@ def _declare_state(ctx: Ctx, zone: Sort, removal: Sort, player: Sort, abil: Sort
         m.init_constraint(Or(cells[("zone", k)] == Place.PLAY.value, cells[("standing", k)]))
         if ctx.control:  # out of play, a card is its owner's
             m.init_constraint(Or(cells[("zone", k)] == Place.PLAY.value, cells[("ctl", k)] == c.owner))
+        if ctx.control and not takes_control(enc):  # no effect of the cycle takes control: each card is its
+            under = [cells[("zone", cid(a))] == Place.PLAY.value for a, h in enc.controls if h == c.code]  # owner's,
+            before = [And(cells[("ctl", k)] == ctx.by_id[cid(t)].owner,  # or an ability off the cycle took it
+                          cells[("zone", cid(t))] == Place.PLAY.value if keep else true())
+                      for t, x, keep in enc.taken if x == c.code]
+            m.init_constraint(Or(cells[("ctl", k)] == c.owner, *under, *before))
+            twins = [cid(j.code) for j in enc.cards if j.code != c.code and j.name == c.name]
+            if c.unique and twins and ctx.rules.unique.one_per_player:  # never beside a copy of a unique card
+                m.init_constraint(Or(cells[("ctl", k)] == c.owner,
+                                     And(*(cells[("zone", j)] != Place.PLAY.value for j in twins))))
+        for a in (cid(a) for a, h in enc.controls if h == c.code):  # ... or the controller of what takes it (Ward)
+            m.init_constraint(Or(cells[("zone", a)] != Place.PLAY.value, cells[("ctl", k)] == cells[("ctl", a)]))
         if c.host is not None:  # an attachment in play is attached to its host, which is in play
             m.init_constraint(Or(cells[("zone", k)] != Place.PLAY.value,
                                  cells[("zone", cid(c.host))] == Place.PLAY.value))
@@ -324,8 +350,8 @@ def _effects(s: AbilityStep) -> None:
     rules = s.ctx.rules
     full: list[Term] = []
     for ei, e in enumerate(s.a.effects):
-        entry = entry_of(e, rules)
-        assert entry is not None
+        entry, key = entry_of(e, rules), effect_key(e)
+        assert entry is not None and key is not None
         tag = f"target{ei}"
         amt = e.amount if e.amount is not None else len(s.ctx.ids)  # X cards: up to every card (a widening)
         if e.then and rules.then.gate:
@@ -336,11 +362,11 @@ def _effects(s: AbilityStep) -> None:
             use = s.st.choose(f"use{ei}", Bool)
             outer = s.sym.guard
             s.sym.guard = use if outer is None else And(outer, use)
-            EFFECT_ENCODERS[e.kind](s, e, entry, tag, amt)
+            EFFECT_ENCODERS[key](s, e, entry, tag, amt)
             s.sym.guard = outer
             s.changes[first:] = [And(use, c) for c in s.changes[first:]]
         else:
-            EFFECT_ENCODERS[e.kind](s, e, entry, tag, amt)
+            EFFECT_ENCODERS[key](s, e, entry, tag, amt)
         mine = s.changes[first:]
         if s.sym.guard is not None:
             s.changes[first:] = [And(s.sym.guard, c) for c in mine]
@@ -370,7 +396,10 @@ def _ability_action(ctx: Ctx, i: int, pos: Term, passes: Term, player: Sort) -> 
     def run(st: Step, p: Term | None) -> None:
         s = AbilityStep(ctx, i, st, _name(p) if p is not None else None)
         if p is not None and not anyone:  # only the card's controller initiates its ability
-            st.require(ctx.cells[("ctl", s.sid)] == s.me)
+            st.require(ctx.cells[("ctl", s.sid)] == s.me if ctx.rules.initiators.by == "controller"
+                       else (true() if s.src.owner == s.me else false()))
+        if ctx.solo and a.type not in _FORCED and s.me != ctx.solo:  # one player makes every choice to go on
+            st.require(false())
         _initiation(s, pos)
         _where_from(s)
         for ci, c in enumerate(a.costs):
@@ -388,6 +417,7 @@ def _ability_action(ctx: Ctx, i: int, pos: Term, passes: Term, player: Sort) -> 
                     for saveable in (True, False):
                         s.finish_removal(mv, k, s.sym[("imm", k)] == pending_name(mv, saveable))
                 s.sym.put(("imm", k), "none")
+        _constant_control(s)
         st.set(pos, (i + 1) % n)
         if i == n - 1:
             st.set(passes, passes + 1)
@@ -412,6 +442,25 @@ def _ability_action(ctx: Ctx, i: int, pos: Term, passes: Term, player: Sort) -> 
 
     body.__name__ = f"ability{i}"
     ctx.m.action(name=f"ability{i}", describe=f"{enc.label(i)}: {a.type.value}", cites=_cites(a))(body)
+
+
+def _constant_control(s: AbilityStep) -> None:
+    """After a step: an attachment that takes control of its host (Ward) gives it to the attachment's controller
+    while it is in play; when it leaves play, the host (still in play) goes back to its owner (Ownership and
+    Control)."""
+    for att, host in s.ctx.enc.controls:
+        a, h = cid(att), cid(host)
+        on = s.sym[("zone", a)] == Place.PLAY.value
+        s.sym.put(("ctl", h), s.sym[("ctl", a)], when=on)
+        left = And(s.pre[("zone", a)] == Place.PLAY.value, Not(on), s.sym[("zone", h)] == Place.PLAY.value)
+        s.sym.put(("ctl", h), s.ctx.by_id[h].owner, when=left)
+    for taker, card, keep in s.ctx.enc.taken:  # "until Yoren leaves play": control ends when the taker leaves
+        if not keep:
+            continue
+        t, k = cid(taker), cid(card)
+        gone = And(s.pre[("zone", t)] == Place.PLAY.value, s.sym[("zone", t)] != Place.PLAY.value,
+                   s.sym[("zone", k)] == Place.PLAY.value, s.sym[("ctl", k)] == s.ctx.by_id[t].owner)
+        s.sym.put(("ctl", k), s.ctx.by_id[k].owner, when=gone)
 
 
 def _cites(a: Ability) -> list[str]:

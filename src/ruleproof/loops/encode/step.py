@@ -20,7 +20,7 @@ from typing import Callable, Mapping
 from ruleproof.cards.abilities import Ability, AbilityType, CardKind, EventKind, Scope, Subject, Target, TargetRef
 from ruleproof.cards.semantics import CardFacts, Move, Place, Rules, answers, trigger_of
 from ruleproof.dsl import And, Bool, If, Model, Not, Or, Sort, Step, Sum, Term
-from ruleproof.loops.encode.accept import Encoding, static_match
+from ruleproof.loops.encode.accept import Encoding, static_match, target_match
 
 __all__ = ["CARD_EVENTS", "AbilityStep", "Ctx", "Sym", "cid", "false", "pending_name", "player_scope_ok", "true"]
 
@@ -95,6 +95,8 @@ class Ctx:
     moves: dict[str, Move] = field(default_factory=dict)
     #: some effect of the model takes control of a card: control is state (``ctl``), not the owner
     control: bool = False
+    #: a player who initiates every optional ability (``ModelSpec.solo``), or ""
+    solo: str = ""
 
     def holder(self, j: int) -> CardFacts:
         """The card of the ``j``-th ability of the cycle."""
@@ -170,7 +172,7 @@ class AbilityStep:
         by_id, fixed = self.ctx.by_id, not self.ctx.control
         rule = self.ctx.rules.refs.get(TargetRef.CHOSEN)
         cycle = set(self.ctx.enc.candidate.cards)
-        return [k for k in self.ctx.ids if static_match(t.subject, self.src, by_id[k], self.me, fixed)
+        return [k for k in self.ctx.ids if target_match(t, self.src, by_id[k], self.me, fixed, self.ctx.rules)
                 and (not only_mine or not fixed or by_id[k].owner == self.me)
                 and (rule is None or rule.picks == "any" or by_id[k].code in cycle)]
 
