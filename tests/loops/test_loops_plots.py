@@ -61,3 +61,15 @@ def test_revealing_a_card_that_is_not_a_plot_only_shows_it() -> None:
     assert run.step(0)  # the reaction answers its trigger ...
     assert not run.get("pending", "a0") and run.get("used", "a0") == 1
     assert {k: v for k, v in run.state.items() if k in before} == before  # ... and moves no card
+
+
+def test_revealing_a_card_that_is_not_a_plot_is_encoded_as_showing_it_not_as_a_plot_reveal() -> None:
+    """Alerie Tyrell (05037) searches the deck for a «Tyrell» character and reveals it: the table reads that
+    'reveal' as looking at a card (semantics.entry_of), and the encoder must encode the same entry.  It used
+    the plot-reveal encoder, which needs a plot deck the model does not have: an internal error (KeyError
+    ('plots', 'you')) that stopped the whole-pool run at candidate 01104 + 05037."""
+    enc = encoding([("01104", 0), ("05037", 0)])
+    system = model(enc)
+    assert not any(v.name == "plots" for v in system.vars)  # no plot card and no plot reveal: no plot deck
+    res = find_loops(POOL, ["01104", "05037"])  # raised KeyError before
+    assert {r.category for r in res.results} <= set(Category) and len(res.results) == 2
