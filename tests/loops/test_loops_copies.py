@@ -52,7 +52,8 @@ def test_two_fanatics_take_turns_once_per_round_and_the_report_is_not_complete()
     by_cycle = {r.abilities: r for r in rep.results}
     pair = by_cycle[((FANATIC, 0), (SECOND, 0))]
     assert pair.category is Category.LIMITED and pair.passes == 0
-    assert "max 1 per round" in pair.reason
+    assert "max 1 per round" in pair.reason and "1 of its 2 abilities fires in cycle order" in pair.reason
+    assert pair.trace is not None and len(pair.trace.steps) == 1  # one copy kills the other to come back
     assert by_cycle[((FANATIC, 0),)].category is Category.NOT_A_LOOP
     assert [u.key for u in rep.unread] == [FANATIC] and rep.through_unread == ()
     assert not rep.complete

@@ -403,7 +403,18 @@ def _classify(enc: Encoding, timeout: float | None, max_passes: int, t0: float) 
             binding.append(f"{enc.label(j)}: {a.limit.kind.value} {a.limit.count} per {a.limit.period.value}")
     why = (f"without printed limits one pass repeats forever; the limits allow {count} complete pass(es)"
            + (f", bound by {'; '.join(binding)}" if binding else " (only the limits together bind)"))
-    gain = net_change(enc, best, 0, n) if best is not None else ()
+    if count == 0 and n > 1:  # not one whole pass: how far one gets (two copies of a title sharing one Max)
+        part = _Path(build_model(enc, ModelSpec(limits=every, progress=tuple(range(1, n)), max_passes=max_passes)),
+                     timeout)
+        fired = 0
+        for m in range(1, n):
+            t = part.reach(f"pos>={m}", m)
+            if t is None:
+                break
+            best, fired = t, m
+        why += (f"; {fired} of its {n} abilities fire{'s' if fired == 1 else ''} in cycle order before the limits "
+                "stop it, and the limits renew each period")
+    gain = net_change(enc, best, 0, n) if best is not None and count else ()
     return _result(enc, Category.LIMITED, why, t0, passes=count, binding=tuple(binding), net_gain=gain,
                    trace=best, trace_passes=count)
 
