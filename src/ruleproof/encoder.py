@@ -7,7 +7,8 @@ It offers the engines three things, all in terms of the IR:
   k-induction and coverage queries are asked with assumption literals;
 * :func:`chc_prove`, a constrained-Horn-clause query on Z3's Spacer engine,
   which returns the inductive invariant it synthesised;
-* :class:`RawTrace`, plain-data paths read off a model, for concrete replay.
+* :meth:`Unrolling.trace`, the path of a model as plain data
+  (:class:`ruleproof.results.RawTrace`), for concrete replay.
 
 Enumerations (sorts, zones) are encoded as integers ``0..n-1`` with a domain
 constraint at every state; integers are mathematical integers (declared
@@ -43,8 +44,9 @@ from .ir import (
     Value,
     Var,
 )
+from .results import RawTrace
 
-__all__ = ["SatResult", "RawTrace", "Unrolling", "chc_prove", "Cond", "fresh_context", "new_solver"]
+__all__ = ["SatResult", "Unrolling", "chc_prove", "Cond", "fresh_context", "new_solver"]
 
 SEED = 0
 
@@ -66,14 +68,6 @@ class SatResult(enum.Enum):
     SAT = "sat"
     UNSAT = "unsat"
     UNKNOWN = "unknown"
-
-
-@dataclass(frozen=True)
-class RawTrace:
-    """A path read off a solver model: states and, per step, action index and choices."""
-
-    states: tuple[tuple[Value, ...], ...]
-    steps: tuple[tuple[int, tuple[tuple[str, Value], ...]], ...]
 
 
 class Cond:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from .ir import Value
 
-__all__ = ["Verdict", "Change", "TraceStep", "Trace", "RuleCoverage", "Coverage", "Result"]
+__all__ = ["RawTrace", "Verdict", "Change", "TraceStep", "Trace", "RuleCoverage", "Coverage", "Result"]
 
 
 class Verdict(enum.Enum):
@@ -24,6 +24,18 @@ class Verdict(enum.Enum):
     HOLDS_TO_DEPTH = "holds_to_depth"
     VIOLATED = "violated"
     UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class RawTrace:
+    """A path as engines find it, before replay: states (values in the system's
+    variable order) and, per step, the index of the ground action taken and the
+    values of its choices.  Plain data: the solver engines read it off a model,
+    the explicit engine off its search, and :func:`ruleproof.engines.common.replay`
+    turns it into a :class:`Trace` on the concrete evaluator."""
+
+    states: tuple[tuple[Value, ...], ...]
+    steps: tuple[tuple[int, tuple[tuple[str, Value], ...]], ...]
 
 
 @dataclass(frozen=True)

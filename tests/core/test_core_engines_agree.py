@@ -9,14 +9,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ruleproof.dsl import Int, Model, Step
-from ruleproof.encoder import RawTrace
 from ruleproof.engines import bmc, chc, explicit, kind
 from ruleproof.engines.common import Options, replay
 from ruleproof.engines.runner import check_system, coverage
 from ruleproof.errors import InternalError
 from ruleproof.evaluator import Evaluator
 from ruleproof.loader import discover, load_system
-from ruleproof.results import Verdict
+from ruleproof.results import RawTrace, Verdict
 
 ROOT = Path(__file__).resolve().parents[2]
 FIX = Path(__file__).resolve().parents[1] / "fixtures"

@@ -25,11 +25,11 @@ from ruleproof.cards.abilities import (
 )
 from ruleproof.cards.compiler import compile_text
 from ruleproof.cards.graph import CardFacts, build_ability_graph, find_candidates
-from ruleproof.encoder import RawTrace
 from ruleproof.engines.common import replay
 from ruleproof.evaluator import Evaluator
 from ruleproof.loops.encode import Encoding, LoopCard, ModelSpec, Unsupported, build_model, encode
 from ruleproof.loops.lasso import Category, LoopResult, classify
+from ruleproof.results import RawTrace
 
 STAND_OTHER = "<b>Action:</b> Kneel {n} to choose and stand another character you control.{lim}"
 

@@ -6,11 +6,10 @@ import time
 from dataclasses import dataclass, replace
 from typing import Callable, Mapping, Sequence
 
-from ..encoder import RawTrace
 from ..errors import InternalError
 from ..evaluator import Evaluator, State
 from ..ir import EnumT, Property, PropKind, System, Type, Value
-from ..results import Change, Coverage, Result, Trace, TraceStep, Verdict
+from ..results import Change, Coverage, RawTrace, Result, Trace, TraceStep, Verdict
 
 __all__ = ["Options", "Progress", "ProgressFn", "replay", "show_value", "result", "Clock"]
 

@@ -10,10 +10,9 @@ from __future__ import annotations
 from typing import Mapping, Sequence
 
 from .. import budget
-from ..encoder import RawTrace
 from ..evaluator import Evaluator, State
 from ..ir import Property, PropKind, System, Value
-from ..results import Result, Verdict
+from ..results import RawTrace, Result, Verdict
 from .common import Clock, Options, Progress, ProgressFn, replay, result
 
 __all__ = ["check", "explore"]
