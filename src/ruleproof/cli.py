@@ -44,6 +44,8 @@ from .cli_support import (
     check_seconds,
     check_target,
     error_object,
+    json_error,
+    parse_params,
     streams,
     write_atomic,
 )
@@ -116,21 +118,6 @@ def main(debug: bool = False) -> None:
 
 
 # --------------------------------------------------------------------------- validation
-
-
-def _parse_params(items: tuple[str, ...]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for it in items:
-        if "=" not in it:
-            raise InputError(f"--param takes NAME=VALUE, got '{clip(it)}'")
-        k, v = it.split("=", 1)
-        if not k.isidentifier():
-            raise InputError(f"--param: '{clip(k)}' is not a parameter name")
-        try:
-            out[k] = json.loads(v)
-        except (json.JSONDecodeError, RecursionError):
-            out[k] = v
-    return out
 
 
 # --------------------------------------------------------------------------- check
@@ -207,7 +194,7 @@ def check(model: str | None, props: tuple[str, ...], depth: int, kmax: int, engi
     check_seconds("--timeout", timeout)
     plan_budget = check_budget(time_limit, memory_limit, rlimit)
     check_target(workers, scheduler)
-    overrides = _parse_params(params)
+    overrides = parse_params(params)
     trace_path = _trace_dir(trace_dir)
     opts = Options(depth=depth, kmax=kmax, timeout=timeout, skip_checks=skip_checks, rule_coverage=rule_coverage,
                    rlimit=plan_budget.rlimit)
@@ -552,15 +539,6 @@ def _failure(exc: BaseException, s: Streams, as_json: bool) -> int:
     else:
         _try_write(s.err, line + "\n")
     return code
-
-
-def json_error(line: str) -> str:
-    """An error line for the ``"error"`` field of a JSON object: the location and the message, without the word
-    ``error:`` the key already says (``model.py:3: error: x`` -> ``model.py:3: x``)."""
-    head, sep, rest = line.partition("error: ")
-    if sep and (head == "" or head.endswith(": ")):
-        return head + rest
-    return line
 
 
 def _classify(exc: BaseException) -> tuple[int, str, str]:

@@ -17,6 +17,7 @@ imports it.
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import sys
@@ -42,6 +43,8 @@ __all__ = [
     "Streams",
     "streams",
     "error_object",
+    "json_error",
+    "parse_params",
     "write_atomic",
     "file_mode",
     "check_seconds",
@@ -102,6 +105,31 @@ def streams() -> Streams:
 def error_object(message: str) -> dict[str, Any]:
     """The one JSON object of a failed run: ``{"version": 1, "error": <location: message>}``."""
     return {"version": JSON_VERSION, "error": message}
+
+
+def parse_params(items: tuple[str, ...]) -> dict[str, Any]:
+    """``--param NAME=VALUE`` options: each value read as JSON, else kept as the string given."""
+    out: dict[str, Any] = {}
+    for it in items:
+        if "=" not in it:
+            raise InputError(f"--param takes NAME=VALUE, got '{clip(it)}'")
+        k, v = it.split("=", 1)
+        if not k.isidentifier():
+            raise InputError(f"--param: '{clip(k)}' is not a parameter name")
+        try:
+            out[k] = json.loads(v)
+        except (json.JSONDecodeError, RecursionError):
+            out[k] = v
+    return out
+
+
+def json_error(line: str) -> str:
+    """An error line for the ``"error"`` field of a JSON object: the location and the message, without the word
+    ``error:`` the key already says (``model.py:3: error: x`` -> ``model.py:3: x``)."""
+    head, sep, rest = line.partition("error: ")
+    if sep and (head == "" or head.endswith(": ")):
+        return head + rest
+    return line
 
 
 def check_seconds(option: str, value: float | None, *, maximum: float = MAX_SECONDS) -> None:

@@ -32,7 +32,7 @@ def _streams() -> tuple[TextIO, TextIO]:
 def run_rulings(paths: tuple[str, ...], as_json: bool, timeout: float | None, out: TextIO, err: TextIO,
                 params: tuple[str, ...] = ()) -> int:
     """Load every ruling first (a bad file stops everything, nothing half-written), then check each."""
-    from ..cli import _parse_params, json_error
+    from ..cli_support import json_error, parse_params
     from .check import check_ruling
     from .model import bundled_rulings_dir, load_rulings
     from .render import exit_status, render_results, results_json
@@ -40,7 +40,7 @@ def run_rulings(paths: tuple[str, ...], as_json: bool, timeout: float | None, ou
     try:
         if timeout is not None and timeout <= 0:
             raise InputError(f"--timeout must be positive, got {timeout}")
-        rulings = load_rulings(list(paths) if paths else [bundled_rulings_dir()], _parse_params(params))
+        rulings = load_rulings(list(paths) if paths else [bundled_rulings_dir()], parse_params(params))
         results = [check_ruling(r, timeout) for r in rulings]
     except (InputError, InternalError) as e:
         msg = e.render()
