@@ -88,7 +88,7 @@ class _Commands(click.Group):
 
     LAZY: dict[str, tuple[str, str]] = {
         "cards": ("ruleproof.cards.cli", "cards"),
-        "graph": ("ruleproof.timing.cli", "graph_command"),
+        "graph": ("ruleproof.graph_cli", "graph_command"),
         "list": ("ruleproof.catalog", "list_command"),
         "loops": ("ruleproof.loops.cli", "loops"),
         "ruling": ("ruleproof.rulings.cli", "ruling"),

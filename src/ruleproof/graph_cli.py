@@ -1,5 +1,8 @@
 """``ruleproof graph``: draw or export the timing-window, round and card ability graphs (a click command).
 
+A command module of its own, above :mod:`ruleproof.timing` and :mod:`ruleproof.cards`, which do not
+know each other (ARCHITECTURE.md, "Layers").
+
 ``--what abilities`` draws the two-player ability graph of the cards named
 with ``--cards CODE`` (``opp:CODE`` for the opponent's copy) and ``--deck
 FILE`` (see :mod:`ruleproof.cards.export`); with no card it is bad input,
@@ -15,11 +18,11 @@ from pathlib import Path
 import click
 import networkx as nx
 
-from ..cli_support import EXIT_OK, streams
-from ..errors import InputError, clip
-from ..files import write_atomic
-from .declaration import GameTiming
-from .graph import draw, round_graph, timing_graph, to_dot, to_graphml
+from .cli_support import EXIT_OK, streams
+from .errors import InputError, clip
+from .files import write_atomic
+from .timing.declaration import GameTiming
+from .timing.graph import draw, round_graph, timing_graph, to_dot, to_graphml
 
 __all__ = ["graph_command", "load_timing", "make_graph", "format_of", "FORMATS"]
 
@@ -39,10 +42,10 @@ def format_of(out: Path) -> str:
 def load_timing(model: Path | None) -> GameTiming:
     """The ``TIMING`` of ``<model>/timing.py`` (default: the bundled AGoT model)."""
     if model is None:
-        from ..loader import bundled_model_dir
+        from .loader import bundled_model_dir
 
         model = bundled_model_dir("agot")
-    from ..loader import import_file
+    from .loader import import_file
 
     try:
         path = model / "timing.py" if model.is_dir() else model
@@ -112,8 +115,8 @@ def graph_command(model: Path | None, what: str, fmt: str | None, out: Path, lev
     fmt = fmt or format_of(out)
     if what == "abilities":
         g = _abilities(model, codes, deck_file, pool_dir, override_files, whole_pool, only_cycles)
-        from ..cards.export import render as render_abilities
-        from ..cards.export import to_dot as abilities_dot
+        from .cards.export import render as render_abilities
+        from .cards.export import to_dot as abilities_dot
 
         if fmt in ("svg", "png"):
             write_atomic(out, render_abilities(g, fmt))
@@ -149,9 +152,9 @@ def _check_out(out: Path) -> None:
 def _abilities(model: Path | None, codes: tuple[str, ...], deck_file: Path | None, pool_dir: Path | None,
                override_files: tuple[Path, ...], whole_pool: bool, only_cycles: bool) -> nx.DiGraph:
     """The export-ready ability graph the options name (see :func:`ruleproof.cards.export.abilities_graph`)."""
-    from ..cards.export import abilities_graph
-    from ..cards.overrides import load_overrides
-    from ..cards.pool import load_deck, load_pool
+    from .cards.export import abilities_graph
+    from .cards.overrides import load_overrides
+    from .cards.pool import load_deck, load_pool
 
     mine = [c for c in codes if not c.startswith("opp:")]
     theirs = [c[4:] for c in codes if c.startswith("opp:")]
