@@ -22,7 +22,11 @@ from ruleproof.loader import discover, load_system
 from ruleproof.results import Verdict
 
 ROOT = Path(__file__).resolve().parents[1]
-PROPS = ("gold is conserved", "no gold pool, treasury or token count goes below zero", "a card out of play carries no tokens")
+PROPS = (
+    "gold is conserved",
+    "no gold pool, treasury or token count goes below zero",
+    "a card out of play carries no tokens",
+)
 
 
 def main() -> None:
@@ -35,7 +39,8 @@ def main() -> None:
     print(f"{'cards':>5} {'gold':>5} {'kind s':>8} {'explicit s':>11} {'explicit/kind':>14}  explicit states / verdict")
     for cards in range(2, args.max_cards + 1, 2):
         max_gold = min(50, 5 * cards)
-        s = load_system(spec, "default", {"players": 2, "cards": cards, "max_start_gold": max_gold // 2, "total_gold": max_gold})
+        params = {"players": 2, "cards": cards, "max_start_gold": max_gold // 2, "total_gold": max_gold}
+        s = load_system(spec, "default", params)
         t0 = time.perf_counter()
         for name in PROPS:
             r = kind.check(s, s.prop(name), Options(kmax=4))

@@ -58,7 +58,8 @@ def test_the_declaration_is_game_neutral_and_the_order_is_its_parameter():
 def test_graph_command_draws_the_berserk_queue(tmp_path):
     out, err = io.StringIO(), io.StringIO()
     target = tmp_path / "ochered.dot"
-    rc = run(["graph", str(ROOT / "model" / "berserk"), "--what", "timing", "--format", "dot", "--out", str(target)], out, err)
+    argv = ["graph", str(ROOT / "model" / "berserk"), "--what", "timing", "--format", "dot", "--out", str(target)]
+    rc = run(argv, out, err)
     assert rc == 0, err.getvalue()
     text = target.read_text(encoding="utf-8")
     assert "digraph" in text and "Очередь" in text and "nest" in text

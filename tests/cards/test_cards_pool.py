@@ -46,7 +46,8 @@ def test_schema_violation_names_file_and_record(tmp_path: Path) -> None:
     shutil.copytree(default_pool_dir(), root)
     core = root / "packs" / "Core.json"
     text = core.read_text(encoding="utf-8")
-    broken = text.replace('"code": "01005",\n            "type": "plot"', '"code": "01005",\n            "type": "plott"', 1)
+    plot = '"code": "01005",\n            "type": "plot'
+    broken = text.replace(plot + '"', plot + 't"', 1)  # the type "plott" is not in the schema
     assert broken != text
     core.write_text(broken, encoding="utf-8")
     with pytest.raises(InputError) as exc:

@@ -57,14 +57,16 @@ def berserk_sequence(order: QueueOrder = QueueOrder.LIFO) -> Declaration:
     window = Window(Actor.ACTIVE_PLAYER, None, True)
     forced = Window(Actor.ACTIVE_PLAYER, None, True)
     steps = [
-        Step("declared", K.IMMINENT, "Ability declared into the Очередь (cost paid, targets named)", (Q, TABLE, TARGETS)),
+        Step("declared", K.IMMINENT, "Ability declared into the Очередь (cost paid, targets named)",
+             (Q, TABLE, TARGETS)),
         Step("responses", K.INTERRUPT_WINDOW, "Responses: players may activate abilities", (Q, TABLE), window=window),
         Step("responses_resolving", K.RESOLVING, "A response is declared into the Очередь", (Q, TABLE)),
         Step("resolves", K.OCCURS, "The entry resolves: its effects apply", (TABLE,)),
-        Step("triggered", K.FORCED_REACTIONS, "Mandatory triggered abilities enter the Очередь", (TABLE,), window=forced),
+        Step("triggered", K.FORCED_REACTIONS, "Mandatory triggered abilities enter the Очередь", (TABLE,),
+             window=forced),
         Step("triggered_resolving", K.RESOLVING, "A triggered ability is declared into the Очередь", (TABLE,)),
-        Step("optional", K.REACTION_WINDOW, "Optional triggered abilities («может»): the controller may decline", (TABLE,),
-             window=window),
+        Step("optional", K.REACTION_WINDOW, "Optional triggered abilities («может»): the controller may decline",
+             (TABLE,), window=window),
         Step("optional_resolving", K.RESOLVING, "An optional triggered ability is declared into the Очередь", (TABLE,)),
         Step("closed", K.CLOSED, "The entry has left the Очередь", (Q,), outcome=Outcome.COMPLETED),
     ]
@@ -79,7 +81,8 @@ def berserk_sequence(order: QueueOrder = QueueOrder.LIFO) -> Declaration:
         Move("triggered_resolving", "triggered", M.RESOLVE, "it is in the Очередь", (TABLE,)),
         Move("triggered_resolving", "declared", M.NEST, "it is a new entry of the Очередь", (Q,)),
         Move("triggered", "optional", M.PROCEED, "every mandatory triggered ability has entered", (TABLE,)),
-        Move("optional", "optional_resolving", M.INITIATE, "the controller uses an optional triggered ability", (TABLE,)),
+        Move("optional", "optional_resolving", M.INITIATE, "the controller uses an optional triggered ability",
+             (TABLE,)),
         Move("optional_resolving", "optional", M.RESOLVE, "it is in the Очередь", (TABLE,)),
         Move("optional_resolving", "declared", M.NEST, "it is a new entry of the Очередь", (Q,)),
         Move("optional", "closed", M.PASS, "all players pass consecutively", (TABLE,)),
