@@ -32,7 +32,7 @@ from typing import Any, Callable
 from ruleproof.cards.pool import load_pool
 from ruleproof.engines.common import Options
 from ruleproof.loops import report_json
-from ruleproof.scale.loops import search_loops
+from ruleproof.loops.driver import search_loops
 from ruleproof.scale.mutants import plan_mutants, run_mutants
 
 

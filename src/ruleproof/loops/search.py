@@ -340,7 +340,7 @@ def find_loops(
     InputError
         A code not in the pool.
     """
-    from ruleproof.scale.loops import search_loops  # the one driver, in this process or on a cluster
+    from ruleproof.loops.driver import search_loops  # the one driver, in this process or on a cluster
 
     return search_loops(pool, codes, deck, opponent_codes, progress, overrides=overrides, max_length=max_length,
                         max_candidates=max_candidates, timeout=timeout)

@@ -11,7 +11,8 @@ worker rebuilds what it needs and caches it per process.
 
 Modules: :mod:`.executor` (:func:`run_units`, :class:`Fault`), :mod:`.systems`
 (model references, the per-process system cache), :mod:`.check`,
-:mod:`.mutants`, :mod:`.loops` (the units and drivers of each command).
+:mod:`.mutants` (the units and drivers of those commands); the loop
+search's units and driver are :mod:`ruleproof.loops.driver`, above this package.
 """
 
 from __future__ import annotations

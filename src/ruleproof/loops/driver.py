@@ -1,5 +1,9 @@
 """``ruleproof loops``: loop candidates classified in this process or on a Dask cluster (one driver).
 
+The driver lives in the loops package, above :mod:`ruleproof.scale` (whose
+executor it uses), so that nothing in :mod:`ruleproof.scale` imports the loop
+search (ARCHITECTURE.md, "Layers").
+
 :func:`search_loops` lists the candidates with
 :func:`ruleproof.loops.search.search_space` and encodes them with
 :func:`ruleproof.loops.search.plan` (the named cards, and a deck's where a
@@ -26,12 +30,12 @@ from typing import Callable, Iterable
 from .. import budget
 from ..cards.overrides import Overrides
 from ..cards.pool import Deck, Pool
-from ..loops.encode import Encoding
-from ..loops.lasso import Category, LoopResult, classify
-from ..loops.search import MAX_CANDIDATES, LoopReport, ProgressCallback, assemble, plan, search_space
-from .check import GRACE
-from .executor import Fault, run_units
-from .isolation import fresh_solver_context
+from ..scale.check import GRACE
+from ..scale.executor import Fault, run_units
+from ..scale.isolation import fresh_solver_context
+from .encode import Encoding
+from .lasso import Category, LoopResult, classify
+from .search import MAX_CANDIDATES, LoopReport, ProgressCallback, assemble, plan, search_space
 
 __all__ = ["LoopUnit", "run_loop_unit", "search_loops", "QUERIES_PER_CANDIDATE"]
 
