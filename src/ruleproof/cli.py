@@ -19,6 +19,7 @@ import contextlib
 import errno
 import importlib
 import json
+import math
 import os
 import shutil
 import sys
@@ -380,36 +381,48 @@ def _trace_name(stem: str) -> str:
 
 @main.command(epilog="""\b
 Exit status:
-  0        every mutant killed or survived (a complete report; survivors are listed)
+  0        every mutant judged: killed, proved equivalent or survived (a complete report;
+           survivors are listed with a trace), and every system's score >= --min-score
+  1        some system's score killed / (total - equivalent) is below --min-score
   2        bad input or internal error
   3        some mutant unknown (budget, timeout, out of memory, a Dask worker died),
            or the --time-limit stopped the run
   130/143  interrupted: the finished mutants are reported, the rest marked not run
 """)
 @click.argument("model", required=False)
-@click.option("--depth", type=int, default=6, show_default=True, help=f"BMC depth (at most {MAX_DEPTH}).")
+@click.option("--depth", type=int, default=6, show_default=True,
+              help=f"BMC depth of the kill search on systems too large to explore (at most {MAX_DEPTH}).")
 @click.option("--timeout", type=float, default=10.0, show_default=True,
-              help="Wall-clock seconds per property (a safety net behind --rlimit).")
+              help="Wall-clock seconds per solver query (a safety net behind --rlimit).")
 @click.option("--limit", type=int, default=None, help="At most this many mutants per system.")
+@click.option("--min-score", type=float, default=None,
+              help="Exit 1 when some system's killed / (total - equivalent) is below this fraction (e.g. 0.95).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (version 1) at the end.")
 @click.option("--jsonl", "as_jsonl", is_flag=True,
               help="Print one JSON object per mutant as soon as it is known, then a summary object.")
-@click.option("--workers", type=int, default=None, help="Check mutants on a local Dask cluster of N worker processes.")
-@click.option("--scheduler", default=None, metavar="ADDRESS", help="Check mutants on the Dask scheduler at ADDRESS.")
+@click.option("--workers", type=int, default=None, help="Judge mutants on a local Dask cluster of N worker processes.")
+@click.option("--scheduler", default=None, metavar="ADDRESS", help="Judge mutants on the Dask scheduler at ADDRESS.")
 @budget_options
 def mutants(model: str | None, depth: int, timeout: float, limit: int | None, as_json: bool,
             workers: int | None, scheduler: str | None, as_jsonl: bool = False, time_limit: float | None = None,
-            memory_limit: str = "none", rlimit: int | None = None) -> int:
-    """Generate rule mutants of MODEL (default: bundled AGoT) and report how many the properties kill.
+            memory_limit: str = "none", rlimit: int | None = None, min_score: float | None = None) -> int:
+    """Break the rules of MODEL (default: bundled AGoT) one at a time; report which breaks the properties notice.
 
-    Each mutant's result is printed as soon as it is known.
+    Each mutant is judged in every checked scenario of its system: killed (a
+    property is violated; with the trace), equivalent (proved to agree with
+    the rules on everything the game shows), survived (a hole in the property
+    suite; with a trace on which the mutant and the rules differ) or unknown.
+    Each verdict is printed as soon as it is known.
     """
     from .engines.common import Options
+    from .mutants_report import result_json, result_text
 
     s = streams()
-    check_count("--depth", depth, 0, MAX_DEPTH)
+    check_count("--depth", depth, 1, MAX_DEPTH)
     check_seconds("--timeout", timeout)
-    check_count("--limit", limit, 0, 10**9)
+    check_count("--limit", limit, 1, 10**9)
+    if min_score is not None and not (math.isfinite(min_score) and 0 <= min_score <= 1):
+        raise InputError(f"--min-score must be a fraction within 0..1 (e.g. 0.95), got {min_score}")
     plan_budget = check_budget(time_limit, memory_limit, rlimit)
     check_target(workers, scheduler)
     opts = Options(depth=depth, kmax=4, timeout=timeout, rlimit=plan_budget.rlimit)
@@ -424,9 +437,9 @@ def mutants(model: str | None, depth: int, timeout: float, limit: int | None, as
         def add(system: str, r: Any) -> None:
             done.append((system, r))
             if mode == "text":
-                _write(s.out, _mutant_line(system, r))
+                _write(s.out, result_text([(system, r)], None))
             elif mode == "jsonl":
-                _write(s.out, json.dumps({"version": JSON_VERSION, "type": "mutant", **_mutant_json(system, r)},
+                _write(s.out, json.dumps({"version": JSON_VERSION, "type": "mutant", **result_json(system, r)},
                                          ensure_ascii=False) + "\n")
             activity.status(f"mutant {len(done)}/{len(work.units)}: {system} {r.label}")
 
@@ -438,42 +451,36 @@ def mutants(model: str | None, depth: int, timeout: float, limit: int | None, as
                 budget.acknowledge(exc)
                 event = exc
         with budget.shielded():
-            return _mutants_report(s, name, mode, work.units, done, event, plan_budget.as_json(timeout))
-
-
-def _mutant_line(system: str, r: Any) -> str:
-    by = (f" (by: {r.killed_by[0]}{' +' + str(len(r.killed_by) - 1) if len(r.killed_by) > 1 else ''})"
-          if r.killed_by else "")
-    return f"{r.status:<8}  {system}  {r.label}{by}" + (f" ({r.reason})" if r.reason else "") + "\n"
-
-
-def _mutant_json(system: str, r: Any) -> dict[str, Any]:
-    return {"system": system, "mutant": r.label, "status": r.status, "killed_by": list(r.killed_by),
-            **({"reason": r.reason} if r.reason else {})}
+            return _mutants_report(s, name, mode, work.units, done, event, plan_budget.as_json(timeout), min_score)
 
 
 def _mutants_report(s: Streams, name: str, mode: str, units: Any, done: list[tuple[str, Any]],
-                    event: BaseException | None, budget_json: dict[str, Any]) -> int:
-    """The end of the mutants report (the score; what was not run) and its exit status."""
-    killed = sum(1 for _, r in done if r.status == "killed")
-    unknown = sum(1 for _, r in done if r.status == "unknown")
+                    event: BaseException | None, budget_json: dict[str, Any], min_score: float | None) -> int:
+    """The end of the mutants report (the scores; what was not run) and its exit status."""
+    from .mutants import STATUSES
+    from .mutants_report import Score, exit_code, result_json, scores
+
+    per_system = scores(done)
     not_run = [f"{u.system_label} {u.mutant}" for u in units[len(done):]] if event is not None else []
     if isinstance(event, budget.Interrupted):
         status, stopped = event.exit_code, str(event)
     elif event is not None:
         status, stopped = EXIT_UNKNOWN, str(event)
     else:
-        status, stopped = (EXIT_UNKNOWN if unknown else EXIT_OK), ""
-    summary = {"version": JSON_VERSION, "model": name, "status": status, "total": len(done), "killed": killed,
-               "unknown": unknown, "interrupted": isinstance(event, budget.Interrupted), "stopped": stopped or None,
+        status, stopped = exit_code(per_system, min_score), ""
+    total = Score("all", [r for _, r in done])
+    summary = {"version": JSON_VERSION, "model": name, "status": status, "total": total.total,
+               **{k: total.counts[k] for k in STATUSES}, "min_score": min_score,
+               "systems": {x.system: {"total": x.total, **x.counts, "score": x.score()} for x in per_system},
+               "interrupted": isinstance(event, budget.Interrupted), "stopped": stopped or None,
                "not_run": not_run, "budget": budget_json}
     if mode == "json":
-        _write(s.out, json.dumps({**summary, "mutants": [_mutant_json(sy, r) for sy, r in done]}, indent=2) + "\n")
+        _write(s.out, json.dumps({**summary, "mutants": [result_json(sy, r) for sy, r in done]}, indent=2,
+                                 ensure_ascii=False) + "\n")
     elif mode == "jsonl":
-        _write(s.out, json.dumps({**summary, "type": "summary"}) + "\n")
+        _write(s.out, json.dumps({**summary, "type": "summary"}, ensure_ascii=False) + "\n")
     else:
-        score = f"{killed}/{len(done)}" if done else "0/0"
-        text = f"\nmutation score: {score} mutants killed" + (f", {unknown} unknown" if unknown else "") + "\n"
+        text = "\n" + "".join(x.line() + "\n" for x in per_system)
         if stopped:
             text += f"{stopped}: {len(not_run)} mutants not run\n" + "".join(f"  not run: {m}\n" for m in not_run)
         _write(s.out, text)

@@ -573,6 +573,7 @@ class Step:
         self._model = model
         self._family = family
         self.guard: list[Expr] = []
+        self.requires: list[ir.Requirement] = []
         self.choices: dict[str, ir.ChoiceVar] = {}
         self.updates: dict[str, Expr] = {}
         self.writes: list[ir.Write] = []
@@ -583,10 +584,13 @@ class Step:
         """The action is enabled only when every one of ``conds`` holds (choices included)."""
         if not conds:
             raise _err("require needs at least one condition")
+        f = sys._getframe(1)  # the line that states the requirement (in the model, or in a generator)
+        where = SourceLoc(_display(f.f_code.co_filename, os.getcwd()), f.f_lineno)
         for cond in conds:
             t = lift(cond)
             _need_bool(t, "require")
             self.guard.append(t.expr)
+            self.requires.append(ir.Requirement(t.expr, where))
 
     def choose(self, name: str, t: Type | Sort, index: Sort | None = None) -> Any:
         """A value the acting player picks at this step (one per ``index`` element)."""
@@ -773,6 +777,8 @@ class Model:
         self._resolutions: list[Any] = []
         self._skipped: list[tuple[str, str]] = []
         self._covers: list[tuple[str, Expr]] = []
+        self._hidden: set[str] = set()
+        self._shown: dict[str, Callable[[], Operand]] = {}
         self.consistency_checks = True
         self._names: dict[str, Any] = {}
         self.v = _Names("variable or static data", self._names)
@@ -814,14 +820,26 @@ class Model:
         t: Type | Sort,
         index: Sort | Sequence[Sort] = (),
         init: Any = None,
+        observable: bool | Callable[[], Operand] = True,
     ) -> Any:
-        """A state variable (an array over ``index`` sorts when given)."""
+        """A state variable (an array over ``index`` sorts when given).
+
+        ``observable=False`` marks bookkeeping (a stage flag, a record of what
+        an action did, a ghost): not part of what the game shows, so mutation
+        testing does not require a mutant to agree with the rules on it.  A
+        function returning a condition (``lambda: stage != "idle"``, read once
+        every variable is declared) makes it observable only where that holds.
+        """
         self._declare(name)
         tt = t.type if isinstance(t, Sort) else t
         if not isinstance(tt, (BoolT, IntT, EnumT)):
             raise _err(f"variable '{name}' needs a type (Bool, Int(lo, hi) or a sort)")
         idx = (index,) if isinstance(index, Sort) else tuple(index)
         arr = VarArray(self, name, tt, idx, user_loc())
+        if callable(observable):
+            self._shown[name] = observable
+        elif not observable:
+            self._hidden.add(name)
         self._vars[name] = arr
         self._names[name] = arr if idx else arr[()]
         if init is None:
@@ -937,6 +955,7 @@ class Model:
                         param_labels=tuple(c.label for c in combo),
                         loc=loc,
                         writes=tuple(step.writes),
+                        requires=tuple(step.requires),
                     )
                 )
             return fn
@@ -1029,6 +1048,13 @@ class Model:
         self._resolutions.append(Resolution(outcome, wins, tuple((k, e, _prime(e)) for k, e in hap), tuple(cites), doc,
                                             user_loc()))
 
+    def bookkeeping(self, *names: str) -> None:
+        """Mark declared variables as bookkeeping, as ``var(..., observable=False)`` does (e.g. a generator's)."""
+        for n in names:
+            if n not in self._vars:
+                raise _err(f"unknown variable '{n}'{_suggest(n, self._vars)}")
+            self._hidden.add(n)
+
     def cover(self, name: str, cond: Operand) -> None:
         """A coverage point: ``ruleproof check --coverage`` reports whether some state within the bound has ``cond``."""
         t = lift(cond)
@@ -1059,10 +1085,16 @@ class Model:
         """Ground the model into an :class:`ir.System`."""
         svars: list[ir.StateVar] = []
         for arr in self._vars.values():
+            shown = None
+            if arr.name in self._shown:
+                t = lift(self._shown[arr.name]())
+                _need_bool(t, f"observable= of '{arr.name}'")
+                shown = t.expr
             for key, var in arr.cells.items():
                 labels = [s.type.label(k) for s, k in zip(arr.index, key)]
                 label = f"{arr.name}[{', '.join(labels)}]" if key else arr.name
-                svars.append(ir.StateVar(var.name, arr.type, arr.name, key, label, arr.loc))
+                svars.append(ir.StateVar(var.name, arr.type, arr.name, key, label, arr.loc,
+                                         arr.name not in self._hidden, shown))
         if not svars:
             raise InputError(f"model '{self.name}' declares no state variable", SourceLoc(self.file) if self.file else None)
         props = list(self._props)
@@ -1099,6 +1131,7 @@ class Model:
             file=self.file,
             family_names=tuple(self._families),
             covers=tuple(self._covers),
+            ends=tuple(e for e, _ in self._ends),
         )
 
 

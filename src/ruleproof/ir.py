@@ -37,6 +37,7 @@ __all__ = [
     "ChoiceVar",
     "Update",
     "Write",
+    "Requirement",
     "Action",
     "InitVar",
     "PropKind",
@@ -458,6 +459,8 @@ class StateVar:
     index: tuple[str, ...]
     label: str
     loc: SourceLoc | None = field(default=None, compare=False)
+    observable: bool = True  # part of what the game shows (not bookkeeping or a ghost): mutant equivalence compares it
+    shown: Expr | None = None  # observable only in states where this holds (e.g. while an action is in flight)
 
 
 @dataclass(frozen=True)
@@ -498,6 +501,19 @@ class Write:
 
 
 @dataclass(frozen=True)
+class Requirement:
+    """One ``require`` of an action body, as grounded, and the line that states it.
+
+    The guard of an action is the conjunction of its requirements; mutation
+    testing drops them one at a time, naming each by its source line (the
+    same in every scenario of a model).
+    """
+
+    expr: Expr
+    loc: SourceLoc | None = None
+
+
+@dataclass(frozen=True)
 class Action:
     """A ground action: one parameter tuple of a declared action family."""
 
@@ -512,6 +528,7 @@ class Action:
     param_labels: tuple[str, ...] = ()
     loc: SourceLoc | None = field(default=None, compare=False)
     writes: tuple[Write, ...] = ()
+    requires: tuple[Requirement, ...] = field(default=(), compare=False)  # provenance of ``guard`` (may be empty)
 
 
 @dataclass(frozen=True)
@@ -575,6 +592,7 @@ class System:
     file: str = ""
     family_names: tuple[str, ...] = ()
     covers: tuple[tuple[str, Expr], ...] = ()
+    ends: tuple[Expr, ...] = ()  # the declared ends of the game (``Model.game_end``), for regenerating checks
 
     def var(self, name: str) -> StateVar:
         for v in self.vars:

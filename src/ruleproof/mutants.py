@@ -1,66 +1,180 @@
-"""Rule mutants: how many deliberately broken rules does the property suite catch?
+"""Rule mutants: does the property suite notice a broken rule?
 
-Mutants are made on the ground IR of each system, family by family, so that
-they mean something to a rules designer:
+Mutants are made on the ground IR of a system, family by family, so that they
+mean something to a rules designer:
 
 * ``drop-update``: an action no longer changes one state array (e.g. marshal
   stops returning gold to the treasury);
-* ``drop-guard``: an action loses one of its preconditions (e.g. marshal
-  without enough gold);
+* ``drop-guard``: an action loses one of its requirements, named by the line of
+  the model that states it (``require at claim.py:159``; a requirement with
+  several conditions gives one mutant per condition, ``part 2 of 3``);
 * ``off-by-one``: an action's update to one Int array is one too high.
 
-A mutant is *killed* when some property of the system comes back VIOLATED
-(with a replayed trace), *survives* when every property is proved or held,
-and is *unknown* otherwise.  ``ruleproof mutants`` (:mod:`ruleproof.cli`) prints the score.
+A mutant is judged in every checked scenario of its system (labels name the
+same rule in each scenario):
+
+``killed``
+    some property is violated (a replayed trace) in some scenario, or a sanity
+    target the rules reach is unreachable.  Kills are searched before any proof
+    is attempted, so a proof attempt that runs out of budget never hides one.
+``equivalent``
+    proved to agree with the rules on what the game shows, in every scenario:
+    from the same initial state, taking the same action with the same choices,
+    the observable state (:meth:`ruleproof.dsl.Model.var` ``observable=``) stays
+    equal and an action is allowed by the mutant exactly when the rules allow it.
+``survived``
+    no property notices it, and it is not proved equivalent: a hole in the
+    property suite, with a trace on which the mutant and the rules differ when
+    one was found.
+``unknown``
+    some property could be neither violated nor cleared within the budget.
+
+Small systems are judged exactly by exhaustive search on the concrete
+evaluator (no solver budget, so the verdict cannot depend on machine load);
+larger ones by BMC to the depth and, for equivalence, by the engines on the
+product system (:func:`product`).
 """
 
 from __future__ import annotations
 
+import itertools
+from collections import deque
 from dataclasses import dataclass, replace
-from typing import Callable, Iterator
+from pathlib import Path
+from typing import Callable, Iterator, Mapping, Sequence
 
 from . import ir
-from .encoder import fresh_context
-from .engines.common import Options
-from .engines.runner import check_system
-from .ir import Action, IntT, System
-from .results import Verdict
+from .consistency import DEADLOCK, DETERMINISM, Consistency, consistency_properties
+from .encoder import RawTrace
+from .engines.common import Options, replay, show_value
+from .engines.runner import check_property, check_system
+from .evaluator import Evaluator, Fn, State, domain
+from .ir import Action, Expr, IntT, PropKind, System, Value
+from .report import show_expr
+from .results import Trace, Verdict
 
-__all__ = ["Mutant", "MutantResult", "mutants_of", "check_mutant"]
+__all__ = [
+    "STATUSES",
+    "Mutant",
+    "MutantResult",
+    "Judgement",
+    "Baseline",
+    "mutants_of",
+    "baseline",
+    "kill",
+    "equivalence",
+    "judge",
+    "combine",
+    "product",
+    "AGREES",
+    "EXHAUST_STATES",
+]
+
+STATUSES = ("killed", "equivalent", "survived", "unknown")
+
+EXHAUST_STATES = 60_000
+"""States an exhaustive search of a system (or of the rules and a mutant side by side) may visit."""
+EXHAUST_INITIAL = 1_000
+"""Most initial states for which the exhaustive search is tried first."""
+
+AGREES = "the mutant agrees with the rules on what the game shows"
+"""The invariant of the product system (:func:`product`)."""
 
 
 @dataclass(frozen=True)
 class Mutant:
-    """One broken rule: ``kind`` of change, action ``family``, and what it targets."""
+    """One broken rule: ``kind`` of change, action ``family``, what it targets, and the broken system."""
 
     kind: str
     family: str
     target: str
     system: System
+    detail: str = ""  # what was dropped or changed, as text (the first ground instance's)
 
     @property
     def label(self) -> str:
-        return f"{self.kind} {self.family}: {self.target}"
+        return f"{self.kind} {self.family}: {self.target}" if self.family else f"{self.kind}: {self.target}"
 
 
 @dataclass(frozen=True)
 class MutantResult:
+    """The verdict on one mutant over every checked scenario of its system."""
+
     label: str
-    status: str  # killed | survived | unknown
-    killed_by: tuple[str, ...]
-    reason: str = ""  # why a mutant is unknown (a property's budget, a Dask worker died, ...)
+    status: str  # one of STATUSES
+    killed_by: tuple[str, ...] = ()
+    reason: str = ""
+    scenario: str = ""  # the scenario that decided it (killed / survived), "" when all did
+    trace: Trace | None = None  # killed: the counterexample; survived: where the mutant and the rules differ
+    detail: str = ""
 
 
-_conjuncts = ir.conjuncts
+# --------------------------------------------------------------------------- generation
 
 
 def _with_actions(system: System, fam: str, fn: Callable[[Action], Action]) -> System:
+    """``system`` with the actions of ``fam`` edited, and its consistency checks made for the edited actions."""
     acts = tuple(fn(a) if a.family == fam else a for a in system.actions)
-    return replace(system, actions=acts)
+    made = {p.check: p for p in consistency_properties(acts, Consistency(ends=tuple((e, ()) for e in system.ends)))}
+    props = tuple(replace(made[p.check], name=p.name, cites=p.cites, doc=p.doc)
+                  if p.check in (DEADLOCK, DETERMINISM) and p.check in made else p for p in system.properties)
+    return replace(system, actions=acts, properties=props)
+
+
+def _site(r: ir.Requirement) -> str:
+    return f"{Path(r.loc.file).name}:{r.loc.line}" if r.loc is not None else "requirement"
+
+
+def _parts(a: Action) -> list[tuple[str, tuple[Expr, ...]]]:
+    """The guard of ``a`` as ``(site, conditions)``: one entry per ``require`` line when the model recorded them."""
+    reqs = a.requires
+    if reqs and ir.and_(*(r.expr for r in reqs)) == a.guard:
+        out: list[tuple[str, tuple[Expr, ...]]] = []
+        seen: dict[str, int] = {}
+        for r in reqs:
+            site = _site(r)
+            seen[site] = seen.get(site, 0) + 1
+            key = f"require at {site}" + (f" #{seen[site]}" if seen[site] > 1 else "")
+            out.append((key, tuple(c for c in ir.conjuncts(r.expr) if c != ir.TRUE)))
+        return out
+    return [(f"condition {i + 1}", (c,)) for i, c in enumerate(ir.conjuncts(a.guard)) if c != ir.TRUE]
+
+
+def _drop(a: Action, site: str, part: int | None) -> Action:
+    """``a`` without the requirement at ``site`` (only its condition ``part`` when given)."""
+    kept: list[Expr] = []
+    for key, cs in _parts(a):
+        if key != site:
+            kept.extend(cs)
+        elif part is not None and len(cs) > part:
+            kept.extend(c for j, c in enumerate(cs) if j != part)
+    return replace(a, guard=ir.and_(*kept), requires=())
+
+
+def _without_update(arrays: Mapping[str, str], arr: str) -> Callable[[Action], Action]:
+    def edit(a: Action) -> Action:
+        return replace(a, updates=tuple(u for u in a.updates if arrays[u.var] != arr),
+                       writes=tuple(w for w in a.writes if arrays[w.var] != arr))
+    return edit
+
+
+def _plus_one(arrays: Mapping[str, str], arr: str) -> Callable[[Action], Action]:
+    def edit(a: Action) -> Action:
+        return replace(a, updates=tuple(
+            ir.Update(u.var, ir.add(u.expr, ir.const(1))) if arrays[u.var] == arr else u for u in a.updates),
+            writes=tuple(replace(w, value=ir.add(w.value, ir.const(1))) if arrays[w.var] == arr else w
+                         for w in a.writes))
+    return edit
+
+
+def _without(site: str, part: int | None) -> Callable[[Action], Action]:
+    def edit(a: Action) -> Action:
+        return _drop(a, site, part)
+    return edit
 
 
 def mutants_of(system: System) -> Iterator[Mutant]:
-    """Every mutant of ``system`` in a fixed order."""
+    """Every generated mutant of ``system``, in a fixed order (per family: updates, requirements, off-by-one)."""
     arrays = {v.name: v.array for v in system.vars}
     types = {v.name: v.type for v in system.vars}
     for fam in system.families():
@@ -72,34 +186,534 @@ def mutants_of(system: System) -> Iterator[Mutant]:
             for u in a.updates:
                 updated.setdefault(arrays[u.var], None)
         for arr in updated:
-            def without(a: Action, arr: str = arr) -> Action:
-                return replace(a, updates=tuple(u for u in a.updates if arrays[u.var] != arr))
-            yield Mutant("drop-update", fam, arr, _with_actions(system, fam, without))
-        width = max(len(_conjuncts(a.guard)) for a in insts)
-        for i in range(width):
-            def drop(a: Action, i: int = i) -> Action:
-                cs = _conjuncts(a.guard)
-                return replace(a, guard=ir.and_(*(c for j, c in enumerate(cs) if j != i))) if i < len(cs) else a
-            yield Mutant("drop-guard", fam, f"precondition {i + 1}", _with_actions(system, fam, drop))
+            yield Mutant("drop-update", fam, arr, _with_actions(system, fam, _without_update(arrays, arr)))
+        sites: dict[str, list[tuple[Expr, ...]]] = {}
+        for a in insts:
+            for key, cs in _parts(a):
+                if cs:
+                    sites.setdefault(key, []).append(cs)
+        for key, found in sites.items():
+            n = len(found[0])
+            if n > 1 and all(len(cs) == n for cs in found):
+                for j in range(n):
+                    yield Mutant("drop-guard", fam, f"{key} (part {j + 1} of {n})",
+                                 _with_actions(system, fam, _without(key, j)), show_expr(found[0][j]))
+            else:
+                text = " and ".join(show_expr(c) for c in found[0])
+                yield Mutant("drop-guard", fam, key, _with_actions(system, fam, _without(key, None)), text)
         for arr in updated:
-            if not any(isinstance(types[u.var], IntT) and arrays[u.var] == arr for a in insts for u in a.updates):
+            if any(isinstance(types[u.var], IntT) and arrays[u.var] == arr for a in insts for u in a.updates):
+                yield Mutant("off-by-one", fam, arr, _with_actions(system, fam, _plus_one(arrays, arr)))
+
+
+# --------------------------------------------------------------------------- exhaustive search
+
+
+def _few_initial(system: System) -> bool:
+    n = 1
+    for iv in system.init_vars:
+        n *= len(iv.values)
+        if n > EXHAUST_INITIAL:
+            return False
+    return True
+
+
+Parent = tuple["State | None", int, tuple[tuple[str, Value], ...]]
+
+
+def _path(parents: Mapping[State, Parent], s: State,
+          last: tuple[int, tuple[tuple[str, Value], ...], State] | None = None) -> RawTrace:
+    states: list[State] = []
+    steps: list[tuple[int, tuple[tuple[str, Value], ...]]] = []
+    cur: State | None = s
+    while cur is not None:
+        states.append(cur)
+        p, ai, ch = parents[cur]
+        if p is not None:
+            steps.append((ai, ch))
+        cur = p
+    states.reverse()
+    steps.reverse()
+    if last is not None:
+        steps.append((last[0], last[1]))
+        states.append(last[2])
+    return RawTrace(tuple(states), tuple(steps))
+
+
+@dataclass(frozen=True)
+class _Search:
+    complete: bool  # every reachable state was visited
+    violated: tuple[tuple[str, RawTrace], ...]  # property, shortest counterexample (BFS order)
+    reached: frozenset[str]  # sanity targets reached
+    states: frozenset[State]  # the states visited
+
+
+@dataclass(frozen=True)
+class _Known:
+    """What the rules' own search established: their reachable states keep every shared property.
+
+    A mutant can violate a shared invariant only in a state the rules do not reach, and a shared
+    action property only on a step the rules do not take (same action, choices and successor).
+    """
+
+    rules: System
+    states: frozenset[State]
+    shared: frozenset[str]  # properties the mutant states exactly as the rules do
+
+
+def _explore(system: System, ev: Evaluator, names: Sequence[str], stop_at_first: bool,
+             known: _Known | None = None) -> _Search:
+    """Breadth-first search of every reachable state, checking the named properties on the way."""
+    props = [p for p in system.properties if p.name in set(names)]
+    shared = known.shared if known is not None else frozenset()
+    invs = [(p.name, ev.compile(p.expr), p.name in shared) for p in props if p.kind is PropKind.INVARIANT]
+    tgts = [(p.name, ev.compile(p.expr)) for p in props if p.kind is PropKind.REACH]
+    per_action: list[list[tuple[str, Fn, bool]]] = [[] for _ in system.actions]
+    for p in props:
+        if p.kind is PropKind.ACTION:
+            conds = dict(p.conds)
+            for ai, a in enumerate(system.actions):
+                if p.applies_to(a) and a.label in conds:
+                    per_action[ai].append((p.name, ev.compile(conds[a.label]), p.name in shared))
+    seen_before = known.states if known is not None else frozenset()
+    rules_ev = Evaluator(known.rules) if known is not None else None
+    rules_index = {a.label: i for i, a in enumerate(known.rules.actions)} if known is not None else {}
+    same_step: list[int | None] = [rules_index.get(a.label) for a in system.actions]
+    parents: dict[State, Parent] = {}
+    violated: dict[str, RawTrace] = {}
+    reached: set[str] = set()
+    empty: dict[str, Value] = {}
+
+    def visit(s: State) -> None:
+        old = s in seen_before
+        for name, f, sh in invs:
+            if not (old and sh) and name not in violated and not f(s, None, empty):
+                violated[name] = _path(parents, s)
+        for name, f in tgts:
+            if name not in reached and f(s, None, empty):
+                reached.add(name)
+
+    def done(complete: bool) -> _Search:
+        return _Search(complete, tuple(violated.items()), frozenset(reached), frozenset(parents))
+
+    queue: deque[State] = deque()
+    for s in ev.initial_states():
+        if s in parents:
+            continue
+        parents[s] = (None, -1, ())
+        visit(s)
+        queue.append(s)
+        if stop_at_first and violated:
+            return done(False)
+    while queue:
+        s = queue.popleft()
+        old = s in seen_before
+        for ai, ch, t in ev.successors(s):
+            chs = tuple(sorted(ch.items()))
+            checks = per_action[ai]
+            if checks and old and rules_ev is not None:
+                ri = same_step[ai]
+                if ri is not None and rules_ev.apply(ri, s, ch) == t:  # a step the rules take: shared ones hold
+                    checks = [c for c in checks if not c[2]]
+            for name, f, _sh in checks:
+                if name not in violated and not f(s, t, ch):
+                    violated[name] = _path(parents, s, (ai, chs, t))
+            if t not in parents:
+                parents[t] = (s, ai, chs)
+                visit(t)
+                queue.append(t)
+            if stop_at_first and violated:
+                return done(False)
+            if len(parents) > EXHAUST_STATES:
+                return done(False)
+    return done(True)
+
+
+# --------------------------------------------------------------------------- the rules' own verdicts
+
+
+@dataclass(frozen=True)
+class Baseline:
+    """What the rules themselves do in one scenario: a mutant is judged only against properties they keep.
+
+    ``ignored``: properties the rules violate, and sanity targets they do not
+    reach (within the depth): neither can kill a mutant.  ``exhaustive``: the
+    rules' whole state space was explored (mutants are then searched the same way).
+    """
+
+    scenario: str
+    ignored: tuple[str, ...]
+    exhaustive: bool
+    reasons: tuple[tuple[str, str], ...] = ()
+    states: frozenset[State] = frozenset()  # the rules' reachable states (exhaustive only)
+
+
+def baseline(system: System, opts: Options) -> Baseline:
+    """The rules' own verdicts, by exhaustive search for a small system, otherwise by the engines."""
+    names = [p.name for p in system.properties if p.check not in opts.skip_checks]
+    if _few_initial(system):
+        found = _explore(system, Evaluator(system), names, stop_at_first=False)
+        if found.complete:
+            bad = {n for n, _ in found.violated}
+            unreached = {p.name for p in system.properties if p.kind is PropKind.REACH and p.name not in found.reached}
+            return Baseline(system.scenario, tuple(n for n in names if n in bad | unreached), True,
+                            states=found.states)
+    results = check_system(system, "auto", opts, names)
+    ignored = [r.property for r in results if r.verdict is Verdict.VIOLATED
+               or (r.kind == PropKind.REACH.value and r.verdict is not Verdict.PROVED)]
+    return Baseline(system.scenario, tuple(ignored), False,
+                    tuple((r.property, r.reason) for r in results if r.property in ignored))
+
+
+# --------------------------------------------------------------------------- judging one scenario
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """A mutant in one scenario: ``killed`` / ``equivalent`` / ``differs`` / ``open`` / ``unknown``.
+
+    ``differs``: not killed and shown to differ from the rules (trace when found);
+    ``open``: not killed, equivalence neither proved nor refuted.
+    """
+
+    scenario: str
+    status: str
+    killed_by: tuple[str, ...] = ()
+    trace: Trace | None = None
+    reason: str = ""
+
+
+def _shared(rules: System, mutant: System) -> frozenset[str]:
+    """Properties the mutant states exactly as the rules do (the same object, or equal)."""
+    theirs = {p.name: p for p in rules.properties}
+    return frozenset(p.name for p in mutant.properties if theirs.get(p.name) is p or theirs.get(p.name) == p)
+
+
+def _kill_exhaustive(rules: System, mutant: System, base: Baseline, names: Sequence[str]) -> Judgement | None:
+    ev = Evaluator(mutant)
+    known = _Known(rules, base.states, _shared(rules, mutant))
+    found = _explore(mutant, ev, [n for n in names if n not in base.ignored], stop_at_first=True, known=known)
+    if found.violated:
+        name, raw = found.violated[0]
+        return Judgement(base.scenario, "killed", (name,), replay(mutant, ev, raw, mutant.prop(name)))
+    if not found.complete:
+        return None  # too many states: the engines decide
+    lost = [p.name for p in mutant.properties if p.kind is PropKind.REACH and p.name in names
+            and p.name not in base.ignored and p.name not in found.reached]
+    if lost:
+        return Judgement(base.scenario, "killed", tuple(lost),
+                         reason=f"sanity target unreachable: all {len(found.states)} reachable states explored")
+    return Judgement(base.scenario, "open")
+
+
+def _kill_symbolic(mutant: System, base: Baseline, names: Sequence[str], opts: Options) -> Judgement:
+    """BMC for every property (targets: BMC, then a proof that they are unreachable): kills before proofs."""
+    unknown: list[str] = []
+    for p in mutant.properties:
+        if p.name not in names or p.name in base.ignored:
+            continue
+        if p.kind is PropKind.REACH:
+            r = check_property(mutant, p, "bmc", opts)
+            if r.verdict is Verdict.PROVED:
                 continue
-
-            def plus_one(a: Action, arr: str = arr) -> Action:
-                return replace(a, updates=tuple(
-                    ir.Update(u.var, ir.add(u.expr, ir.const(1))) if arrays[u.var] == arr else u for u in a.updates))
-            yield Mutant("off-by-one", fam, arr, _with_actions(system, fam, plus_one))
-
-
-def check_mutant(m: Mutant, opts: Options) -> MutantResult:
-    """Check one mutant against its system's properties: killed, survived or unknown."""
-    fresh_context()  # the answer depends on the mutant alone, in-process or on a Dask worker
-    results = check_system(m.system, "auto", opts)
-    killed = tuple(r.property for r in results if r.verdict is Verdict.VIOLATED)
-    unknown = [r for r in results if r.verdict is Verdict.UNKNOWN]
-    if killed:
-        return MutantResult(m.label, "killed", killed)
+            r = check_property(mutant, p, "chc", opts)
+            if r.verdict is Verdict.VIOLATED:
+                return Judgement(base.scenario, "killed", (p.name,), reason=r.reason)
+            unknown.append(f"{p.name}: target not reached within {opts.depth} steps, not proved unreachable")
+            continue
+        r = check_property(mutant, p, "bmc", opts)
+        if r.verdict is Verdict.VIOLATED:
+            return Judgement(base.scenario, "killed", (p.name,), r.trace)
+        if r.verdict is Verdict.UNKNOWN:
+            unknown.append(f"{p.name}: {r.reason}")
     if unknown:
-        more = f" (and {len(unknown) - 1} more unknown)" if len(unknown) > 1 else ""
-        return MutantResult(m.label, "unknown", (), f"{unknown[0].property}: {unknown[0].reason}{more}")
-    return MutantResult(m.label, "survived", ())
+        return Judgement(base.scenario, "unknown", reason="; ".join(unknown))
+    return Judgement(base.scenario, "open")
+
+
+def kill(rules: System, mutant: System, base: Baseline, opts: Options) -> Judgement:
+    """Does some property of the mutant fail in this scenario?  ``killed``, ``open`` (no) or ``unknown``."""
+    names = [p.name for p in mutant.properties if p.check not in opts.skip_checks]
+    j: Judgement | None = None
+    if base.exhaustive and _few_initial(mutant):
+        j = _kill_exhaustive(rules, mutant, base, names)
+    return j if j is not None else _kill_symbolic(mutant, base, names, opts)
+
+
+Scenario = tuple[System, "System | None", Baseline]
+"""One checked scenario of a system: the rules, the mutant there (None: not made there), the rules' verdicts."""
+
+
+def judge(label: str, scenarios: Sequence[Scenario], opts: Options, detail: str = "") -> MutantResult:
+    """The verdict on one mutant over the scenarios: kills are searched in all of them before any equivalence."""
+    present = [(r, m, b) for r, m, b in scenarios if m is not None]
+    if not present:
+        return MutantResult(label, "unknown", reason="the mutant exists in no checked scenario", detail=detail)
+    kills: list[Judgement] = []
+    for r, m, b in present:
+        assert m is not None
+        j = kill(r, m, b, opts)
+        if j.status == "killed":
+            return combine(label, [j], detail)
+        kills.append(j)
+    out: list[Judgement] = []
+    for (r, m, _b), k in zip(present, kills, strict=True):
+        assert m is not None
+        eq = equivalence(r, m, opts)
+        if k.status == "unknown" and eq.status != "equivalent":
+            eq = replace(k, reason=f"{k.reason}; {eq.reason}" if eq.reason else k.reason)
+        out.append(eq)
+        if eq.status == "differs" and not any(x.status == "unknown" for x in kills):
+            break  # a difference: the mutant survived, whatever the other scenarios say
+    return combine(label, out, detail)
+
+
+# --------------------------------------------------------------------------- equivalence
+
+
+def _observed(system: System, ev: Evaluator) -> list[tuple[int, Fn | None]]:
+    """The observable variables and, for each, the condition under which the game shows it (None: always)."""
+    return [(i, ev.compile(v.shown) if v.shown is not None else None)
+            for i, v in enumerate(system.vars) if v.observable]
+
+
+def _pairing(rules: System, mutant: System) -> list[tuple[int | None, int | None]]:
+    """Ground actions of the rules and of the mutant, paired by label (the same game action)."""
+    mi = {a.label: i for i, a in enumerate(mutant.actions)}
+    ri = {a.label: i for i, a in enumerate(rules.actions)}
+    out: list[tuple[int | None, int | None]] = [(i, mi.get(a.label)) for i, a in enumerate(rules.actions)]
+    out += [(None, j) for j, a in enumerate(mutant.actions) if a.label not in ri]
+    return out
+
+
+def _choice_vectors(rules: System, mutant: System, io: int | None, im: int | None) -> list[dict[str, Value]]:
+    cs: dict[str, ir.ChoiceVar] = {}
+    for sysm, i in ((rules, io), (mutant, im)):
+        if i is not None:
+            for c in sysm.actions[i].choices:
+                cs.setdefault(c.name, c)
+    names = list(cs)
+    return [dict(zip(names, vals, strict=True)) for vals in itertools.product(*(domain(cs[n].type) for n in names))]
+
+
+def equivalence(rules: System, mutant: System, opts: Options) -> Judgement:
+    """Do the mutant and the rules agree on what the game shows?  ``equivalent``, ``differs`` or ``open``."""
+    if _few_initial(rules):
+        j = _paired_search(rules, mutant)
+        if j is not None:
+            return j
+    return _product_check(rules, mutant, opts)
+
+
+def _paired_search(rules: System, mutant: System) -> Judgement | None:
+    """Explore the rules and the mutant side by side (same action, same choices) from each initial state."""
+    evr, evm = Evaluator(rules), Evaluator(mutant)
+    obs = _observed(rules, evr)
+    obs_m = dict(_observed(mutant, evm))
+    empty: dict[str, Value] = {}
+
+    def unequal(sr: State, sm: State) -> list[int]:
+        out: list[int] = []
+        for i, f in obs:
+            g = obs_m.get(i)
+            if f is None or g is None:
+                if sr[i] != sm[i]:
+                    out.append(i)
+            elif f(sr, None, empty) != g(sm, None, empty) or (f(sr, None, empty) and sr[i] != sm[i]):
+                out.append(i)
+        return out
+    pairs = _pairing(rules, mutant)
+    vectors = [_choice_vectors(rules, mutant, io, im) for io, im in pairs]
+    same = [io is not None and im is not None and (rules.actions[io] is mutant.actions[im]
+                                                   or rules.actions[io] == mutant.actions[im]) for io, im in pairs]
+    Pair = tuple[State, State]
+    parents: dict[Pair, tuple[Pair | None, int, tuple[tuple[str, Value], ...]]] = {}
+
+    def differs(p: Pair, why: str, last: tuple[int, dict[str, Value]] | None = None) -> Judgement:
+        states: list[State] = []
+        steps: list[tuple[int, tuple[tuple[str, Value], ...]]] = []
+        cur: Pair | None = p
+        while cur is not None:
+            states.append(cur[0])
+            prev, k, ch = parents[cur]
+            if prev is not None:
+                io = pairs[k][0]
+                assert io is not None
+                names = {c.name for c in rules.actions[io].choices}
+                steps.append((io, tuple((n, v) for n, v in ch if n in names)))
+            cur = prev
+        states.reverse()
+        steps.reverse()
+        trace = replay(rules, evr, RawTrace(tuple(states), tuple(steps)), None)
+        return Judgement(rules.scenario, "differs", trace=trace, reason=why)
+
+    queue: deque[Pair] = deque()
+    for s in evr.initial_states():
+        if not evm.is_initial(s):
+            return Judgement(rules.scenario, "differs", reason="the mutant's initial states differ from the rules'")
+        parents[(s, s)] = (None, -1, ())
+        queue.append((s, s))
+    while queue:
+        p = queue.popleft()
+        sr, sm = p
+        bad = unequal(sr, sm)
+        if bad:
+            diff = ", ".join(f"{rules.vars[i].label} is {_show(rules, i, sr[i])} by the rules, "
+                             f"{_show(rules, i, sm[i])} in the mutant" for i in bad)
+            return differs(p, f"then {diff}")
+        twins = sr == sm
+        for k, (io, im) in enumerate(pairs):
+            for ch in vectors[k]:
+                nr = evr.apply(io, sr, ch) if io is not None else None
+                if twins and same[k]:
+                    nm = nr  # the same state and the same rule: the same step
+                else:
+                    nm = evm.apply(im, sm, ch) if im is not None else None
+                if (nr is None) != (nm is None):
+                    a = (rules.actions[io] if io is not None else mutant.actions[im])  # type: ignore[index]
+                    chosen = f" ({', '.join(f'{n}={v}' for n, v in ch.items())})" if ch else ""
+                    who = ("the mutant allows it, the rules do not" if nr is None
+                           else "the rules allow it, the mutant does not")
+                    return differs(p, f"then '{a.description}'{chosen}: {who}")
+                if nr is None or nm is None:
+                    continue
+                q = (nr, nm)
+                if q not in parents:
+                    parents[q] = (p, k, tuple(sorted(ch.items())))
+                    queue.append(q)
+                    if len(parents) > EXHAUST_STATES:
+                        return None
+    return Judgement(rules.scenario, "equivalent",
+                     reason=f"all {len(parents)} reachable pairs of states explored side by side")
+
+
+def _show(system: System, i: int, v: Value) -> str:
+    x = show_value(system.vars[i].type, v)
+    return str(x).lower() if isinstance(x, bool) else str(x)
+
+
+def _rename(e: Expr, names: Mapping[str, str], memo: dict[int, Expr]) -> Expr:
+    hit = memo.get(id(e))
+    if hit is not None:
+        return hit
+    out: Expr
+    if isinstance(e, ir.Var):
+        out = ir.Var(names[e.name], e.type, e.primed)
+    elif isinstance(e, ir.App):
+        out = ir.App(e.op, tuple(_rename(a, names, memo) for a in e.args), e.type)
+    else:
+        out = e
+    memo[id(e)] = out
+    return out
+
+
+MUTANT_PREFIX = "mutant:"
+DIVERGED = "diverged"
+
+
+def product(rules: System, mutant: System) -> System:
+    """The rules and the mutant side by side, from the same initial state, taking the same steps.
+
+    State: the rules' variables, a copy of each for the mutant (``mutant:x``)
+    and ``diverged``.  For each game action (paired by label) one step moves
+    both with the same choices; two more steps set ``diverged`` when only one
+    side allows the action.  Its one property, :data:`AGREES`, says the
+    observable variables stay equal and nothing diverged.
+    """
+    names = {v.name: MUTANT_PREFIX + v.name for v in mutant.vars}
+    memo: dict[int, Expr] = {}
+    copy = tuple(replace(v, name=names[v.name], array=MUTANT_PREFIX + v.array, label=f"mutant: {v.label}")
+                 for v in mutant.vars)
+    div = ir.StateVar(DIVERGED, ir.BOOL, DIVERGED, (), "one side allows a step the other does not")
+    dv = ir.Var(DIVERGED, ir.BOOL)
+    flag = (ir.Update(DIVERGED, ir.TRUE),)
+    acts: list[Action] = []
+    for io, im in _pairing(rules, mutant):
+        a = rules.actions[io] if io is not None else None
+        b = mutant.actions[im] if im is not None else None
+        base = a if a is not None else b
+        assert base is not None
+        chs: dict[str, ir.ChoiceVar] = {}
+        for x in (a, b):
+            for c in x.choices if x is not None else ():
+                chs.setdefault(c.name, c)
+        gr = a.guard if a is not None else ir.FALSE
+        gm = _rename(b.guard, names, memo) if b is not None else ir.FALSE
+        common = dict(family=base.family, params=base.params, choices=tuple(chs.values()), cites=base.cites,
+                      param_labels=base.param_labels, loc=base.loc)
+        if a is not None and b is not None:
+            ups = a.updates + tuple(ir.Update(names[u.var], _rename(u.expr, names, memo)) for u in b.updates)
+            acts.append(Action(label=base.label, guard=ir.and_(ir.not_(dv), gr, gm), updates=ups,
+                               description=base.description, **common))  # type: ignore[arg-type]
+        acts.append(Action(label=f"{base.label} [rules only]", guard=ir.and_(ir.not_(dv), gr, ir.not_(gm)),
+                           updates=flag,
+                           description=f"{base.description} (the rules allow it, the mutant does not)",
+                           **common))  # type: ignore[arg-type]
+        acts.append(Action(label=f"{base.label} [mutant only]", guard=ir.and_(ir.not_(dv), ir.not_(gr), gm),
+                           updates=flag,
+                           description=f"{base.description} (the mutant allows it, the rules do not)",
+                           **common))  # type: ignore[arg-type]
+    shown_m = {v.name: v.shown for v in mutant.vars}
+    parts: list[Expr] = [ir.not_(dv)]
+    for v in rules.vars:
+        if not v.observable:
+            continue
+        same_value = ir.eq(ir.Var(v.name, v.type), ir.Var(names[v.name], v.type))
+        sm = shown_m.get(v.name)
+        if v.shown is None or sm is None:
+            parts.append(same_value)
+        else:  # shown in the same states, and equal where shown
+            mine = _rename(sm, names, memo)
+            parts += [ir.eq(v.shown, mine), ir.implies(v.shown, same_value)]
+    agree = ir.and_(*parts)
+    prop = ir.Property(AGREES, PropKind.INVARIANT, agree, (),
+                       "From the same initial state, taking the same steps, the observable state stays equal.")
+    same = tuple(ir.eq(ir.Var(v.name, v.type), ir.Var(names[v.name], v.type)) for v in rules.vars)
+    return System(
+        name=f"{rules.name} x mutant",
+        vars=rules.vars + copy + (div,),
+        actions=tuple(acts),
+        init_vars=rules.init_vars + tuple(ir.InitVar(names[iv.var], iv.values) for iv in mutant.init_vars)
+        + (ir.InitVar(DIVERGED, (False,)),),
+        init_constraints=rules.init_constraints + same,
+        properties=(prop,),
+        doc="the rules and a mutant side by side",
+        scenario=rules.scenario,
+        file=rules.file,
+        family_names=rules.families(),
+    )
+
+
+def _product_check(rules: System, mutant: System, opts: Options) -> Judgement:
+    prod = product(rules, mutant)
+    r = check_property(prod, prod.prop(AGREES), "auto", opts)
+    if r.verdict is Verdict.PROVED:
+        return Judgement(rules.scenario, "equivalent", reason=f"proved on the product system ({r.engine}: {r.reason})")
+    if r.verdict is Verdict.VIOLATED:
+        return Judgement(rules.scenario, "differs", trace=r.trace,
+                         reason="the mutant and the rules differ on this path (the product system's trace)")
+    return Judgement(rules.scenario, "open", reason=f"equivalence not proved: {r.reason or r.verdict.value}")
+
+
+# --------------------------------------------------------------------------- all scenarios
+
+
+def combine(label: str, judgements: Sequence[Judgement], detail: str = "") -> MutantResult:
+    """One verdict over the scenarios: killed if any kills; equivalent if proved in all; else survived or unknown."""
+    for j in judgements:
+        if j.status == "killed":
+            return MutantResult(label, "killed", j.killed_by, j.reason, j.scenario, j.trace, detail)
+    if judgements and all(j.status == "equivalent" for j in judgements):
+        return MutantResult(label, "equivalent", reason="; ".join(f"{j.scenario}: {j.reason}" for j in judgements),
+                            detail=detail)
+    unknown = [j for j in judgements if j.status == "unknown"]
+    if unknown:
+        return MutantResult(label, "unknown", reason="; ".join(f"{j.scenario}: {j.reason}" for j in unknown),
+                            scenario=unknown[0].scenario, detail=detail)
+    differ = [j for j in judgements if j.status == "differs"]
+    if differ:
+        j = differ[0]
+        return MutantResult(label, "survived", reason=j.reason, scenario=j.scenario, trace=j.trace, detail=detail)
+    opened = [j for j in judgements if j.status == "open"]
+    return MutantResult(label, "survived", reason="; ".join(f"{j.scenario}: {j.reason}" for j in opened),
+                        scenario=opened[0].scenario if opened else "", detail=detail)

@@ -1,4 +1,5 @@
-"""`ruleproof mutants`: IR-level rule mutants and the property suite's score."""
+"""`ruleproof mutants`: rule mutants judged in every checked scenario, proved-equivalent survivors,
+exit codes; and the deliberate rule mutants a model registers outside its rule text."""
 
 from __future__ import annotations
 
@@ -6,12 +7,36 @@ import io
 import json
 from pathlib import Path
 
+import pytest
+
 from ruleproof.cli import run
 from ruleproof.engines.common import Options
+from ruleproof.engines.runner import check_property, check_system
 from ruleproof.loader import discover, load_system
-from ruleproof.mutants import mutants_of
+from ruleproof.mutants import AGREES, mutants_of, product
+from ruleproof.mutants_report import Score, exit_code
+from ruleproof.results import Verdict
+from ruleproof.scale.mutants import plan_mutants, run_mutants
 
 GOLD = Path(__file__).resolve().parents[2] / "model" / "agot" / "gold.py"
+TOY = Path(__file__).resolve().parent / "fixtures" / "toy" / "model" / "toy"
+LAMP = TOY / "lamp.py"
+SHOWN = Path(__file__).resolve().parent / "fixtures" / "shown" / "model" / "shown"
+STAIRS = Path(__file__).resolve().parent / "fixtures" / "stairs" / "model" / "stairs"
+METER = Path(__file__).resolve().parent / "fixtures" / "meter" / "model" / "meter"
+
+
+def _cli(*args: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = run(list(args), out, err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def _lamp(scenario: str, **over: object) -> object:
+    return load_system(discover(LAMP)[0], scenario, over)
+
+
+# ---------------------------------------------------------------- generation
 
 
 def test_mutants_are_generated_deterministically_and_differ_from_the_model() -> None:
@@ -24,21 +49,176 @@ def test_mutants_are_generated_deterministically_and_differ_from_the_model() -> 
         assert m.system != s
 
 
+def test_a_dropped_requirement_is_named_by_its_line_the_same_in_every_scenario() -> None:
+    one, two = (load_system(discover(LAMP)[0], sc) for sc in ("one", "two"))
+    labels = [[m.label for m in mutants_of(s) if m.kind == "drop-guard"] for s in (one, two)]
+    assert labels[0] == labels[1] == ["drop-guard press: require at lamp.py:17",
+                                      "drop-guard reset: require at lamp.py:24"]
+    (m,) = [m for m in mutants_of(two) if m.label.endswith("lamp.py:17")]
+    assert m.detail == "(presses < 2)"  # the condition it drops, as text
+    (press,) = [a for a in m.system.actions if a.family == "press"]
+    assert press.guard.value is True  # type: ignore[union-attr]
+
+
 def test_dropping_the_treasury_payment_is_killed_by_conservation() -> None:
     s = load_system(discover(GOLD)[0], "small")
     (m,) = [m for m in mutants_of(s) if m.label == "drop-update marshal: treasury"]
-    from ruleproof.engines.runner import check_system
-
     res = {r.property: r for r in check_system(m.system, "auto", Options(depth=5, timeout=10))}
     assert res["gold is conserved"].verdict.value == "violated"
     assert res["gold is conserved"].trace is not None
 
 
-def test_mutants_cli_json_score() -> None:
-    out = io.StringIO()
-    code = run(["mutants", str(GOLD), "--limit", "6", "--timeout", "5", "--json"], out, io.StringIO())
-    assert code == 0
-    obj = json.loads(out.getvalue())
-    assert obj["version"] == 1 and obj["total"] == 6  # one system, its first checked scenario, --limit 6
-    assert 0 < obj["killed"] <= obj["total"]
-    assert all(m["status"] in {"killed", "survived", "unknown"} for m in obj["mutants"])
+# ---------------------------------------------------------------- verdicts over every scenario
+
+
+@pytest.fixture(scope="module")
+def lamp_results() -> dict[str, object]:
+    return {r.label: r for _, r in run_mutants(plan_mutants(TOY, Options(depth=6, timeout=30)))}
+
+
+def test_a_mutant_is_killed_in_whichever_checked_scenario_kills_it() -> None:
+    res = {r.label: r for _, r in run_mutants(plan_mutants(STAIRS, Options(depth=6, timeout=30)))}
+    r = res["off-by-one up: step"]
+    # with one step there is no second climb to show the break: only the scenario "three" does
+    assert r.status == "killed" and r.scenario == "three", r
+    assert r.trace is not None and len(r.trace.steps) == 2
+
+
+def test_a_mutant_that_changes_only_bookkeeping_is_proved_equivalent(lamp_results: dict) -> None:
+    for label in ("drop-update press: pressed", "drop-update reset: pressed"):
+        r = lamp_results[label]
+        assert r.status == "equivalent", (label, r.reason)
+        assert "explored side by side" in r.reason
+
+
+def test_a_survivor_comes_with_a_trace_on_which_it_differs_from_the_rules(lamp_results: dict) -> None:
+    r = lamp_results["drop-update reset: on"]
+    assert r.status == "survived" and r.scenario == "one"
+    assert r.reason == "then on is false by the rules, true in the mutant"
+    assert r.trace is not None and [s.action for s in r.trace.steps] == ["press", "reset"]
+    g = lamp_results["drop-guard reset: require at lamp.py:24"]
+    assert g.status == "survived" and "the mutant allows it, the rules do not" in g.reason
+
+
+def test_a_sanity_target_the_mutant_cannot_reach_kills_it(lamp_results: dict) -> None:
+    r = lamp_results["drop-update press: presses"]
+    assert r.status == "killed" and r.killed_by == ("sanity: the counter reaches the limit",)
+    assert "unreachable" in r.reason
+
+
+def test_the_product_system_proves_equivalence_and_shows_differences_symbolically() -> None:
+    rules = _lamp("two")
+    by = {m.label: m.system for m in mutants_of(rules)}  # type: ignore[arg-type]
+    same = product(rules, by["drop-update reset: pressed"])  # type: ignore[arg-type]
+    r = check_property(same, same.prop(AGREES), "chc", Options(timeout=60))
+    assert r.verdict is Verdict.PROVED
+    one = _lamp("one")  # with a limit of 2, two presses leave the lamp off anyway: no difference there
+    diff = product(one, {m.label: m.system for m in mutants_of(one)}["drop-update reset: on"])  # type: ignore[arg-type]
+    r = check_property(diff, diff.prop(AGREES), "bmc", Options(depth=8, timeout=60))
+    assert r.verdict is Verdict.VIOLATED and r.trace is not None
+    assert [s.action for s in r.trace.steps] == ["press", "reset"]
+    last = dict(zip(r.trace.var_names, r.trace.states[-1], strict=True))
+    assert (last["on"], last["mutant:on"]) == (False, True)
+
+
+def test_a_variable_shown_only_in_some_states_is_compared_only_there() -> None:
+    res = {r.label: r for _, r in run_mutants(plan_mutants(SHOWN, Options(depth=6, timeout=30)))}
+    assert res["drop-update done: item"].status == "equivalent"  # the leftover item is never shown
+    assert res["drop-update take: item"].status == "killed"
+
+
+def test_a_generated_mutant_is_checked_for_deadlock_with_its_own_rules() -> None:
+    rules = _lamp("one")
+    (m,) = [m for m in mutants_of(rules) if m.label == "drop-guard reset: require at lamp.py:24"]  # type: ignore[arg-type]
+    name = "the game can always proceed (no deadlock)"
+    assert m.system.prop(name).expr != rules.prop(name).expr  # type: ignore[attr-defined]
+    assert rules.prop("outcomes are determined (no two rules set one value differently at once)") in m.system.properties  # type: ignore[attr-defined]
+
+
+def test_a_bounded_kill_does_not_depend_on_a_proof_attempt() -> None:
+    """Too many initial states to explore: every property gets BMC to the depth before any proof."""
+    from ruleproof.mutants import baseline, kill
+
+    rules = load_system(discover(METER)[0])
+    (m,) = [m for m in mutants_of(rules) if m.label == "drop-guard tick: require at meter.py:13"]
+    opts = Options(depth=6, kmax=1, timeout=120)
+    base = baseline(rules, opts)
+    assert not base.exhaustive and base.ignored == ()
+    j = kill(rules, m.system, base, opts)
+    assert j.status == "killed" and j.killed_by == ("the meter stays at most its cap",)
+    assert j.trace is not None and len(j.trace.steps) == 6  # from 40 to 46: six ticks
+    prop = m.system.prop("the meter stays at most its cap")
+    alone = check_property(m.system, prop, "kind", Options(kmax=1, timeout=120))
+    assert alone.verdict is not Verdict.VIOLATED  # a proof attempt alone would not have found it
+
+
+@pytest.mark.slow
+def test_the_same_kill_list_under_a_cpu_hog() -> None:
+    """Verdicts depend on the input, not on the machine's load: two busy loops change nothing."""
+    import subprocess
+    import sys
+
+    def statuses() -> list[tuple[str, str, tuple[str, ...]]]:
+        out: list[tuple[str, str, tuple[str, ...]]] = []
+        for model in (TOY, METER):
+            code, text, err = _cli("mutants", str(model), "--json", "--timeout", "60")
+            assert code in (0, 3), err
+            out += [(x["mutant"], x["status"], tuple(x["killed_by"])) for x in json.loads(text)["mutants"]]
+        return out
+
+    quiet = statuses()
+    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
+    try:
+        loaded = statuses()
+    finally:
+        for h in hogs:
+            h.kill()
+            h.wait()
+    assert loaded == quiet
+    assert {s for _, s, _ in quiet} >= {"killed", "equivalent", "survived"}
+
+
+# ---------------------------------------------------------------- the command
+
+
+def test_mutants_cli_json_counts_and_exit_codes() -> None:
+    code, out, _ = _cli("mutants", str(TOY), "--json")
+    obj = json.loads(out)
+    assert code == 0 and obj["version"] == 1 and obj["exit"] == 0
+    assert (obj["total"], obj["killed"], obj["equivalent"], obj["survived"], obj["unknown"]) == (10, 4, 2, 4, 0)
+    assert obj["systems"]["lamp"]["score"] == 0.5
+    survivor = next(m for m in obj["mutants"] if m["mutant"] == "drop-update reset: on")
+    assert survivor["status"] == "survived" and survivor["trace"]["steps"][-1]["action"] == "reset"
+    assert _cli("mutants", str(TOY), "--min-score", "0.5")[0] == 0
+    code, out, _ = _cli("mutants", str(TOY), "--min-score", "0.95")
+    assert code == 1 and "lamp: 10 mutants: 4 killed, 2 equivalent, 4 survived, 0 unknown; score 4/8 = 50.0%" in out
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--timeout", "0"], "--timeout must be positive"),
+    (["--timeout", "nan"], "--timeout must be a finite number of seconds"),
+    (["--timeout", "-1"], "--timeout must be positive"),
+    (["--depth", "-1"], "--depth must be 1 or more"),
+    (["--depth", "0"], "--depth must be 1 or more"),
+    (["--limit", "0"], "--limit must be 1 or more"),
+    (["--min-score", "1.5"], "--min-score must be a fraction within 0..1"),
+])
+def test_mutants_options_are_validated(args: list[str], message: str) -> None:
+    code, out, err = _cli("mutants", str(TOY), *args)
+    assert code == 2 and message in err and out == ""
+    assert len(err.strip().splitlines()) == 1
+    code, out, _ = _cli("mutants", str(TOY), *args, "--json")
+    assert code == 2 and message in json.loads(out)["error"]
+
+
+def test_exit_code_unknown_mutants_are_never_success() -> None:
+    from ruleproof.mutants import MutantResult
+
+    def score(*statuses: str) -> Score:
+        return Score("x", [MutantResult(f"m{i}", st) for i, st in enumerate(statuses)])
+
+    assert exit_code([score("killed", "survived")], None) == 0
+    assert exit_code([score("killed", "unknown")], None) == 3
+    assert exit_code([score("killed", "unknown")], 0.9) == 3  # the unknown one might be killed
+    assert exit_code([score("killed", "survived", "unknown")], 0.9) == 1  # below even if it were
+    assert exit_code([score("killed", "equivalent")], 1.0) == 0  # equivalent mutants are not counted

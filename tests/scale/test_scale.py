@@ -116,7 +116,7 @@ def test_mutants_on_the_cluster_give_the_in_process_score(address: str) -> None:
     assert dask_code == local_code == 0
     _assert_same(a, b)
     assert a["total"] == 4 and a["killed"] > 0  # both systems, two mutants each
-    assert [m["system"] for m in a["mutants"]] == ["bank[default]"] * 2 + ["counter[default]"] * 2
+    assert [m["system"] for m in a["mutants"]] == ["bank"] * 2 + ["counter"] * 2
 
 
 def test_loops_on_the_cluster_give_the_in_process_report(address: str) -> None:

@@ -1,13 +1,14 @@
 """``ruleproof mutants``: one work unit per mutant, in this process or on a Dask cluster.
 
-:func:`plan_mutants` enumerates the mutants of each system (cheap: IR
-rewrites) for their labels and order; :func:`run_mutants` runs the units
-with :func:`~ruleproof.scale.run_units` (the one driver of both ways).  A
-unit rebuilds the system (cached per process: in this process it is the
-one the plan loaded), takes the mutant at the unit's index, checks that its
-label is the expected one, and runs :func:`ruleproof.mutants.check_mutant`.
-A unit whose worker dies or that times out is an ``unknown`` mutant with the
-reason.
+:func:`plan_mutants` loads each system of the model at each of its checked
+scenarios (once per process) and lists its mutants: the union of the
+labels over the scenarios, in order (a label names the same broken rule in
+every scenario), at most ``limit`` per system.  :func:`run_mutants` runs the
+units with :func:`~ruleproof.scale.run_units` (the one driver of both ways).
+A unit rebuilds, per scenario, the rules' system and the mutant (cached per
+process), the rules' own verdicts (:func:`ruleproof.mutants.baseline`,
+cached) and judges the mutant (:func:`ruleproof.mutants.judge`).  A unit
+whose worker dies or that times out is an ``unknown`` mutant with the reason.
 """
 
 from __future__ import annotations
@@ -18,12 +19,12 @@ from pathlib import Path
 from typing import Callable
 
 from ..engines.common import Options, Progress, ProgressFn
-from ..errors import InternalError
 from ..ir import System
 from ..loader import discover
-from ..mutants import Mutant, MutantResult, check_mutant, mutants_of
+from ..mutants import Baseline, Mutant, MutantResult, baseline, judge, mutants_of
 from .check import unit_timeout
 from .executor import Fault, run_units
+from .isolation import fresh_solver_context
 from .systems import cached_system, model_ref
 
 __all__ = ["MutantUnit", "MutantPlan", "plan_mutants", "run_mutant_unit", "run_mutants"]
@@ -31,12 +32,11 @@ __all__ = ["MutantUnit", "MutantPlan", "plan_mutants", "run_mutant_unit", "run_m
 
 @dataclass(frozen=True)
 class MutantUnit:
-    """Check mutant number ``index`` (labelled ``mutant``) of a system at a scenario."""
+    """Judge the mutant labelled ``mutant`` of ``system`` in each of its checked ``scenarios``."""
 
     model: str | None
     system: str
-    scenario: str
-    index: int
+    scenarios: tuple[str, ...]
     mutant: str
     system_label: str
     options: Options
@@ -46,40 +46,52 @@ class MutantUnit:
         return f"{self.system_label} {self.mutant}"
 
 
-@functools.lru_cache(maxsize=8)
-def _mutants(model: str | None, system: str, scenario: str) -> tuple[Mutant, ...]:
-    """Every mutant of a system, built once per process."""
-    return tuple(mutants_of(cached_system(model, system, scenario, ())))
+@functools.lru_cache(maxsize=32)
+def _mutants(model: str | None, system: str, scenario: str) -> dict[str, Mutant]:
+    """Every generated mutant of a system at a scenario, by label, built once per process."""
+    return {m.label: m for m in mutants_of(cached_system(model, system, scenario, ()))}
+
+
+@functools.lru_cache(maxsize=32)
+def _baseline(model: str | None, system: str, scenario: str, opts: Options) -> Baseline:
+    fresh_solver_context()
+    return baseline(cached_system(model, system, scenario, ()), opts)
 
 
 def run_mutant_unit(unit: MutantUnit) -> MutantResult:
-    """Worker side: rebuild the mutant and check it."""
-    ms = _mutants(unit.model, unit.system, unit.scenario)
-    if unit.index >= len(ms) or ms[unit.index].label != unit.mutant:
-        raise InternalError(f"{unit.system_label}: mutant {unit.index} is not '{unit.mutant}' on this worker")
-    return check_mutant(ms[unit.index], unit.options)
+    """Worker side: the mutant in every checked scenario, judged against the rules."""
+    scen: list[tuple[System, System | None, Baseline]] = []
+    detail = ""
+    for sc in unit.scenarios:
+        rules = cached_system(unit.model, unit.system, sc, ())
+        m = _mutants(unit.model, unit.system, sc).get(unit.mutant)
+        detail = detail or (m.detail if m is not None else "")
+        scen.append((rules, m.system if m is not None else None, _baseline(unit.model, unit.system, sc, unit.options)))
+    fresh_solver_context()  # the answer depends on the unit alone, in-process or on a Dask worker
+    return judge(unit.mutant, scen, unit.options, detail)
 
 
 @dataclass(frozen=True)
 class MutantPlan:
-    """The mutant units of a run: the systems of a model at their first checked scenario, each one's mutants."""
+    """The mutant units of a run: the systems of a model at their checked scenarios, each one's mutants."""
 
     systems: tuple[System, ...]
     units: tuple[MutantUnit, ...]
 
 
 def plan_mutants(model: str | Path | None, opts: Options, limit: int | None = None) -> MutantPlan:
-    """Load each system of ``model`` (once per process) and list its mutants (at most ``limit`` per system)."""
+    """Load each system of ``model`` at each checked scenario (once per process) and list its mutants."""
     ref = model_ref(model)
-    specs = discover(model)
-    systems = tuple(cached_system(ref, spec.name, spec.checked[0], ()) for spec in specs)
+    systems: list[System] = []
     units: list[MutantUnit] = []
-    for spec, s in zip(specs, systems, strict=True):
-        for n, m in enumerate(_mutants(ref, spec.name, s.scenario)):
-            if limit is not None and n >= limit:
-                break
-            units.append(MutantUnit(ref, spec.name, s.scenario, n, m.label, f"{s.name}[{s.scenario}]", opts))
-    return MutantPlan(systems, tuple(units))
+    for spec in discover(model):
+        labels: dict[str, None] = {}
+        for sc in spec.checked:
+            systems.append(cached_system(ref, spec.name, sc, ()))
+            labels.update(dict.fromkeys(_mutants(ref, spec.name, sc)))
+        chosen = list(labels)[:limit] if limit is not None else list(labels)
+        units += [MutantUnit(ref, spec.name, spec.checked, lab, spec.name, opts) for lab in chosen]
+    return MutantPlan(tuple(systems), tuple(units))
 
 
 def run_mutants(
@@ -91,22 +103,23 @@ def run_mutants(
     scheduler: str | None = None,
     fault: Fault | None = None,
 ) -> list[tuple[str, MutantResult]]:
-    """Check every mutant of the plan, in this process or on a Dask cluster: ``(system label, result)`` in order.
+    """Judge every mutant of the plan, in this process or on a Dask cluster: ``(system, result)`` in order.
 
-    ``on_result(system label, result)`` sees each mutant's result as soon as
-    it and every mutant before it are done.  An interrupt or the run's time
-    limit propagates; what ``on_result`` saw before is what finished.
+    ``on_result(system, result)`` sees each mutant's verdict as soon as it and
+    every mutant before it are done.  An interrupt or the run's time limit
+    propagates; what ``on_result`` saw before is what finished.
     """
     units = mplan.units
-    most = max((len(s.properties) for s in mplan.systems), default=0)
     opts = units[0].options if units else Options()
+    scenarios = max((len(u.scenarios) for u in units), default=1)
+    most = max((len(s.properties) for s in mplan.systems), default=0) * scenarios * 2  # kill search + equivalence
 
     def failed(u: MutantUnit, reason: str) -> MutantResult:
         return MutantResult(u.mutant, "unknown", (), reason)
 
     def tick(done: int, total: int, label: str) -> None:
         if progress is not None:
-            progress(Progress(label, f"{done} of {total} mutants checked", "mutants", done, total))
+            progress(Progress(label, f"{done} of {total} mutants judged", "mutants", done, total))
 
     def each(i: int, r: MutantResult) -> None:
         if on_result is not None:
