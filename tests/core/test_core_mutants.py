@@ -184,7 +184,7 @@ def test_the_same_kill_list_under_a_cpu_hog() -> None:
 def test_mutants_cli_json_counts_and_exit_codes() -> None:
     code, out, _ = _cli("mutants", str(TOY), "--json")
     obj = json.loads(out)
-    assert code == 0 and obj["version"] == 1 and obj["exit"] == 0
+    assert code == 0 and obj["version"] == 1 and obj["status"] == 0
     assert (obj["total"], obj["killed"], obj["equivalent"], obj["survived"], obj["unknown"]) == (10, 4, 2, 4, 0)
     assert obj["systems"]["lamp"]["score"] == 0.5
     survivor = next(m for m in obj["mutants"] if m["mutant"] == "drop-update reset: on")

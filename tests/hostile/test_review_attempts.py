@@ -35,13 +35,13 @@ def test_timeouts_must_be_finite_positive_numbers(value: str, json_mode: bool) -
 
 
 def test_depth_and_kmax_have_ranges() -> None:
-    """5.07 (mutants --depth -1), 1.16 (held), and the documented upper limits."""
-    assert "--depth must be 0 or more" in attempt("mutants", COUNTER, "--depth", "-1", expect={2}).error_line()
+    """5.07 (mutants --depth -1: a kill search needs a step, and --limit a mutant), 1.16 (held), the upper limits."""
+    assert "--depth must be 1 or more" in attempt("mutants", COUNTER, "--depth", "-1", expect={2}).error_line()
     assert "--depth must be 0 or more" in attempt("check", COUNTER, "--depth", "-1", expect={2}).error_line()
     huge = "99999999999999999999"
     assert "--depth must be at most 10000" in attempt("check", COUNTER, "--depth", huge, expect={2}).error_line()
     assert "--kmax must be at most 1000" in attempt("check", COUNTER, "--kmax", huge, expect={2}).error_line()
-    assert "--limit must be 0 or more" in attempt("mutants", COUNTER, "--limit", "-1", expect={2}).error_line()
+    assert "--limit must be 1 or more" in attempt("mutants", COUNTER, "--limit", "-1", expect={2}).error_line()
 
 
 def test_workers_have_an_upper_limit() -> None:
@@ -51,8 +51,11 @@ def test_workers_have_an_upper_limit() -> None:
 
 
 def test_mutants_follow_the_exit_codes() -> None:
-    """5.11: mutants left unknown (a budget too small for the solver) made exit 0; now 3, each with the reason."""
-    res = attempt("mutants", COUNTER, "--timeout", "1e-9", "--json", expect={3})
+    """5.11: mutants left unknown (a budget too small for the solver) made exit 0; now 3, each with the reason.
+
+    (A system small enough to explore is judged exactly, with no solver budget: this one has 2,001 initial states.)
+    """
+    res = attempt("mutants", str(FIX / "widecounter.py"), "--timeout", "1e-9", "--json", expect={3})
     obj = res.json
     assert obj["status"] == 3 and obj["unknown"] > 0
     assert all(m["reason"] for m in obj["mutants"] if m["status"] == "unknown")
