@@ -25,7 +25,7 @@ def _complete(cmd: str, out: str, json_mode: bool) -> bool:
     last = out.rstrip("\n").splitlines()[-1] if out.strip() else ""
     return {
         "check": last.endswith(" unknown") and " proved, " in last,
-        "mutants": last.startswith("mutation score: "),
+        "mutants": " mutants: " in last and "; score " in last,  # a system's counts and score, the last line
         "loops": last.startswith("cards: "),
         "cards": "full %" in out,
         "graph": last.startswith("wrote "),
