@@ -45,13 +45,12 @@ from typing import Callable, Iterator, Mapping, Sequence
 
 from . import ir
 from .consistency import DEADLOCK, DETERMINISM, Consistency, consistency_properties
-from .encoder import RawTrace
 from .engines.common import Options, replay, show_value
 from .engines.runner import check_property, check_system
 from .evaluator import Evaluator, Fn, State, domain
 from .ir import Action, Expr, IntT, PropKind, System, Value
 from .report import show_expr
-from .results import Trace, Verdict
+from .results import RawTrace, Trace, Verdict
 
 __all__ = [
     "STATUSES",
