@@ -23,10 +23,10 @@ from ruleproof.cli_support import (
     streams,
 )
 from ruleproof.errors import InputError, clip
+from ruleproof.loops.driver import search_loops
 from ruleproof.loops.lasso import Category, LoopResult
 from ruleproof.loops.search import LoopReport, report_json, result_json, top_phrases, top_reasons
 from ruleproof.scale.executor import check_target
-from ruleproof.loops.driver import search_loops
 
 __all__ = ["loops", "render_report"]
 
