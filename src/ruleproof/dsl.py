@@ -637,7 +637,7 @@ class Step:
         if isinstance(arr.type, IntT) and isinstance(v.expr, ir.Const):
             if not arr.type.lo <= int(v.expr.value) <= arr.type.hi:
                 raise _err(f"constant {v.expr.value} is outside the range {arr.type.lo}..{arr.type.hi} of '{arr.name}'")
-        cond = ir.TRUE
+        cond: Expr = ir.TRUE
         if when is not None:
             w = lift(when)
             _need_bool(w, "when=")
