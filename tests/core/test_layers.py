@@ -1,4 +1,4 @@
-"""The package's layers hold: what a module may import is what ARCHITECTURE.md says ("Layers").
+"""The package's layers hold: what a module may import is what ARCHITECTURE.md says ("Layers and gates").
 
 Each check runs in a fresh interpreter, so what one test imported cannot hide
 what another module loads on its own.

@@ -2,7 +2,7 @@
 
 The driver lives in the loops package, above :mod:`ruleproof.scale` (whose
 executor it uses), so that nothing in :mod:`ruleproof.scale` imports the loop
-search (ARCHITECTURE.md, "Layers").
+search (ARCHITECTURE.md, "Layers and gates").
 
 :func:`search_loops` lists the candidates with
 :func:`ruleproof.loops.search.search_space` and encodes them with
