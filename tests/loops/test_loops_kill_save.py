@@ -97,3 +97,38 @@ def test_wyman_and_barristan_do_not_loop() -> None:
     assert rep.complete and rep.results and all(r.category is Category.NOT_A_LOOP for r in rep.results)
     (save,) = [r for r in rep.results if (BARRISTAN, 1) in r.abilities]
     assert "stand" in save.reason and "kneeling" in save.reason
+
+
+WINTERFELL, THRALL, BLOODRAVEN = "22018", "00146", "25017"
+
+
+def _winterfell(mutant: str = "") -> Run:
+    """Wyman kills Stony Shore Thrall (an «Old Gods» character you control); Winterfell Castle's interrupt ("When
+    an «Old Gods» card would be killed or discarded from play, kneel that card to save it.") answers."""
+    enc = encoding([(WYMAN, 0), (WINTERFELL, 1)], named=[THRALL, BLOODRAVEN])
+    run = Run(model(enc, mutant), zone={WYMAN: "play", WINTERFELL: "play", THRALL: "play", BLOODRAVEN: "play"},
+              standing={THRALL: True, BLOODRAVEN: True}, pos=0)
+    assert run.step(0, target0=THRALL) and run.get("imm", THRALL) == "kill" and run.get("pending", "a1")
+    return run
+
+
+def test_a_cost_paid_with_the_card_of_the_triggering_condition_and_the_mutant_trigger_any_is_caught() -> None:
+    """'kneel that card': the card about to be killed pays the cost and is saved; the mutant reading 'that card'
+    as any «Old Gods» card could kneel Bloodraven instead."""
+    run = _winterfell()
+    assert run.step(1, cost0=BLOODRAVEN)  # 'cost0' is no choice here: the cost is that card
+    assert run.get("zone", THRALL) == "play" and run.get("standing", THRALL) is False
+    assert run.get("standing", BLOODRAVEN) is True
+    run = _winterfell("trigger_any")
+    assert run.step(1, cost0=BLOODRAVEN, target0=THRALL)
+    assert run.get("zone", THRALL) == "play" and run.get("standing", THRALL) is True  # saved, not knelt
+    assert run.get("standing", BLOODRAVEN) is False
+
+
+def test_a_kneeling_card_cannot_pay_to_save_itself() -> None:
+    """The Thrall already knelt cannot kneel to pay: it is killed (dead pile)."""
+    enc = encoding([(WYMAN, 0), (WINTERFELL, 1)], named=[THRALL])
+    run = Run(model(enc), zone={WYMAN: "play", WINTERFELL: "play", THRALL: "play"}, standing={THRALL: True}, pos=0)
+    assert run.step(0, target0=THRALL)
+    run.set(standing={THRALL: False})  # (knelt by something else while the interrupt waits)
+    assert not run.step(1)

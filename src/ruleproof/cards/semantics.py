@@ -435,7 +435,8 @@ class LimitRule:
 class RefRule:
     """What a target reference picks: for ``attached``, the ``host`` (the card an attachment is attached to) or
     ``any character``; for ``chosen``, ``any`` card that fits (on the cycle or not: Target) or only a card
-    ``on the cycle``."""
+    ``on the cycle``; for ``trigger`` ("kneel that card to save it"), the card of the ``trigger``ing condition
+    or (misread) ``any`` card that fits."""
 
     picks: str
 
@@ -544,7 +545,7 @@ class Rules:
 _ANY_CARD = frozenset({TargetRef.SELF, TargetRef.CHOSEN, TargetRef.EACH, TargetRef.TRIGGER, TargetRef.ATTACHED,
                        TargetRef.COST})
 _ONE_CARD = frozenset({TargetRef.SELF, TargetRef.CHOSEN, TargetRef.TRIGGER, TargetRef.ATTACHED, TargetRef.COST})
-_PAY = frozenset({TargetRef.SELF, TargetRef.CHOSEN, TargetRef.ATTACHED})
+_PAY = frozenset({TargetRef.SELF, TargetRef.CHOSEN, TargetRef.ATTACHED, TargetRef.TRIGGER})
 _PLAYER = frozenset({TargetRef.PLAYER})
 
 _KILL = Move("kill", Place.PLAY, Place.DEAD, (EventKind.WOULD_BE_KILLED, EventKind.WOULD_LEAVE_PLAY),
@@ -651,7 +652,7 @@ _LIMITS = {
     LimitKind.LIMIT: LimitRule(per_title=False, per_player=True, renews=True),
     LimitKind.MAX: LimitRule(per_title=True, per_player=True, renews=False),
 }
-_REFS = {TargetRef.ATTACHED: RefRule("host"), TargetRef.CHOSEN: RefRule("any")}
+_REFS = {TargetRef.ATTACHED: RefRule("host"), TargetRef.CHOSEN: RefRule("any"), TargetRef.TRIGGER: RefRule("trigger")}
 
 #: The rules as written.
 RULES = Rules(MappingProxyType(_COSTS), MappingProxyType(_EFFECTS), MappingProxyType(_LIMITS),
@@ -848,6 +849,8 @@ MUTANTS: Mapping[str, tuple[str, Callable[[Rules], Rules]]] = MappingProxyType({
                      lambda r: r.swap("then", None, ThenRule(gate=False))),
     "chosen_on_cycle": ("a chosen target (or a card paying a cost) can only be a card on the cycle (Target, Costs: "
                         "any card that fits)", lambda r: r.swap("refs", TargetRef.CHOSEN, RefRule("on the cycle"))),
+    "trigger_any": ("'that card' of a triggering condition is any card that fits (it is the card the condition "
+                    "is about: Triggered Abilities)", lambda r: r.swap("refs", TargetRef.TRIGGER, RefRule("any"))),
     "attached_any": ("'attached character' is any character (Attachment Cards)",
                      lambda r: r.swap("refs", TargetRef.ATTACHED, RefRule("any character"))),
     "sacrifice_is_kill": ("a sacrifice is a kill: to the dead pile, 'killed', and it can be saved (Sacrifice)",

@@ -220,7 +220,16 @@ class AbilityStep:
                 return {fixed: eligible(fixed)}
             self.st.require(eligible(fixed))
             return {fixed: true()}
+        trig = self.ctx.rules.refs.get(TargetRef.TRIGGER)
+        if t.ref is TargetRef.TRIGGER and trig is not None and trig.picks == "any":
+            t = Target(TargetRef.CHOSEN, t.subject)  # (a misreading, for its mutant)
         if t.ref is TargetRef.TRIGGER:
+            if cost:  # "kneel that card to save it": paid with the card of the triggering condition, the payer's own
+                sel = {k: And(self.trig_card == k, eligible(k), self.controls(k)) for k in self.ctx.ids}
+                self.st.require(Or(*sel.values()))
+                if not self.cost_cards:
+                    self.cost_cards = dict(sel)
+                return sel
             return {k: And(self.trig_card == k, eligible(k)) for k in self.ctx.ids}
         if t.ref is TargetRef.COST:
             if cost:
