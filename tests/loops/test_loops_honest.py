@@ -70,3 +70,23 @@ def test_a_slice_of_the_pool_counts_analysed_and_names_the_undecided() -> None:
     assert sum(n for _, n in top_reasons(rep, n=10**6)) == len(undecided)
     cov = report_json(rep)["coverage"]
     assert cov["analysed"] == rep.analysed and not rep.complete
+
+
+def test_nothing_found_over_an_unread_restriction_is_not_complete() -> None:
+    """Forced March and Champion's Challenge in the loop corpus: no candidate at all, one ability not read in full
+    whose unread text could not link a cycle (a restriction: "could link: no").  Still no "nothing found": the
+    report is not complete, exit 3."""
+    from ruleproof.loops.cli import _report, render_report
+    from ruleproof.loops.search import LoopReport, UnreadAbility
+
+    u = UnreadAbility("15049", 0, "Champion's Challenge", "reaction",
+                      ("target restriction not read: 'among character you control'",))
+    rep = LoopReport((), 1, 0, (), (), 0.1, unread=(u,), named=True)
+    assert not rep.complete
+    assert render_report(rep).splitlines()[-2] == ("not complete: 1 ability not read in full (a loop could be "
+                                                   "missing: unknown)")
+    out = io.StringIO()
+    assert _report(out, rep, None, True, False, {}) == 3
+    assert json.loads(out.getvalue())["complete"] is False
+    read = LoopReport((), 1, 0, (), (), 0.1, named=True)
+    assert read.complete and _report(io.StringIO(), read, None, False, False, {}) == 0
