@@ -118,10 +118,12 @@ def build(
         raise ValueError("a game needs at least 2 players")
     m = Model("round", doc=__doc__ or "")
     m.params.update(players=players, max_rounds=max_rounds, max_value=max_value, mutant=mutant)
-    Player = m.sort("Player", [f"p{i}" for i in range(1, players + 1)], labels=[f"player {i}" for i in range(1, players + 1)])
+    Player = m.sort("Player", [f"p{i}" for i in range(1, players + 1)],
+                    labels=[f"player {i}" for i in range(1, players + 1)])
     names = [f"c{i}" for i in range(1, players * chars + 1)]
     Char = m.sort(
-        "Char", names, labels=[f"character {(i - 1) % chars + 1} of player {(i - 1) // chars + 1}" for i in range(1, len(names) + 1)]
+        "Char", names,
+        labels=[f"character {(i - 1) % chars + 1} of player {(i - 1) // chars + 1}" for i in range(1, len(names) + 1)],
     )
     Phase = m.enum("Phase", list(PHASES))
     ChType = m.enum("ChType", list(CHALLENGES))
@@ -231,7 +233,8 @@ def build(
             a.set(first, p, when=And(*(init > initiative[q] for q in Player if q.name != p.name)))
 
     # ------------------------------------------------------------------ phase changes
-    @m.action(describe="the phase ends and the next phase begins", cites=["Appendix I: Timing and Gameplay", "Framework Event Details"])
+    @m.action(describe="the phase ends and the next phase begins",
+              cites=["Appendix I: Timing and Gameplay", "Framework Event Details"])
     def next_phase(a: Step) -> None:
         a.require(stage == "none")
         # 1.5 the plot phase ends once plots are revealed (and the first player chosen)
@@ -259,11 +262,14 @@ def build(
             for t in ChType:
                 a.set(initiated[q, t], 0, when=phase == "marshaling")
         # 5.2 determine dominance
-        total = {q.name: Sum(If(in_play[c] & ~knelt[c], strength[c], 0) for c in Char if owner.value(c.name) == q.name) + gold[q]
-                 for q in Player}
+        total = {q.name: Sum(If(in_play[c] & ~knelt[c], strength[c], 0) for c in Char if owner.value(c.name) == q.name)
+                 + gold[q] for q in Player}
         for q in Player:
             others = [total[r.name] for r in Player if r.name != q.name]
-            wins = And(*(total[q.name] >= o for o in others)) if mutant == "dominance_tie" else And(*(total[q.name] > o for o in others))
+            if mutant == "dominance_tie":
+                wins = And(*(total[q.name] >= o for o in others))
+            else:
+                wins = And(*(total[q.name] > o for o in others))
             a.set(dominance[q], wins, when=phase == "challenges")
         # 6.2 stand cards
         standing_next = phase == ("challenges" if mutant == "skip_dominance" else "dominance")
@@ -310,7 +316,8 @@ def build(
 
     # ------------------------------------------------------------------ 4.2 a challenge
     @m.action(Player, Player, ChType, describe="{p} initiates a {t} challenge against {q}",
-              cites=["4.2 Active player may initiate a challenge", "Active Player", "Attacker, Attacking Character, Attacking Player"])
+              cites=["4.2 Active player may initiate a challenge", "Active Player",
+                     "Attacker, Attacking Character, Attacking Player"])
     def initiate_challenge(a: Step, p: Term, q: Term, t: Term) -> None:
         attack = a.choose("attackers", Bool, index=Char)
         if p.name == q.name and mutant != "self_challenge":
@@ -339,7 +346,8 @@ def build(
         a.set(defender, q)
         a.set(outcome, "nobody")
 
-    @m.action(Player, describe="{q} declares defenders", cites=["4.2.1 Defending player declares defenders", "Defender, Defending Character, Defending Player"])
+    @m.action(Player, describe="{q} declares defenders",
+              cites=["4.2.1 Defending player declares defenders", "Defender, Defending Character, Defending Player"])
     def declare_defenders(a: Step, q: Term) -> None:
         defend = a.choose("defenders", Bool, index=Char)
         a.require((stage == "attack") & (defender == q))

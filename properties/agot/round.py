@@ -59,7 +59,8 @@ def register(m: Model) -> None:
         "phases follow the Appendix I order",
         "next_phase",
         follows,
-        cites=["Appendix I: Timing and Gameplay", "Framework Event Details", "1.1 Plot phase begins", "7.5 Taxation phase ends"],
+        cites=["Appendix I: Timing and Gameplay", "Framework Event Details", "1.1 Plot phase begins",
+               "7.5 Taxation phase ends"],
         doc="Plot, draw, marshaling, challenges, dominance, standing, taxation, then the plot phase of the next round.",
     )
     m.invariant(
@@ -127,9 +128,8 @@ def register(m: Model) -> None:
         for f in seats:
             for a in seats:
                 been = has_been_active(f.name, a.name)
-                cases.append(
-                    Implies(And(v.first == f, v.active == a), And(*(v.turns[q] == (1 if q.name in been else 0) for q in seats)))
-                )
+                turns = And(*(v.turns[q] == (1 if q.name in been else 0) for q in seats))
+                cases.append(Implies(And(v.first == f, v.active == a), turns))
         return Implies(turning, And(*cases))
 
     m.invariant(
@@ -144,7 +144,8 @@ def register(m: Model) -> None:
             Or(t.post(v.phase) == "marshaling", t.post(v.phase) == "challenges"),
             And(t.post(v.active) == v.first, ForAll(Player, lambda p: t.post(v.turns[p]) == If(p == v.first, 1, 0))),
         ),
-        cites=["First Player, First Player Token", "3.2 Active player collects income", "4.2 Active player may initiate a challenge"],
+        cites=["First Player, First Player Token", "3.2 Active player collects income",
+               "4.2 Active player may initiate a challenge"],
     )
     m.action_property(
         "the next player in player order becomes the active player",
@@ -312,11 +313,13 @@ def register(m: Model) -> None:
     # ---------------------------------------------------------------- 5. dominance
     def dominance(t: Transition) -> Term:
         def total(p: Term) -> Term:
-            return Sum(If(And(v.in_play[c], Not(v.knelt[c])), v.strength[c], 0) for c in Char if controls(p, c)) + v.gold[p]
+            standing = Sum(If(And(v.in_play[c], Not(v.knelt[c])), v.strength[c], 0) for c in Char if controls(p, c))
+            return standing + v.gold[p]
 
         return Implies(
             t.post(v.phase) == "dominance",
-            ForAll(Player, lambda p: t.post(v.dominance[p]) == And(*(total(p) > total(q) for q in seats if q.name != p.name))),
+            ForAll(Player,
+                   lambda p: t.post(v.dominance[p]) == And(*(total(p) > total(q) for q in seats if q.name != p.name))),
         )
 
     m.action_property(

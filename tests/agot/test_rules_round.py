@@ -88,7 +88,8 @@ def test_melee_round_properties_are_proved_at_three_players_four_characters_and_
         ("challenge_not_active", "only the active player initiates challenges, during the challenges phase", "tiny", 7),
         ("second_military", "at most one challenge of each type per player per phase", "small", 10),
         ("self_challenge", "a player never challenges themselves", "tiny", 7),
-        ("knelt_attacker", "attackers are standing characters the attacker controls with the challenge's icon, and kneel", "tiny", 8),
+        ("knelt_attacker",
+         "attackers are standing characters the attacker controls with the challenge's icon, and kneel", "tiny", 8),
         ("tie_to_defender", "the challenge is won by the side with the higher STR, ties to the attacker", "tiny", 9),
         ("dominance_tie", "dominance is won by the single highest total of standing STR and gold", "tiny", 8),
         ("stand_skips", "after the standing phase begins every card stands", "tiny", 10),
@@ -194,9 +195,11 @@ def test_ties_go_to_the_attacker_and_zero_str_wins_nothing():
     s = _reveal(c, _start(c), "p1", "p1")
     s = c.step("next_phase", c.step("next_phase", s))
     s = c.step("next_phase", c.step("end_turn(p1)", s))
-    tie = c.step("resolve_challenge", _defend(c, _attack(c, s, "initiate_challenge(p1, p2, military)", ["c1"]), "declare_defenders(p2)", ["c3"]))
+    attack = _attack(c, s, "initiate_challenge(p1, p2, military)", ["c1"])
+    tie = c.step("resolve_challenge", _defend(c, attack, "declare_defenders(p2)", ["c3"]))
     assert c.get(tie, "outcome") == "attacker"  # 2 against 2
-    lost = c.step("resolve_challenge", _defend(c, _attack(c, s, "initiate_challenge(p1, p2, military)", ["c2"]), "declare_defenders(p2)", ["c3"]))
+    attack = _attack(c, s, "initiate_challenge(p1, p2, military)", ["c2"])
+    lost = c.step("resolve_challenge", _defend(c, attack, "declare_defenders(p2)", ["c3"]))
     assert c.get(lost, "outcome") == "defender"  # 1 against 2
 
 
