@@ -60,3 +60,16 @@ def test_what_the_table_says_is_the_rule_text() -> None:
     assert RULES.costs[CostKind.KNEEL].needs == (Res.STANDING,) and RULES.costs[CostKind.KNEEL].makes == (Res.KNEELING,)
     enter = RULES.effects[EffectKind.PUT_INTO_PLAY].move
     assert enter is not None and enter.src is None and enter.new_copy
+
+
+def test_a_cost_reduction_for_the_next_card_is_a_change_the_model_does_not_track() -> None:
+    """Advisor to the Crown (13077: "Action: Kneel ~ to reduce the cost of the next «Maester» character you marshal
+    this phase by 1."): the card to come is not one the model holds; the action fires (it changes the game) and
+    kneels the Advisor, and the reduction is named as not tracked (it never overturns an answer)."""
+    from realcards import Run, encoding, model
+
+    enc = encoding([("13077", 0)])
+    assert [x.direction.value for x in enc.left_out] == ["untracked"]
+    run = Run(model(enc), zone={"13077": "play"}, standing={"13077": True}, pos=0)
+    assert run.step(0) and run.get("standing", "13077") is False
+    assert not Run(model(enc), zone={"13077": "play"}, standing={"13077": False}, pos=0).step(0)

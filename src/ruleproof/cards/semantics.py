@@ -547,6 +547,7 @@ _ANY_CARD = frozenset({TargetRef.SELF, TargetRef.CHOSEN, TargetRef.EACH, TargetR
 _ONE_CARD = frozenset({TargetRef.SELF, TargetRef.CHOSEN, TargetRef.TRIGGER, TargetRef.ATTACHED, TargetRef.COST})
 _PAY = frozenset({TargetRef.SELF, TargetRef.CHOSEN, TargetRef.ATTACHED, TargetRef.TRIGGER})
 _PLAYER = frozenset({TargetRef.PLAYER})
+_NEXT = frozenset({TargetRef.NEXT})  # "the next card you marshal": a card to come, not one the model holds
 
 _KILL = Move("kill", Place.PLAY, Place.DEAD, (EventKind.WOULD_BE_KILLED, EventKind.WOULD_LEAVE_PLAY),
              (EventKind.KILLED, EventKind.LEAVES_PLAY), saveable=True)
@@ -625,7 +626,7 @@ _EFFECTS: dict[EffectKind, Entry] = {
     EffectKind.RESOLVE_ABILITY: Entry("initiate the when revealed ability of a plot as if it had just been revealed",
                                       ("When Revealed",), frozenset({TargetRef.CHOSEN, TargetRef.SELF}), (), (),
                                       (EventKind.PLOT_REVEALED,)),
-    **{kind: Entry(f"modify {what} (not tracked by the loop model)", ("Modifiers",), _ANY_CARD | _PLAYER,
+    **{kind: Entry(f"modify {what} (not tracked by the loop model)", ("Modifiers",), _ANY_CARD | _PLAYER | _NEXT,
                    untracked=what) for kind, what in (
         (EffectKind.STR_MOD, "STR"), (EffectKind.ICON_MOD, "challenge icons"), (EffectKind.KEYWORD_MOD, "keywords"),
         (EffectKind.TRAIT_MOD, "traits"), (EffectKind.CLAIM_MOD, "claim"), (EffectKind.INCOME_MOD, "income"),

@@ -295,7 +295,7 @@ def _effect_resolve_ability(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt:
 def _effect_untracked(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: int) -> None:
     """An effect on a value the loop model does not track (a STR modifier, an icon, a challenge): its target is
     chosen as printed and the effect counts as a change; nothing of the model's state moves."""
-    if ef.target.is_player or ef.target.ref in (TargetRef.FACTION_CARD, TargetRef.PLAYER) or (
+    if ef.target.is_player or ef.target.ref in (TargetRef.FACTION_CARD, TargetRef.PLAYER, TargetRef.NEXT) or (
             ef.target.subject.card_type is None and ef.target.ref is TargetRef.SELF):
         s.changes.append(true())
         return
