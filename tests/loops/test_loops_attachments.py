@@ -12,9 +12,9 @@ from ruleproof.cards.pool import load_pool
 from ruleproof.engines import bmc
 from ruleproof.engines.common import Options
 from ruleproof.evaluator import Evaluator
+from ruleproof.loops.driver import find_loops
 from ruleproof.loops.encode import Encoding, LoopCard, ModelSpec, Unsupported, build_model, can_host, encode
 from ruleproof.loops.lasso import Category, classify
-from ruleproof.loops.search import find_loops
 from ruleproof.results import Verdict
 
 KNEEL_FOR_GOLD = "<b>Action:</b> Kneel {n} to gain 1 gold."

@@ -18,7 +18,7 @@ a fresh solver context, as one budget query (:mod:`ruleproof.budget`).  A
 unit whose worker dies, that times out or runs out of memory is an UNKNOWN
 result with the reason.  The report, complete or what finished before a stop,
 says what was not read (:func:`ruleproof.loops.search.assemble`).
-:func:`ruleproof.loops.search.find_loops` is this driver in this process.
+:func:`find_loops` is this driver in this process.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from .encode import Encoding
 from .lasso import Category, LoopResult, classify
 from .search import MAX_CANDIDATES, LoopReport, ProgressCallback, assemble, plan, search_space
 
-__all__ = ["LoopUnit", "run_loop_unit", "search_loops", "QUERIES_PER_CANDIDATE"]
+__all__ = ["LoopUnit", "find_loops", "run_loop_unit", "search_loops", "QUERIES_PER_CANDIDATE"]
 
 #: A generous bound on the solver queries :func:`ruleproof.loops.lasso.classify` makes for one candidate.
 QUERIES_PER_CANDIDATE = 40
@@ -80,6 +80,50 @@ def _unknown(unit: LoopUnit, reason: str) -> LoopResult:
                       reason=reason, phase=enc.phase.value if enc.phase else "")
 
 
+def find_loops(
+    pool: Pool,
+    codes: Iterable[str] | None = None,
+    deck: Deck | None = None,
+    opponent_codes: Iterable[str] = (),
+    progress: ProgressCallback | None = None,
+    *,
+    overrides: Overrides | None = None,
+    max_length: int | None = None,
+    max_candidates: int = MAX_CANDIDATES,
+    timeout: float | None = 20.0,
+) -> LoopReport:
+    """Search ``pool`` (or only ``codes``, a deck and opponent cards) for loops.
+
+    Parameters
+    ----------
+    pool
+        The card pool.
+    codes, deck
+        Restrict the search to these cards (their union); neither means the
+        whole pool.
+    opponent_codes
+        Cards owned (and controlled) by the opponent; they are searched too,
+        as the opponent's copies (a code also in ``codes`` has a copy on each
+        side), and cycles may run through both players' abilities.
+    progress
+        Called as ``progress(done, total, candidate)`` before each candidate.
+    overrides
+        Hand-written abilities that take precedence over the compiler.
+    max_length, max_candidates
+        Longest cycle (in abilities; default 3 for named cards, 2 for the
+        whole pool) and most candidates examined.
+    timeout
+        Seconds per solver path (None: no limit).
+
+    Raises
+    ------
+    InputError
+        A code not in the pool.
+    """
+    return search_loops(pool, codes, deck, opponent_codes, progress, overrides=overrides, max_length=max_length,
+                        max_candidates=max_candidates, timeout=timeout)
+
+
 def search_loops(
     pool: Pool,
     codes: Iterable[str] | None = None,
@@ -99,7 +143,7 @@ def search_loops(
 ) -> LoopReport:
     """Search ``pool`` (or the named cards) for loops, in this process or on a Dask cluster.
 
-    See :func:`ruleproof.loops.search.find_loops` for the parameters;
+    See :func:`find_loops` for the parameters;
     ``rlimit`` is the solver's resource limit per call, ``on_result`` sees
     each candidate's result in candidate order as soon as it is known, and
     ``fault`` is the test hook of :func:`ruleproof.scale.run_units` (its

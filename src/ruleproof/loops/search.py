@@ -1,6 +1,6 @@
 """Loop search over a card pool: candidates from the ability graph, then the lasso check.
 
-:func:`find_loops` compiles the cards (override files first), builds the
+:func:`ruleproof.loops.driver.find_loops` compiles the cards (override files first), builds the
 two-player ability graph (:mod:`ruleproof.cards.graph`; your cards by code,
 the opponent's as ``opp:CODE``: :func:`search_space`), takes its short cycles as
 candidates, encodes each one (:mod:`ruleproof.loops.encode`) and classifies it
@@ -57,7 +57,7 @@ from ruleproof.loops.encode import Encoding, LoopCard, Unsupported, encode, targ
 from ruleproof.loops.lasso import Category, LoopResult, trace_json, unsupported_result
 from ruleproof.report import JSON_VERSION
 
-__all__ = ["LoopReport", "ProgressCallback", "SearchSpace", "UnreadAbility", "assemble", "find_loops", "loop_card",
+__all__ = ["LoopReport", "ProgressCallback", "SearchSpace", "UnreadAbility", "assemble", "loop_card",
            "plan", "report_json", "result_json", "search_space"]
 
 ProgressCallback = Callable[[int, int, Candidate], None]
@@ -298,52 +298,6 @@ def assemble(space: SearchSpace, results: Sequence[LoopResult], t0: float, overr
                       tuple((c.value, per[c]) for c in Category), tuple(sorted(cov.items())),
                       round(time.monotonic() - t0, 3), unread, through, bool(space.named or space.deck),
                       space.max_length, space.truncated)
-
-
-def find_loops(
-    pool: Pool,
-    codes: Iterable[str] | None = None,
-    deck: Deck | None = None,
-    opponent_codes: Iterable[str] = (),
-    progress: ProgressCallback | None = None,
-    *,
-    overrides: Overrides | None = None,
-    max_length: int | None = None,
-    max_candidates: int = MAX_CANDIDATES,
-    timeout: float | None = 20.0,
-) -> LoopReport:
-    """Search ``pool`` (or only ``codes``, a deck and opponent cards) for loops.
-
-    Parameters
-    ----------
-    pool
-        The card pool.
-    codes, deck
-        Restrict the search to these cards (their union); neither means the
-        whole pool.
-    opponent_codes
-        Cards owned (and controlled) by the opponent; they are searched too,
-        as the opponent's copies (a code also in ``codes`` has a copy on each
-        side), and cycles may run through both players' abilities.
-    progress
-        Called as ``progress(done, total, candidate)`` before each candidate.
-    overrides
-        Hand-written abilities that take precedence over the compiler.
-    max_length, max_candidates
-        Longest cycle (in abilities; default 3 for named cards, 2 for the
-        whole pool) and most candidates examined.
-    timeout
-        Seconds per solver path (None: no limit).
-
-    Raises
-    ------
-    InputError
-        A code not in the pool.
-    """
-    from ruleproof.loops.driver import search_loops  # the one driver, in this process or on a cluster
-
-    return search_loops(pool, codes, deck, opponent_codes, progress, overrides=overrides, max_length=max_length,
-                        max_candidates=max_candidates, timeout=timeout)
 
 
 def _result_json(r: LoopResult) -> dict[str, Any]:
