@@ -9,7 +9,6 @@ from typing import TextIO
 import click
 
 from ..errors import InputError, InternalError
-from ..report import JSON_VERSION
 
 __all__ = ["ruling", "run_rulings"]
 
@@ -32,7 +31,7 @@ def _streams() -> tuple[TextIO, TextIO]:
 def run_rulings(paths: tuple[str, ...], as_json: bool, timeout: float | None, out: TextIO, err: TextIO,
                 params: tuple[str, ...] = ()) -> int:
     """Load every ruling first (a bad file stops everything, nothing half-written), then check each."""
-    from ..cli_support import json_error, parse_params
+    from ..cli_support import error_object, json_error, parse_params
     from .check import check_ruling
     from .model import bundled_rulings_dir, load_rulings
     from .render import exit_status, render_results, results_json
@@ -45,7 +44,7 @@ def run_rulings(paths: tuple[str, ...], as_json: bool, timeout: float | None, ou
     except (InputError, InternalError) as e:
         msg = e.render()
         if as_json:
-            out.write(json.dumps({"version": JSON_VERSION, "error": json_error(msg)}, ensure_ascii=False) + "\n")
+            out.write(json.dumps(error_object(json_error(msg)), ensure_ascii=False) + "\n")
         else:
             err.write(msg + "\n")
         return 2
