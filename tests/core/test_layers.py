@@ -43,3 +43,23 @@ def test_the_explicit_engine_neither_imports_nor_needs_z3() -> None:
     """)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split() == ["violated", "3", "False"]
+
+
+def test_every_module_of_the_package_has_a_layer() -> None:
+    """The import contract (.importlinter) places every top-level module and package of ``ruleproof``.
+
+    A module the layers contract does not name is not checked by it: a new module must be put in a
+    layer when it is added (ARCHITECTURE.md, "Layers and gates").
+    """
+    import configparser
+    import re
+
+    config = configparser.ConfigParser()
+    assert config.read(ROOT / ".importlinter", encoding="utf-8"), ".importlinter is missing"
+    layers = config["importlinter:contract:layers"]["layers"]
+    placed = set(re.findall(r"ruleproof\.(\w+)", layers))
+    pkg = ROOT / "src" / "ruleproof"
+    modules = {p.stem for p in pkg.glob("*.py") if p.stem != "__init__"}
+    modules |= {p.parent.name for p in pkg.glob("*/__init__.py")}
+    assert modules, "no modules found"
+    assert sorted(modules - placed) == [], "modules in no layer of .importlinter"
