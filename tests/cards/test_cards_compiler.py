@@ -187,8 +187,11 @@ def test_lady_keyword_after_restriction(pool) -> None:
     attached = Target(R.ATTACHED, Subject(Scope.ATTACHED, CardKind.CHARACTER))
     assert abil[2].effects == (Effect(EffectKind.STR_MOD, 2, attached),)
     assert abil[3].limit == Limit(1, Period.PHASE)
-    assert abil[3].compiled is Compiled.PARTIAL  # "if attached character is sansa stark": a card by its name
-    assert abil[3].unread == (Unread("if attached character is sansa stark", ClauseRole.CONDITION),)
+    # "then, if attached character is Sansa Stark, stand her": a card named by its title
+    assert abil[3].compiled is Compiled.FULL
+    stand = abil[3].effects[-1]
+    assert stand.kind is EffectKind.STAND and stand.then and stand.target == attached
+    assert stand.condition is not None and stand.condition.subject == Subject(title="Sansa Stark")
 
 
 def test_keywords_with_values() -> None:

@@ -555,3 +555,47 @@ def test_the_parser_cache_is_written_atomically_and_a_bad_one_is_rebuilt(tmp_pat
         assert effects[0].kind is EffectKind.STAND
     finally:
         grammar.parser.cache_clear()
+
+
+# --------------------------------------------------------------------------- constructions that link loops
+
+
+def test_a_faction_or_a_trait_are_alternative_targets(pool) -> None:
+    """16010 Old Bear Mormont: "kneel ~ to choose and stand another [thenightswatch] or «Lord» character"; the
+    "or" between a faction and a trait gives two alternatives, each "another" character."""
+    a = ability(pool, "16010", AbilityType.ACTION)
+    assert a.compiled is Compiled.FULL and uncovered(a) == []
+    assert a.costs == (Cost(CostKind.KNEEL, me()),)
+    (stand,) = a.effects
+    lord = Target(TargetRef.CHOSEN, Subject(Scope.ANY, CardKind.CHARACTER, traits=("Lord",), other=True))
+    assert stand == Effect(EffectKind.STAND, 1, Target(
+        TargetRef.CHOSEN, Subject(Scope.ANY, CardKind.CHARACTER, factions=("thenightswatch",), other=True), (lord,)))
+    # the other order too ("a «Lord» or [stark] character"), and a list of one kind stays one filter
+    (e,) = read("stand a «Lord» or [stark] character", "sentence", Context(CardKind.CHARACTER))
+    assert (e.target.subject.traits, [x.subject.factions for x in e.target.also]) == (("Lord",), [("stark",)])
+    (e,) = read("stand a [stark] or [greyjoy] character", "sentence", Context(CardKind.CHARACTER))
+    assert e.target.subject.factions == ("stark", "greyjoy") and e.target.also == ()
+
+
+def test_a_card_named_by_its_title(pool) -> None:
+    """21014 Old Bear's Raven: "return ~ to your hand to stand Old Bear Mormont": the title of another card is a
+    target (a card with that title, its type from the pool); titles in conditions too ("while you control Aegon
+    Targaryen"); a title is never guessed where it stands for a game word ("Taxation Action")."""
+    a = ability(pool, "21014", AbilityType.ACTION)
+    assert a.compiled is Compiled.FULL and uncovered(a) == []
+    assert a.effects == (
+        Effect(EffectKind.STAND, 1, Target(TargetRef.CHOSEN, Subject(Scope.ANY, CardKind.CHARACTER,
+                                                                     title="Old Bear Mormont"))),)
+    c = ability(pool, "22019", AbilityType.CONSTANT)  # "while you control Aegon Targaryen, he gains a [military] icon."
+    assert c.compiled is Compiled.FULL
+    assert c.conditions == (Condition(CondWord.WHILE, TestKind.EXISTS,
+                                      subject=Subject(Scope.YOU_CONTROL, CardKind.CHARACTER, title="Aegon Targaryen")),)
+    t = ability(pool, "14024", AbilityType.ACTION)  # a card titled "Taxation" exists: the precursor is not a title
+    assert t.phase is Phase.TAXATION and "‹" not in t.text
+    # alternatives with a title where one filter is read are not read (never dropped)
+    w = ability(pool, "04083", AbilityType.CONSTANT)  # "while you control a «King» character or Catelyn Stark, ..."
+    assert w.compiled is not Compiled.FULL
+    # the word check sees a title the tree does not hold
+    assert uncovered(replace(a, effects=(replace(a.effects[0], target=Target(TargetRef.CHOSEN,
+                                                                             Subject(card_type=CardKind.CHARACTER))),))
+                     ) == ["old bear mormont"]

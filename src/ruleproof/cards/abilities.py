@@ -547,6 +547,9 @@ class Subject:
         "that shares a «Trait» with that character": the card the ref names.
     in_faction
         ``True`` "in-faction" (of the faction of its controller's faction card), ``False`` "out-of-faction".
+    title
+        A card named by its title in the text ("stand Old Bear Mormont", "while you control Aegon Targaryen"):
+        a card with that title (Card Titles), as printed.
     """
 
     scope: Scope = Scope.ANY
@@ -574,6 +577,7 @@ class Subject:
     player_role: PlayerRole | None = None
     shares_trait_with: TargetRef | None = None
     in_faction: bool | None = None
+    title: str | None = None
 
 
 @dataclass(frozen=True)
@@ -982,6 +986,8 @@ def describe_subject(s: Subject) -> str:
         bits.append(f"in {s.zone.value.replace('_', ' ')}")
     if s.player_role is not None:
         bits.append(f"({s.player_role.value} player)")
+    if s.title is not None:
+        bits.append(f"named {s.title}")
     return " ".join(bits)
 
 

@@ -53,7 +53,7 @@ from ruleproof.cards.abilities import (
     Unread,
     Zone,
 )
-from ruleproof.cards.grammar import VERBS, Context, NotRead, Paren, read, tokens
+from ruleproof.cards.grammar import VERBS, Context, NotRead, Paren, grammar_words, read, titles, tokens
 
 __all__ = ["card_text", "clause_role", "compile_card", "compile_text", "normalise"]
 
@@ -117,20 +117,36 @@ def card_text(record: Mapping[str, object]) -> str:
     return text if isinstance(text, str) else ""
 
 
-def normalise(text: str, name: str = "") -> str:
+@functools.lru_cache(maxsize=1)
+def _title_re() -> re.Pattern[str] | None:
+    """The titles of other cards as printed in a text (longest first; not one spelled like a word of the grammar,
+    nor one followed by "Action", "plot" or "token": "Taxation Action", "a Summer plot card")."""
+    words = grammar_words()
+    names = sorted((t for t in titles() if t.lower() not in words and len(t) > 2), key=len, reverse=True)
+    if not names:
+        return None
+    return re.compile(r"(?<![\w'~])(?:" + "|".join(re.escape(n) for n in names) + r")(?!\w)"
+                      r"(?! (?i:action|plot|tokens?|format)\b)")
+
+
+def normalise(text: str, name: str = "", mark_titles: bool = True) -> str:
     """Strip markup from one ability's text.
 
     The card's own name becomes ``~``, traits (``<i>Knight</i>``) become
-    ``«Knight»``, icons stay ``[stark]``; everything outside traits is
-    lower-cased and whitespace is collapsed.
+    ``«Knight»``, icons stay ``[stark]``, the titles of other cards (with ``mark_titles``) become ``‹Old Bear
+    Mormont›``; everything outside traits and titles is lower-cased and whitespace is collapsed.
     """
     t = text
     if name:
         t = re.sub(r"(?<![\w'])" + re.escape(name) + r"(?![\w])", "~", t)
     t = re.sub(r"<i>\s*(.*?)\s*</i>", lambda m: "«" + m.group(1).strip() + "»", t)
     t = re.sub(r"</?(b|em|i)>", "", t)
-    parts = re.split(r"(«[^»]*»)", t)
-    t = "".join(p if p.startswith("«") else p.lower() for p in parts)
+    title_re = _title_re() if mark_titles else None
+    if title_re is not None:
+        parts = re.split(r"(«[^»]*»)", t)
+        t = "".join(p if p.startswith("«") else title_re.sub(lambda m: f"‹{m.group(0)}›", p) for p in parts)
+    parts = re.split(r"(«[^»]*»|‹[^›]*›)", t)
+    t = "".join(p if p.startswith(("«", "‹")) else p.lower() for p in parts)
     t = t.replace("’", "'").replace("“", '"').replace("”", '"')
     return re.sub(r"\s+", " ", t).strip()
 
@@ -811,7 +827,7 @@ def compile_text(text: str, name: str = "", card_type: str = "character") -> tup
         if head.strip():
             out.extend(_untriggered(normalise(head, name), kind))
         for i in range(1, len(pieces), 2):
-            prec = normalise(pieces[i], name).strip().rstrip(":")
+            prec = normalise(pieces[i], name, mark_titles=False).strip().rstrip(":")
             body = normalise(pieces[i + 1], name)
             src = f"{prec}: {body}"
             if prec not in _PRECURSORS:

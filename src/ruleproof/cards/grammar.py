@@ -24,6 +24,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import io
+import json
 import os
 import re
 import sys
@@ -71,13 +72,14 @@ from ruleproof.cards.abilities import (
 from ruleproof.errors import InputError
 from ruleproof.files import write_atomic
 
-__all__ = ["GRAMMAR_FILE", "VERBS", "Context", "NotRead", "Paren", "cache_path", "parser", "read", "tokens"]
+__all__ = ["GRAMMAR_FILE", "VERBS", "Context", "NotRead", "Paren", "cache_path", "grammar_words", "parser", "read",
+           "titles", "tokens"]
 
 #: The grammar file (shipped in the package).
 GRAMMAR_FILE = Path(__file__).with_name("ability.lark")
 _STARTS = ("trigger", "costs", "sentence", "paren", "limit", "condition", "definition", "restriction", "copy_limit")
 
-_TOKEN_RE = re.compile(r"«[^»]*»|\[[a-z]+\]|~|\d+|non-|'s\b|'|[a-z]+(?:[-/][a-z]+)*|[,.:;()\"+\-]|\S")
+_TOKEN_RE = re.compile(r"«[^»]*»|‹[^›]*›|\[[a-z]+\]|~|\d+|non-|'s\b|'|[a-z]+(?:[-/][a-z]+)*|[,.:;()\"+\-]|\S")
 _ICONS = {"[military]": ChallengeType.MILITARY, "[intrigue]": ChallengeType.INTRIGUE, "[power]": ChallengeType.POWER}
 # words that start a verb phrase / a noun phrase: "and" before them is a coordination of verb phrases (ANDV) or
 # of noun phrases (ANDNP, ORNP); any other "and"/"or" joins words inside a phrase
@@ -102,6 +104,11 @@ class NotRead(Exception):
 def tokens(text: str) -> list[tuple[str, int]]:
     """The words of ``text`` as the grammar sees them, with their offsets."""
     return [(m.group(0), m.start()) for m in _TOKEN_RE.finditer(text)]
+
+
+def _kind_of_list(w: str) -> str:
+    """The kind of a word that lists of filters are made of: a trait, a faction, or neither."""
+    return "trait" if w.startswith("«") else "faction" if w.startswith("[") and w not in _ICONS else ""
 
 
 class _Lexer(Lexer):
@@ -129,6 +136,8 @@ class _Lexer(Lexer):
                 continue  # the serial comma before "or"
             if w.startswith("«"):
                 typ = "T_TRAIT"
+            elif w.startswith("‹"):
+                typ = "T_TITLE"
             elif w in _ICONS:
                 typ = "T_ICON"
             elif w.startswith("["):
@@ -137,9 +146,12 @@ class _Lexer(Lexer):
                 typ = "T_NUMBER"
             elif w == "and" and nxt in VERBS:
                 typ = "_ANDV"
-            elif w == "and" and (nxt in _NP_START or nxt.isdigit()):
+            elif w == "and" and (nxt in _NP_START or nxt.isdigit() or nxt.startswith("‹")):
                 typ = "_ANDNP"
-            elif w == "or" and (nxt in _NP_START or nxt.isdigit()) and (i == 0 or raw[i - 1][0] not in ("his", "he")):
+            elif w == "or" and i > 0 and _kind_of_list(raw[i - 1][0]) not in ("", _kind_of_list(nxt)):
+                typ = "_ORPM"  # "[thenightswatch] or «Lord» character": alternatives of different kinds of filter
+            elif w == "or" and (nxt in _NP_START or nxt.isdigit() or nxt.startswith("‹")) \
+                    and (i == 0 or raw[i - 1][0] not in ("his", "he")):
                 typ = "_ORNP"
             elif w == "or" and nxt in VERBS and (i + 2 >= len(raw) or raw[i + 2][0] not in ("pile", "deck")):
                 typ = "_ORV"  # alternatives between verb phrases ("either: draw a card or gain 1 gold")
@@ -213,6 +225,34 @@ def parser() -> Lark:
     except InputError:
         pass  # no cache this time: the next process builds the tables again
     return built
+
+
+@functools.lru_cache(maxsize=1)
+def titles() -> dict[str, CardKind]:
+    """The titles of the vendored pool's cards, each with its card type (``card`` when cards of that title differ
+    in type): what a title printed in another card's text names ("stand Old Bear Mormont")."""
+    from ruleproof.cards.pool import default_pool_dir  # (the pool module reads cards with this module)
+
+    kinds: dict[str, set[str]] = {}
+    for path in sorted((default_pool_dir() / "packs").glob("*.json")):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue  # the pool loader reports a bad pack; here it only names no titles
+        for rec in data.get("cards", []) if isinstance(data, dict) else []:
+            if isinstance(rec, dict) and isinstance(rec.get("name"), str) and rec["name"].strip():
+                kinds.setdefault(rec["name"].strip(), set()).add(str(rec.get("type", "")))
+    out: dict[str, CardKind] = {}
+    for name, types in kinds.items():
+        kind = _HEADS.get(next(iter(types)), CardKind.CARD) if len(types) == 1 else CardKind.CARD
+        out[name] = kind
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def grammar_words() -> frozenset[str]:
+    """The words the grammar itself uses ("taxation", "shadow", ...): a title spelled like one is not marked."""
+    return frozenset(t.pattern.value for t in parser().terminals if t.pattern.type == "str")
 
 
 # ---------------------------------------------------------------------------
@@ -315,6 +355,14 @@ def _one(children: Sequence[Any], tp: type) -> Any:
 
 def _fail(why: str) -> None:
     raise _Refused(why)
+
+
+def _sole(np: _NP) -> Subject:
+    """The one filter of a noun phrase where a single filter is read: alternatives ("a «King» character or Catelyn
+    Stark") are not read there, never dropped."""
+    if np.target.also:
+        _fail("alternative cards where one filter is read")
+    return np.target.subject
 
 
 class _Refused(Exception):
@@ -897,6 +945,11 @@ class _Reader(Transformer[Token, Any]):
             _fail("'this' names a card of another type")
         return _NP(Target(TargetRef.SELF, Subject(Scope.SELF, self.ctx.card_kind)))
 
+    def np_title(self, c: list[Any]) -> _NP:
+        """"stand Old Bear Mormont": a card with that title (Card Titles)."""
+        title = str(c[0])[1:-1]
+        return _NP(Target(TargetRef.CHOSEN, Subject(Scope.ANY, titles().get(title, CardKind.CARD), title=title)))
+
     def np_ref(self, c: list[Any]) -> _NP:
         return c[0]  # type: ignore[no-any-return]
 
@@ -1049,7 +1102,7 @@ class _Reader(Transformer[Token, Any]):
 
     def participant(self, c: list[Any]) -> Subject:
         np, role = c
-        return replace(np.target.subject, role=role)
+        return replace(_sole(np), role=role)
 
     def pa_attacker(self, c: list[Any]) -> ChallengeRole:
         return ChallengeRole.ATTACKING
@@ -1064,7 +1117,7 @@ class _Reader(Transformer[Token, Any]):
         player, np = c
         if np.count not in (1, None) or np.target.ref is not TargetRef.CHOSEN or np.target.also:
             _fail("several participants")
-        return replace(np.target.subject, **self._controls(player))
+        return replace(_sole(np), **self._controls(player))
 
     def _about(self, np: _NP) -> None:
         """A condition about a named card makes it what later pronouns refer to ("if ~ is attacking, he ...")."""
@@ -1087,7 +1140,7 @@ class _Reader(Transformer[Token, Any]):
 
     def t_exists(self, c: list[Any]) -> dict[str, Any]:
         player, np = c
-        s = replace(np.target.subject, **self._controls(player))
+        s = replace(_sole(np), **self._controls(player))
         return {"test": TestKind.EXISTS, "subject": s, "count": np.count if np.count is not None else 1}
 
     def t_not_exists(self, c: list[Any]) -> dict[str, Any]:
@@ -1098,10 +1151,10 @@ class _Reader(Transformer[Token, Any]):
 
     def t_not_exists_np(self, c: list[Any]) -> dict[str, Any]:
         player, np = c
-        return {"test": TestKind.NOT_EXISTS, "subject": replace(np.target.subject, **self._controls(player))}
+        return {"test": TestKind.NOT_EXISTS, "subject": replace(_sole(np), **self._controls(player))}
 
     def _there(self, np: _NP, revealed: bool) -> dict[str, Any]:
-        s = np.target.subject
+        s = _sole(np)
         if revealed:
             if s.card_type is not CardKind.PLOT:
                 _fail("'revealed' of a card that is not a plot")
@@ -1214,7 +1267,7 @@ class _Reader(Transformer[Token, Any]):
 
     def t_no_opponent_controls(self, c: list[Any]) -> dict[str, Any]:
         np = c[0]
-        return {"test": TestKind.NOT_EXISTS, "subject": replace(np.target.subject, scope=Scope.OPPONENT_CONTROLS)}
+        return {"test": TestKind.NOT_EXISTS, "subject": replace(_sole(np), scope=Scope.OPPONENT_CONTROLS)}
 
     def t_gold_on(self, c: list[Any]) -> dict[str, Any]:
         np, n, cmp, ref = c
@@ -1276,6 +1329,9 @@ class _Reader(Transformer[Token, Any]):
         fields = dict(c[0])
         fields.pop("scope", None)
         return fields
+
+    def st_title(self, c: list[Any]) -> dict[str, Any]:
+        return {"title": str(c[0])[1:-1]}
 
     def st_unique(self, c: list[Any]) -> dict[str, Any]:
         return {"unique": True}
@@ -1461,7 +1517,7 @@ class _Reader(Transformer[Token, Any]):
         return None
 
     def _card_of_player(self, player: Target, np: _NP, own: bool = False) -> Subject:
-        s = np.target.subject
+        s = _sole(np)
         scope = (_OWN if own else _CONTROL).get(player.subject.scope, Scope.ANY)
         if s.scope not in (Scope.ANY, scope):
             _fail("conflicting scopes")
@@ -1473,7 +1529,7 @@ class _Reader(Transformer[Token, Any]):
                                   Phase.PLOT if s.card_type is CardKind.PLOT else None))
 
     def t_revealed(self, c: list[Any]) -> Trigger:
-        s = c[0].target.subject
+        s = _sole(c[0])
         t = Trigger(EventKind.PLOT_REVEALED if s.card_type is CardKind.PLOT else EventKind.REVEALED, s,
                     Phase.PLOT if s.card_type is CardKind.PLOT else None)
         for mod in c[1:]:
@@ -1489,14 +1545,14 @@ class _Reader(Transformer[Token, Any]):
         return self._trig(Trigger(EventKind.EVENT_PLAYED, s))
 
     def t_played(self, c: list[Any]) -> Trigger:
-        s = c[0].target.subject
+        s = _sole(c[0])
         if s.card_type is not CardKind.EVENT:
             _fail("playing a card that is not an event")
         return self._trig(Trigger(EventKind.EVENT_PLAYED, s))
 
     def t_marshal(self, c: list[Any]) -> Trigger:
         np: _NP = c[1]
-        s = np.target.subject if np.target.ref is TargetRef.SELF else self._card_of_player(c[0], np)
+        s = _sole(np) if np.target.ref is TargetRef.SELF else self._card_of_player(c[0], np)
         t = Trigger(EventKind.MARSHALED, s, Phase.MARSHALING)
         for mod in c[2:]:
             if "scope" in mod or "phase" in mod:
@@ -1557,17 +1613,17 @@ class _Reader(Transformer[Token, Any]):
     ak_event_or_location = ak_any
 
     def t_power_gained(self, c: list[Any]) -> Trigger:
-        return self._trig(Trigger(EventKind.GAIN_POWER, c[0].target.subject))
+        return self._trig(Trigger(EventKind.GAIN_POWER, _sole(c[0])))
 
     def t_power_moved(self, c: list[Any]) -> Trigger:
-        return self._trig(Trigger(EventKind.POWER_MOVED, c[0].target.subject))
+        return self._trig(Trigger(EventKind.POWER_MOVED, _sole(c[0])))
 
     def t_power_gained_or_moved(self, c: list[Any]) -> Trigger:
-        return self._trig(Trigger(EventKind.GAIN_POWER, c[0].target.subject, also_events=(EventKind.POWER_MOVED,)))
+        return self._trig(Trigger(EventKind.GAIN_POWER, _sole(c[0]), also_events=(EventKind.POWER_MOVED,)))
 
     def t_power_placed(self, c: list[Any]) -> Trigger:
         n, np = c
-        return self._trig(Trigger(EventKind.GAIN_POWER, np.target.subject, amount=n if n != 1 else None))
+        return self._trig(Trigger(EventKind.GAIN_POWER, _sole(np), amount=n if n != 1 else None))
 
     def _player_power(self, c: list[Any], more: bool) -> Trigger:
         player, n = c[0], c[1]
@@ -1720,7 +1776,7 @@ class _Reader(Transformer[Token, Any]):
         np: _NP = c[0]
         if np.target.ref is not TargetRef.CHOSEN or np.target.also:
             _fail("discarding a named card using pillage")
-        return self._ev(EventKind.PILLAGE_DISCARD, phase=Phase.CHALLENGES, object=np.target.subject)
+        return self._ev(EventKind.PILLAGE_DISCARD, phase=Phase.CHALLENGES, object=_sole(np))
 
     def ev_marshaled(self, c: list[Any]) -> dict[str, Any]:
         return self._ev(EventKind.MARSHALED, phase=Phase.MARSHALING)
@@ -1806,10 +1862,10 @@ class _Reader(Transformer[Token, Any]):
         return _subj(c[0])
 
     def restr_poss(self, c: list[Any]) -> Subject:
-        return self._poss(c[0], c[1], TargetRef.CHOSEN).target.subject
+        return _sole(self._poss(c[0], c[1], TargetRef.CHOSEN))
 
     def restr_opponent(self, c: list[Any]) -> Subject:
-        return self._poss(_Whose(Scope.OPPONENT), c[0], TargetRef.CHOSEN).target.subject
+        return _sole(self._poss(_Whose(Scope.OPPONENT), c[0], TargetRef.CHOSEN))
 
     def player_stat(self, c: list[Any]) -> EffectKind:
         return {"income": EffectKind.INCOME_MOD, "reserve": EffectKind.RESERVE_MOD,
@@ -2476,7 +2532,7 @@ class _Reader(Transformer[Token, Any]):
         return Quantity(QuantityKind.COUNT, _subj(nom), per=n)
 
     def per_each_np(self, c: list[Any]) -> Quantity:
-        return Quantity(QuantityKind.COUNT, c[0].target.subject)
+        return Quantity(QuantityKind.COUNT, _sole(c[0]))
 
     def gain_list(self, c: list[Any]) -> list[tuple[EffectKind, dict[str, Any]]]:
         items = [x for x in c if isinstance(x, list)]

@@ -187,6 +187,11 @@ def uncovered(a: Ability) -> list[str]:
     out: list[str] = []
     for w in source_words(a.text):
         base = _LEMMA.get(w, w)
+        if base.startswith("‹") and base.endswith("›"):  # a card's title: the subject's ``title``
+            if base[1:-1] in have:
+                continue
+            out.append(base[1:-1])
+            continue
         if base.startswith("«") and base.endswith("»"):
             base = base[1:-1].lower()
             if base in have or w in SYNONYMS and SYNONYMS[w] & have:
