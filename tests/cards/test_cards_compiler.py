@@ -340,7 +340,9 @@ def test_put_into_play_records_its_zones(pool) -> None:
     (unnamed,) = compile_text("<b>Action:</b> Kneel Foo to put a character into play.", "Foo")
     assert unnamed.effects[0].from_zones == ()  # not stated: nothing is guessed
     (other,) = compile_text("<b>Action:</b> Put a character into play from an opponent's discard pile.", "Foo")
-    assert other.compiled is Compiled.UNSUPPORTED
+    # another player's pile is not read: the effect keeps no zone, and the phrase is named, never dropped
+    assert other.compiled is not Compiled.FULL and other.effects[0].from_zones == ()
+    assert [u.phrase for u in other.unread] == ["from an opponent's discard pile"]
 
 
 def test_treaty_draw_then_choose_and_discard_from_your_hand(pool) -> None:

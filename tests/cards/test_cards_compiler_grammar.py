@@ -599,3 +599,88 @@ def test_a_card_named_by_its_title(pool) -> None:
     assert uncovered(replace(a, effects=(replace(a.effects[0], target=Target(TargetRef.CHOSEN,
                                                                              Subject(card_type=CardKind.CHARACTER))),))
                      ) == ["old bear mormont"]
+
+
+def test_a_condition_on_several_cards_at_once(pool) -> None:
+    """12032 Westwatch-by-the-Bridge: "(printed cost 4 or lower instead if you control a «Ranger» character, a
+    «Steward» character, and a «Builder» character)": one ``exists`` per card, all required."""
+    a = ability(pool, "12032", AbilityType.ACTION)
+    assert a.compiled is Compiled.FULL and uncovered(a) == []
+    base, alt = a.effects
+    assert base.target.subject.compare == (Compare(Stat.PRINTED_COST, Cmp.LE, 1),) and not base.instead
+    assert alt.instead and alt.target.subject.compare == (Compare(Stat.PRINTED_COST, Cmp.LE, 4),)
+    assert alt.condition == Condition(CondWord.IF, TestKind.ALL, all_of=tuple(
+        Condition(CondWord.IF, TestKind.EXISTS, subject=Subject(Scope.YOU_CONTROL, CardKind.CHARACTER, traits=(t,)))
+        for t in ("Ranger", "Steward", "Builder")))
+
+
+def test_that_many_counts_the_triggering_event(pool) -> None:
+    """10041 Oldtown Scholar: "after an opponent draws 1 or more cards, ..., kneel ~ to draw that many cards"; "that
+    many" with no counted event before it is not read."""
+    a = ability(pool, "10041")
+    assert a.compiled is Compiled.FULL and uncovered(a) == []
+    assert a.trigger is not None and a.trigger.event is EventKind.DRAW and a.trigger.amount == 1
+    assert a.effects == (Effect(EffectKind.DRAW, None, YOU, x=Quantity(QuantityKind.TRIGGER)),)
+    b = ability(pool, "13017")  # "after a character you control comes out of shadows, place up to 3 cards ... Then,
+    #                             draw that many cards": that many of the cards placed, not of the trigger
+    assert "effect not read: 'draw that many cards'" in b.reasons
+
+
+def test_revealing_a_new_plot_and_its_when_revealed_ability(pool) -> None:
+    """10046 At Prince Doran's Behest: "choose and reveal a new plot card" (one of your plots in your plot deck);
+    04020 Varys's Riddle: "initiate the when revealed ability on a revealed non-«Riddle» plot card as if you had
+    just revealed it"; 02084: the ability of a plot chosen before ("on that card")."""
+    pdb = ability(pool, "10046")
+    assert pdb.compiled is Compiled.FULL and uncovered(pdb) == [] and pdb.cannot_be_canceled
+    assert pdb.effects == (Effect(EffectKind.REVEAL, 1, Target(TargetRef.CHOSEN, Subject(
+        Scope.YOU_OWN, CardKind.PLOT, zone=Zone.PLOT_DECK))),)
+    riddle = ability(pool, "04020")
+    assert riddle.compiled is Compiled.FULL and uncovered(riddle) == []
+    assert riddle.effects == (Effect(EffectKind.RESOLVE_ABILITY, 1, Target(TargetRef.CHOSEN, Subject(
+        Scope.ANY, CardKind.PLOT, not_traits=("Riddle",), zone=Zone.PLAY))),)
+    chosen = ability(pool, "02084")  # "choose an «Edict», ... plot card in an opponent's used pile. initiate ... on
+    #                                   that card as if you had just revealed it."
+    assert chosen.compiled is Compiled.FULL
+    assert [e.kind for e in chosen.effects] == [EffectKind.RESOLVE_ABILITY]
+    assert chosen.effects[0].target.subject.zone is Zone.USED_PILE
+    # "revealed" names a plot card only
+    with pytest.raises(NotRead):
+        read("kneel a revealed character", "sentence", Context(CardKind.CHARACTER))
+
+
+def test_initiate_this_effect_again(pool) -> None:
+    """10048 Forced March: "Then, you may kneel a character with a [military] icon to initiate this effect again":
+    a repeat of the ability's effects, on condition that you kneel one of your characters."""
+    a = ability(pool, "10048")
+    assert a.compiled is Compiled.FULL and uncovered(a) == []
+    kneel, again = a.effects
+    assert kneel.kind is EffectKind.KNEEL and kneel.chooser is not None
+    pay = Effect(EffectKind.KNEEL, 1, Target(TargetRef.CHOSEN, Subject(
+        Scope.YOU_CONTROL, CardKind.CHARACTER, icons=(ChallengeType.MILITARY,))))
+    assert again == Effect(EffectKind.REPEAT, 1, YOU, optional=True, then=True,
+                           condition=Condition(CondWord.IF, TestKind.DOES, YOU, effects=(pay,)))
+
+
+def test_the_highest_among_cards(pool) -> None:
+    """15049 Champion's Challenge: "kneel a character with the highest STR among character you control": the card is
+    one of those compared; "among" without a lowest or highest is not read."""
+    a = ability(pool, "15049")
+    assert a.compiled is Compiled.FULL and uncovered(a) == []
+    assert a.costs == (Cost(CostKind.KNEEL, Target(TargetRef.CHOSEN, Subject(
+        Scope.YOU_CONTROL, CardKind.CHARACTER, compare=(Compare(Stat.STR, Cmp.HIGHEST),)))),)
+    b = ability(pool, "09014")  # "choose a character with the lowest STR among participating characters"
+    assert b.compiled is Compiled.FULL
+    assert b.effects[0].target.subject.role is ChallengeRole.PARTICIPATING
+    with pytest.raises(NotRead):
+        read("kneel a character among characters you control", "sentence", Context(CardKind.CHARACTER))
+
+
+def test_instead_of_placing_it_in_his_or_her_pile(pool) -> None:
+    """15029 Ser Meryn Trant: "when a card is discarded from an opponent's hand, remove it from the game instead of
+    placing it in his or her discard pile": a card goes only to its owner's piles, so "his or her" is the owner's;
+    a replacement is never cut in two ("instead" | "of placing ...")."""
+    a = ability(pool, "15029")
+    assert a.compiled is Compiled.FULL and uncovered(a) == []
+    (e,) = a.effects
+    assert (e.kind, e.instead, e.instead_of, e.target.ref) == (
+        EffectKind.REMOVE_FROM_GAME, True, Zone.DISCARD_PILE, TargetRef.TRIGGER)

@@ -326,6 +326,7 @@ class EffectKind(Enum):
     APPLY_CLAIM = "apply_claim"
     NO_KNEEL_TO_DECLARE = "no_kneel_to_declare"
     MUST_BE_DECLARED = "must_be_declared"
+    REPEAT = "repeat"
 
 
 class Zone(Enum):
@@ -610,6 +611,7 @@ class QuantityKind(Enum):
 
     COUNT = "count"
     STAT = "stat"
+    TRIGGER = "trigger"
 
 
 @dataclass(frozen=True)
@@ -617,7 +619,9 @@ class Quantity:
     """A variable amount ("for each «Knight» character you control", "X is that card's printed cost").
 
     ``count``: the number of cards matching ``subject`` (divided by ``per``:
-    "for every 2 cards"); ``stat``: ``stat`` of ``target``; ``plus`` is added ("X is 2 higher than ...").
+    "for every 2 cards"); ``stat``: ``stat`` of ``target``; ``trigger``: the number of cards the triggering
+    event counted ("after an opponent draws 1 or more cards, ... draw that many cards"); ``plus`` is added ("X is 2
+    higher than ...").
     """
 
     kind: QuantityKind
@@ -659,6 +663,7 @@ class TestKind(Enum):
     FIRST_PLAYER = "first_player"
     NOT_FIRST_PLAYER = "not_first_player"
     ABLE = "able"
+    ALL = "all"
 
 
 @dataclass(frozen=True)
@@ -681,7 +686,9 @@ class Condition:
       the challenge (``challenge`` its type when named);
     * ``able``: "if able";
     * ``does``: the player of ``target`` resolves ``effects`` ("unless you discard 1 gold from it": the
-      effect is avoided when you do).
+      effect is avoided when you do);
+    * ``all``: every condition of ``all_of`` holds ("if you control a «Ranger» character, a «Steward»
+      character, and a «Builder» character": one ``exists`` per card, each with this condition's word).
 
     ``period``: "this phase" ("if you have lost 2 or more challenges this phase"); ``negated``: the test
     is negated ("if you have not lost a [power] challenge this round").
@@ -698,6 +705,7 @@ class Condition:
     period: Period | None = None
     negated: bool = False
     effects: tuple[Effect, ...] = ()
+    all_of: tuple[Condition, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -806,6 +814,8 @@ class Effect:
     the phase, ..."); ``phase``: the phase a lasting effect is limited to.
     ``event`` by ``no_kneel_to_declare`` / ``must_be_declared``: ``declared_attacker`` or
     ``declared_defender`` ("does not kneel when declared as an attacker", "must be declared as a defender").
+    ``repeat`` ("you may kneel a character to initiate this effect again"): the ability's effects resolve again,
+    from the first (its ``condition`` says what the player pays for it: ``does``).
     ``instead``: this effect replaces the effect before it when its ``condition`` holds ("gain 1 gold.
     (2 gold instead if ...)"); with ``instead_of``, it replaces the card going to that zone ("return ~
     to your hand instead of placing it in your discard pile").

@@ -241,7 +241,12 @@ _BOUNDARY_WORDS = frozenset({"and", "or", "to", "then", "if", "unless", "until",
 def _cuts(text: str) -> list[int]:
     """Character offsets where a phrase may start: before a boundary word or after a comma."""
     out: list[int] = []
+    prev = ""
     for w, pos in tokens(text):
+        if w == "of" and prev == "instead":
+            prev = w
+            continue  # "instead of placing it in ...": one replacement, never cut in two
+        prev = w
         if w in _BOUNDARY_WORDS and pos > 0:
             out.append(pos)
         elif w in (",", "(") and 0 < pos and pos + 1 < len(text):
@@ -260,7 +265,8 @@ def _read_part(text: str, clause: str, acc: _Acc, budget: int = 40) -> Any:
     ends = sorted({p for p in cuts} | {len(text)})
     tries = 0
     # a phrase in the middle (a modifier or an alternative), nearest to where reading stopped first
-    starts = sorted((p for p in cuts if p <= max(pos, 1)), reverse=True)
+    # (a construction refused after it parsed stops at 0: any cut may leave out what was refused)
+    starts = sorted((p for p in cuts if p <= max(pos, 1) or pos == 0), reverse=True)
     for k in starts:
         for m in (e for e in ends if e > max(pos, k) and e < len(text)):
             if tries >= budget:

@@ -274,6 +274,7 @@ class Context:
     player: Target | None = None
     in_cost: bool = False
     chosen: list[Target] = field(default_factory=list)
+    trigger_event: EventKind | None = None
 
 
 @dataclass(frozen=True)
@@ -338,6 +339,8 @@ _VERB_KIND = {"stand": EffectKind.STAND, "kneel": EffectKind.KNEEL, "kill": Effe
               "sacrifice": EffectKind.SACRIFICE, "discard": EffectKind.DISCARD, "return": EffectKind.RETURN_TO_HAND,
               "reveal": EffectKind.REVEAL}
 _PROHIBIT_VERB = {"stand": EventKind.STOOD, "kneel": EventKind.KNELT}
+#: Triggering events that count cards ("after an opponent draws 1 or more cards"): what "that many" can refer to.
+_COUNTED_EVENTS = frozenset({EventKind.DRAW, EventKind.DISCARDED})
 
 
 def _words(children: Sequence[Any]) -> list[str]:
@@ -684,13 +687,24 @@ class _Reader(Transformer[Token, Any]):
     def nominal(self, c: list[Any]) -> dict[str, Any]:
         out: dict[str, Any] = {"scope": Scope.ANY}
         alternatives: tuple[dict[str, Any], ...] = ()
+        revealed = False
         for patch in c:
             if "_or" in patch:
                 if alternatives:
                     _fail("two lists of alternatives")
                 alternatives = patch["_or"]
                 continue
+            patch = dict(patch)
+            revealed = patch.pop("_revealed", False) or revealed
+            among = patch.pop("_among", False)
+            if among is not False:
+                if not any(x.op in (Cmp.LOWEST, Cmp.HIGHEST) for x in out.get("compare", ())):
+                    _fail("'among' without a lowest or highest")
+                if among not in (None, out.get("card_type")) and out.get("card_type") is not None:
+                    _fail("'among' cards of another type")
             _merge(out, patch)
+        if revealed and out.get("card_type") is not CardKind.PLOT:
+            _fail("'revealed' names a plot card")
         if alternatives:  # one subject per alternative, each with the filters they share
             subjects = []
             for alt in alternatives:
@@ -840,6 +854,21 @@ class _Reader(Transformer[Token, Any]):
 
     def extreme_word(self, c: list[Any]) -> Cmp:
         return Cmp.LOWEST if str(c[0]) == "lowest" else Cmp.HIGHEST
+
+    def pm_revealed(self, c: list[Any]) -> dict[str, Any]:
+        """"a revealed plot card": a plot card in play (the revealed plot)."""
+        return {"zone": Zone.PLAY, "_revealed": True}
+
+    def pm_among(self, c: list[Any]) -> dict[str, Any]:
+        """"with the highest STR among characters you control": the cards compared are those of the filter, so
+        the card is one of them (its filters join the card's); only after a "lowest"/"highest"."""
+        fields = dict(c[0])
+        if "_also" in fields or "_among" in fields:
+            _fail("alternatives among the cards compared")
+        fields["_among"] = fields.pop("card_type", None)
+        if fields.get("scope") is Scope.ANY:
+            del fields["scope"]
+        return fields
 
     def pm_extreme(self, c: list[Any]) -> dict[str, Any]:
         op = _one(c, Cmp)
@@ -994,6 +1023,10 @@ class _Reader(Transformer[Token, Any]):
         self.lists_made = [x for x in self.lists_made if x not in (id(a), id(b))] + [id(out)]
         return out
 
+    def np_new_plot(self, c: list[Any]) -> _NP:
+        """"reveal a new plot card": one of your plot cards in your plot deck (Plot Deck, Revealing Plots)."""
+        return _NP(Target(TargetRef.CHOSEN, Subject(Scope.YOU_OWN, CardKind.PLOT, zone=Zone.PLOT_DECK)))
+
     def np_top_card(self, c: list[Any]) -> _NP:
         w: _Whose = c[0]
         return _NP(Target(TargetRef.EACH, Subject(_OWN.get(w.scope, Scope.ANY), CardKind.CARD, zone=Zone.TOP_OF_DECK,
@@ -1056,14 +1089,23 @@ class _Reader(Transformer[Token, Any]):
     def dur_next_phase(self, c: list[Any]) -> Duration:
         return Duration.UNTIL_NEXT_PHASE
 
+    @staticmethod
+    def _condition(word: CondWord, fields: dict[str, Any]) -> Condition:
+        """A condition; a test of several cards at once ("you control a «Ranger» character, a «Steward» character,
+        and a «Builder» character") is the test ``all`` of one condition per card, each with the same word."""
+        parts = fields.get("all_of")
+        if parts is not None:
+            return Condition(word, TestKind.ALL, all_of=tuple(Condition(word, **p) for p in parts))
+        return Condition(word, **fields)
+
     def c_if(self, c: list[Any]) -> Condition:
-        return Condition(CondWord.IF, **c[0])
+        return self._condition(CondWord.IF, c[0])
 
     def c_while(self, c: list[Any]) -> Condition:
-        return Condition(CondWord.WHILE, **c[0])
+        return self._condition(CondWord.WHILE, c[0])
 
     def c_unless(self, c: list[Any]) -> Condition:
-        return Condition(CondWord.UNLESS, **c[0])
+        return self._condition(CondWord.UNLESS, c[0])
 
     def c_unless_you(self, c: list[Any]) -> Condition:
         return Condition(CondWord.UNLESS, TestKind.DOES, self._you(), effects=tuple(c[0]))
@@ -1140,6 +1182,9 @@ class _Reader(Transformer[Token, Any]):
 
     def t_exists(self, c: list[Any]) -> dict[str, Any]:
         player, np = c
+        if np.conj:  # "you control a «Ranger» character, a «Steward» character, and a «Builder» character"
+            self.lists_read.add(id(np))
+            return {"all_of": tuple(self.t_exists([player, replace(one, conj=())]) for one in (np, *np.conj))}
         s = replace(_sole(np), **self._controls(player))
         return {"test": TestKind.EXISTS, "subject": s, "count": np.count if np.count is not None else 1}
 
@@ -1403,6 +1448,7 @@ class _Reader(Transformer[Token, Any]):
 
     def _trig(self, t: Trigger) -> Trigger:
         self.ctx.trigger = t.subject
+        self.ctx.trigger_event = t.event
         return t
 
     def t_card(self, c: list[Any]) -> Trigger:
@@ -1944,9 +1990,11 @@ class _Reader(Transformer[Token, Any]):
         return "pronoun"
 
     def tail_instead_of(self, c: list[Any]) -> tuple[str, Any]:
-        """"instead of placing it in your discard pile": "it" is the card of the effect it replaces."""
+        """"instead of placing it in your discard pile": "it" is the card of the effect it replaces.  "his or her
+        pile" names the player named before: a card only ever goes to its owner's piles (Ownership and Control),
+        so that is the owner's pile, as "your" is for your cards."""
         whose, zone = c[-2], c[-1]
-        if whose.scope is not Scope.YOU and not whose.owner:
+        if whose.scope is not Scope.YOU and not whose.owner and whose.role is not PlayerRole.THAT:
             _fail("instead of placing it in another player's pile")
         cond = c[0] if isinstance(c[0], Condition) else None
         return "instead_of", (zone, cond)
@@ -1961,6 +2009,18 @@ class _Reader(Transformer[Token, Any]):
 
     def body_may(self, c: list[Any]) -> list[Effect]:
         return [replace(e, optional=True) for e in self.body(c)]
+
+    def body_may_repeat(self, c: list[Any]) -> list[Effect]:
+        """"you may kneel a character to initiate this effect again": if you pay (your cards, as for a cost), the
+        ability's effects resolve again (``repeat``, on condition that you do)."""
+        paid: list[Effect] = []
+        for e in c[0]:
+            t = e.target
+            if t.ref in (TargetRef.CHOSEN, TargetRef.COST) and t.subject.scope is Scope.ANY and not t.is_player:
+                t = replace(t, subject=replace(t.subject, scope=Scope.YOU_CONTROL))
+            paid.append(replace(e, target=t))
+        pay = Condition(CondWord.IF, TestKind.DOES, self._you(), effects=tuple(paid))
+        return [Effect(EffectKind.REPEAT, 1, self._you(), optional=True, condition=pay)]
 
     def body_subject(self, c: list[Any]) -> list[Effect]:
         return c[0]  # type: ignore[no-any-return]
@@ -2089,6 +2149,22 @@ class _Reader(Transformer[Token, Any]):
 
     def a_draw_one(self, c: list[Any]) -> list[Effect]:
         return [Effect(EffectKind.DRAW, 1, self._you())]
+
+    def a_draw_that_many(self, c: list[Any]) -> list[Effect]:
+        """"after an opponent draws 1 or more cards, ... draw that many cards": as many as the triggering event
+        counted (only after a triggering condition that counts cards)."""
+        if self.ctx.trigger_event not in _COUNTED_EVENTS:
+            _fail("'that many' with no count to refer to")
+        return [Effect(EffectKind.DRAW, None, self._you(), x=Quantity(QuantityKind.TRIGGER))]
+
+    def a_resolve_when_revealed(self, c: list[Any]) -> list[Effect]:
+        """"initiate the when revealed ability on a revealed plot card as if you had just revealed it" (the
+        pronoun at the end is the card named before it)."""
+        np: _NP = c[0]
+        s = np.target.subject
+        if s.card_type not in (CardKind.PLOT, CardKind.CARD) or np.count != 1 or np.target.also:
+            _fail("the when revealed ability of what is not one plot card")
+        return [Effect(EffectKind.RESOLVE_ABILITY, 1, np.target)]
 
     def a_end_challenge(self, c: list[Any]) -> list[Effect]:
         return [Effect(EffectKind.END_CHALLENGE, 1, self._you())]

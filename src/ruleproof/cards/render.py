@@ -41,10 +41,10 @@ SYNONYMS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "~": "self", "choose": "choose chosen discard", "chooses": "choose chosen discard", "another": "other",
     "different": "other", "lower": "le lt", "less": "le lt", "higher": "ge gt", "more": "exists ge gt",
     "fewer": "le lt negated", "equal": "eq ge le", "once": "1", "twice": "2", "one": "1", "two": "2", "three": "3",
-    "x": "x", "after": "forced reaction", "when": "declare forced interrupt would",
+    "x": "x", "after": "forced reaction", "when": "declare forced interrupt resolve would",
     "until": "challenge game leaves phase round stands", "end": "challenge end game phase round", "gets": "str",
     "get": "str", "+": "mod str", "-": "mod str", "gains": "gain mod", "gain": "gain mod",
-    "loses": "discard lose mod", "lose": "discard lose lost mod", "may": "optional", "you": "optional self you",
+    "loses": "discard lose mod", "lose": "discard lose lost mod", "may": "optional", "you": "optional resolve self you",
     "your": "icon own self you", "opponent": "opponent", "opponents": "opponent",
     "control": "control controller controls", "controls": "control controller", "controlled": "control controls",
     "own": "own owner owns you", "owned": "own owns", "owner": "deck hand move own owner owns pile return",
@@ -54,7 +54,7 @@ SYNONYMS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "play": "discard discarded enters play played playing put", "enters": "enters", "enter": "enters",
     "leaves": "leave leaves", "leave": "leaves", "killed": "kill killed", "discarded": "discard discarded",
     "sacrificed": "sacrifice sacrificed", "returned": "return returned", "would": "would",
-    "reveal": "reveal revealed", "revealed": "claim play revealed", "plot": "claim plot",
+    "reveal": "reveal revealed", "revealed": "claim play resolve revealed", "plot": "claim plot",
     "card": "attachment card character claim draw event faction hand location plot",
     "cards": "card draw hand plot search", "then": "then", "instead": "instead", "unless": "unless",
     "while": "while", "during": "during in", "win": "win won", "wins": "win", "won": "win winning won",
@@ -70,7 +70,7 @@ SYNONYMS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "winner": "end", "loser": "end", "immediately": "end", "current": "participate", "give": "str take",
     "search": "search", "look": "look", "take": "take", "takes": "take", "cancel": "cancel",
     "effects": "cancel event", "save": "save", "saved": "saved", "canceled": "canceled",
-    "initiate": "against any initiate", "initiates": "against initiate", "initiated": "against initiate",
+    "initiate": "against any initiate repeat resolve", "initiates": "against initiate", "initiated": "against initiate",
     "additional": "initiate", "against": "against initiate", "applied": "applied", "claim": "claim",
     "income": "income", "collect": "income", "collects": "income", "reserve": "reserve", "initiative": "initiative",
     "value": "claim initiative reserve", "raise": "claim mod", "reduce": "reduce", "next": "next",
@@ -89,7 +89,8 @@ SYNONYMS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "triggered": "attachment card character event location", "ability": "card character event location",
     "events": "event", "played": "played", "plays": "played", "contribute": "contribute", "move": "move",
     "moved": "moved", "stand": "stand stood", "kneel": "kneel knelt", "area": "shadows",
-    "participate": "participate", "cardtype": "cardtype", "type": "type",
+    "participate": "participate", "cardtype": "cardtype", "type": "type", "again": "repeat", "effect": "repeat",
+    "many": "trigger", "new": "plot_deck", "just": "resolve", "had": "resolve", "among": "highest lowest",
 }.items()}
 
 _LEMMA = {
@@ -129,6 +130,11 @@ FIELD_WORDS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "count": "more", "plus": "higher than",
 }.items()}
 
+#: The same, for a field of one kind of node only: (node class, field) -> words.
+NODE_FIELD_WORDS: dict[tuple[str, str], frozenset[str]] = {
+    ("Trigger", "amount"): frozenset({"more"}),  # "after an opponent draws 1 or more cards"
+}
+
 
 def _walk(node: object, out: set[str]) -> None:
     if node is None:
@@ -162,6 +168,8 @@ def _walk(node: object, out: set[str]) -> None:
                 continue
             if v != f.default and f.name in FIELD_WORDS:
                 out |= FIELD_WORDS[f.name]
+            if v != f.default and (type(node).__name__, f.name) in NODE_FIELD_WORDS:
+                out |= NODE_FIELD_WORDS[type(node).__name__, f.name]
             if f.name == "amount" and isinstance(v, int) and v < 0:
                 out |= {str(-v), "lose"}
             _walk(v, out)
