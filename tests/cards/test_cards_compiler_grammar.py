@@ -27,6 +27,7 @@ from ruleproof.cards.abilities import (
     EventKind,
     Keyword,
     Means,
+    Named,
     Phase,
     PlayerRole,
     Quantity,
@@ -684,3 +685,33 @@ def test_instead_of_placing_it_in_his_or_her_pile(pool) -> None:
     (e,) = a.effects
     assert (e.kind, e.instead, e.instead_of, e.target.ref) == (
         EffectKind.REMOVE_FROM_GAME, True, Zone.DISCARD_PILE, TargetRef.TRIGGER)
+
+
+def test_naming_an_event_and_events_with_that_title(pool) -> None:
+    """15026 Dragonstone Convert: "name an event. until the end of the phase, events with that title cannot be
+    played": a plural without a determiner is each such card; "that title" needs a title named before."""
+    a = ability(pool, "15026")
+    assert a.compiled is Compiled.FULL and uncovered(a) == [] and a.phase is Phase.CHALLENGES
+    name, prohibit = a.effects
+    assert name.kind is EffectKind.NAME and name.named is Named.EVENT
+    assert prohibit == Effect(EffectKind.PROHIBIT, None, Target(TargetRef.EACH, Subject(
+        Scope.ANY, CardKind.EVENT, named_title=True)), prohibited=EventKind.EVENT_PLAYED,
+        duration=Duration.UNTIL_END_OF_PHASE)
+    with pytest.raises(NotRead):  # no title named before
+        read("events with that title cannot be played", "sentence", Context(CardKind.CHARACTER))
+    c = ability(pool, "22003", AbilityType.CONSTANT)  # "during the challenges phase, characters without a [power]
+    #                                                    icon cannot stand."
+    assert c.compiled is Compiled.FULL
+    assert c.effects[0].target == Target(TargetRef.EACH, Subject(Scope.ANY, CardKind.CHARACTER,
+                                                                 lacks_icons=(ChallengeType.POWER,)))
+
+
+def test_declared_as_an_attacker_or_defender_in_the_next_challenge(pool) -> None:
+    """13035 The Fowler Twins: "that character must be declared as an attacker or defender in the next challenge
+    initiated this phase, if able"."""
+    a = ability(pool, "13035")
+    assert a.compiled is Compiled.FULL and uncovered(a) == []
+    (e,) = a.effects
+    assert (e.kind, e.event, e.duration, e.target.ref) == (
+        EffectKind.MUST_BE_DECLARED, EventKind.DECLARED, Duration.NEXT_CHALLENGE, TargetRef.CHOSEN)
+    assert e.condition is not None and e.condition.test is TestKind.ABLE

@@ -357,6 +357,7 @@ class Duration(Enum):
     UNTIL_END_OF_GAME = "game"
     UNTIL_NEW_PLOT = "until_you_reveal_a_new_plot_card"
     UNTIL_NEXT_PHASE = "until_the_beginning_of_the_next_phase"
+    NEXT_CHALLENGE = "next_challenge_initiated_this_phase"
 
 
 class Period(Enum):
@@ -466,6 +467,7 @@ class Named(Enum):
     CARD = "card"
     CARDTYPE = "cardtype"
     FACTION = "faction"
+    EVENT = "event"
 
 
 class Cmp(Enum):
@@ -551,6 +553,8 @@ class Subject:
     title
         A card named by its title in the text ("stand Old Bear Mormont", "while you control Aegon Targaryen"):
         a card with that title (Card Titles), as printed.
+    named_title
+        "events with that title": the card has the title the ability named ("name an event").
     """
 
     scope: Scope = Scope.ANY
@@ -579,6 +583,7 @@ class Subject:
     shares_trait_with: TargetRef | None = None
     in_faction: bool | None = None
     title: str | None = None
+    named_title: bool = False
 
 
 @dataclass(frozen=True)
@@ -812,8 +817,9 @@ class Effect:
     ``means``: how the card of a ``next`` target is brought in ("the next
     character you marshal"); ``at_end_of``: a delayed effect ("at the end of
     the phase, ..."); ``phase``: the phase a lasting effect is limited to.
-    ``event`` by ``no_kneel_to_declare`` / ``must_be_declared``: ``declared_attacker`` or
-    ``declared_defender`` ("does not kneel when declared as an attacker", "must be declared as a defender").
+    ``event`` by ``no_kneel_to_declare`` / ``must_be_declared``: ``declared_attacker``,
+    ``declared_defender`` or ``declared`` (as either) ("does not kneel when declared as an attacker", "must be
+    declared as a defender").
     ``repeat`` ("you may kneel a character to initiate this effect again"): the ability's effects resolve again,
     from the first (its ``condition`` says what the player pays for it: ``does``).
     ``instead``: this effect replaces the effect before it when its ``condition`` holds ("gain 1 gold.
@@ -998,6 +1004,8 @@ def describe_subject(s: Subject) -> str:
         bits.append(f"({s.player_role.value} player)")
     if s.title is not None:
         bits.append(f"named {s.title}")
+    if s.named_title:
+        bits.append("with the title named")
     return " ".join(bits)
 
 

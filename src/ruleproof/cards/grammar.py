@@ -275,6 +275,7 @@ class Context:
     in_cost: bool = False
     chosen: list[Target] = field(default_factory=list)
     trigger_event: EventKind | None = None
+    named_card: bool = False
 
 
 @dataclass(frozen=True)
@@ -854,6 +855,12 @@ class _Reader(Transformer[Token, Any]):
 
     def extreme_word(self, c: list[Any]) -> Cmp:
         return Cmp.LOWEST if str(c[0]) == "lowest" else Cmp.HIGHEST
+
+    def pm_named_title(self, c: list[Any]) -> dict[str, Any]:
+        """"events with that title": the title the ability named before ("name an event")."""
+        if not self.ctx.named_card:
+            _fail("'that title' with no title named before")
+        return {"named_title": True}
 
     def pm_revealed(self, c: list[Any]) -> dict[str, Any]:
         """"a revealed plot card": a plot card in play (the revealed plot)."""
@@ -2391,6 +2398,8 @@ class _Reader(Transformer[Token, Any]):
         return [Effect(EffectKind.DISCARD_TOKENS, n, self._target(np), token=word)]
 
     def a_name(self, c: list[Any]) -> list[Effect]:
+        if c[0] in (Named.CARD, Named.EVENT):
+            self.ctx.named_card = True
         return [Effect(EffectKind.NAME, 1, self._you(), named=c[0])]
 
     def a_initiate(self, c: list[Any]) -> list[Effect]:
@@ -2470,6 +2479,20 @@ class _Reader(Transformer[Token, Any]):
         return [Effect(EffectKind.RETURN_GOLD, n, self._target(np))]
 
     # ------------------------------------------------------------ a card as the subject
+    def plural_np(self, c: list[Any]) -> _NP:
+        """"events with that title": a plural without a determiner names each such card."""
+        kind, _ = next(x for x in c if isinstance(x, tuple))
+        fields = self.nominal([x if not isinstance(x, tuple) else {"card_type": kind} for x in c])
+        if "_also" in fields:
+            _fail("alternatives in a plural subject")
+        return _NP(Target(TargetRef.EACH, _subj(fields)), None)
+
+    plural_word = head_word
+
+    def body_plural(self, c: list[Any]) -> list[Effect]:
+        np, make = c
+        return make(np)  # type: ignore[no-any-return]
+
     def subject_vp(self, c: list[Any]) -> list[Effect]:
         np, make = c
         return make(np)  # type: ignore[no-any-return]
@@ -2557,6 +2580,9 @@ class _Reader(Transformer[Token, Any]):
     def da_defender(self, c: list[Any]) -> EventKind:
         return EventKind.DECLARED_DEFENDER
 
+    def da_either(self, c: list[Any]) -> EventKind:
+        return EventKind.DECLARED
+
     def declared_in(self, c: list[Any]) -> ChallengeType:
         return _ICONS[str(c[0])]
 
@@ -2568,6 +2594,10 @@ class _Reader(Transformer[Token, Any]):
         if "for_this_challenge" in c:
             kw["duration"] = Duration.UNTIL_END_OF_CHALLENGE
         return [(EffectKind.MUST_BE_DECLARED, kw)]
+
+    def v_must_declare_next(self, c: list[Any]) -> list[tuple[EffectKind, dict[str, Any]]]:
+        """"must be declared as an attacker or defender in the next challenge initiated this phase"."""
+        return [(EffectKind.MUST_BE_DECLARED, {"amount": 1, "event": c[0], "duration": Duration.NEXT_CHALLENGE})]
 
     def for_this_challenge(self, c: list[Any]) -> str:
         return "for_this_challenge"
@@ -2825,7 +2855,7 @@ def read(text: str, start: str, ctx: Context) -> Any:
 
     On failure ``ctx`` is left as it was.
     """
-    saved = (ctx.trigger, ctx.antecedent, ctx.player)
+    saved = (ctx.trigger, ctx.antecedent, ctx.player, ctx.trigger_event, ctx.named_card)
     try:
         tree = parser().parse(text, start=f"start_{start}")
     except UnexpectedInput as exc:
@@ -2838,10 +2868,10 @@ def read(text: str, start: str, ctx: Context) -> Any:
             raise _Refused("a list of cards where one card is read")
         return out
     except _Refused as exc:
-        ctx.trigger, ctx.antecedent, ctx.player = saved
+        ctx.trigger, ctx.antecedent, ctx.player, ctx.trigger_event, ctx.named_card = saved
         raise NotRead(0, str(exc)) from None
     except VisitError as exc:
-        ctx.trigger, ctx.antecedent, ctx.player = saved
+        ctx.trigger, ctx.antecedent, ctx.player, ctx.trigger_event, ctx.named_card = saved
         if isinstance(exc.orig_exc, _Refused):
             raise NotRead(0, _refusal(exc)) from None
         raise

@@ -61,7 +61,7 @@ SYNONYMS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "lose ": "lose", "loses ": "lose", "lost": "lose lost", "dominance": "dominance",
     "challenge": "challenge claim contribute icon icons participating", "than": "gt lt negated than", "same": "eq",
     "side": "contribute participate", "challenges": "challenge challenges", "declared": "declared defenders",
-    "attacker": "attacker attacking", "defender": "defender defending", "attached": "attached",
+    "attacker": "attacker attacking declared", "defender": "declared defender defending", "attached": "attached",
     "faction": "faction", "power": "power", "gold": "gold", "draw": "draw", "draws": "draw", "hand": "hand",
     "deck": "bottom deck top", "pile": "pile", "shadows": "shadows", "top": "search top", "bottom": "bottom",
     "treasury": "treasury", "pool": "gold player", "remove": "remove removed", "removed": "remove removed",
@@ -90,7 +90,8 @@ SYNONYMS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "events": "event", "played": "played", "plays": "played", "contribute": "contribute", "move": "move",
     "moved": "moved", "stand": "stand stood", "kneel": "kneel knelt", "area": "shadows",
     "participate": "participate", "cardtype": "cardtype", "type": "type", "again": "repeat", "effect": "repeat",
-    "many": "trigger", "new": "plot_deck", "just": "resolve", "had": "resolve", "among": "highest lowest",
+    "many": "trigger", "title": "named_title", "new": "plot_deck", "just": "resolve", "had": "resolve",
+    "among": "highest lowest",
 }.items()}
 
 _LEMMA = {
