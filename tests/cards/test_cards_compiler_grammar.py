@@ -715,3 +715,35 @@ def test_declared_as_an_attacker_or_defender_in_the_next_challenge(pool) -> None
     assert (e.kind, e.event, e.duration, e.target.ref) == (
         EffectKind.MUST_BE_DECLARED, EventKind.DECLARED, Duration.NEXT_CHALLENGE, TargetRef.CHOSEN)
     assert e.condition is not None and e.condition.test is TestKind.ABLE
+
+
+def test_kneel_and_another_verb_on_one_card(pool) -> None:
+    """25066: "kneel and return ~ to your hand to draw 1 card": both costs act on the card of the second verb; the
+    older "kneel and sacrifice ~" reads the same way."""
+    a = ability(pool, "25066")
+    loc = me(CardKind.LOCATION)
+    assert a.compiled is Compiled.FULL and uncovered(a) == []
+    assert a.costs == (Cost(CostKind.KNEEL, loc), Cost(CostKind.RETURN_TO_HAND, loc))
+    assert a.effects == (Effect(EffectKind.DRAW, 1, YOU),)
+    (k, s) = read("kneel and sacrifice ~", "costs", Context(CardKind.CHARACTER))
+    assert (k.kind, s.kind, k.target, s.target) == (EffectKind.KNEEL, EffectKind.SACRIFICE, me(), me())
+    with pytest.raises(NotRead):  # the cards of the second verb are several: what kneels is not one card
+        read("kneel and sacrifice each character", "costs", Context(CardKind.CHARACTER))
+
+
+def test_each_opponents_faction_card_and_a_challenge_against_you(pool) -> None:
+    """25009: "kneel each opponent's faction card"; 00022: "after an opponent wins a [power] challenge against you,
+    that opponent takes control of ~" (the opponent attacked: the attacking player)."""
+    a = ability(pool, "25009", AbilityType.INTERRUPT)
+    assert a.compiled is Compiled.FULL and uncovered(a) == []
+    assert a.effects == (Effect(EffectKind.KNEEL, None, Target(TargetRef.EACH, Subject(
+        Scope.OPPONENT_CONTROLS, CardKind.FACTION_CARD))),)
+    b = ability(pool, "00022")
+    assert b.compiled is Compiled.FULL and uncovered(b) == []
+    assert b.trigger == Trigger(EventKind.WIN_CHALLENGE, Subject(Scope.OPPONENT), challenge=ChallengeType.POWER,
+                                as_role=PlayerRole.ATTACKING)
+    (take,) = b.effects
+    assert take.kind is EffectKind.TAKE_CONTROL and take.target.ref is TargetRef.SELF
+    assert take.chooser is not None and take.chooser.subject.scope is Scope.OPPONENT
+    with pytest.raises(NotRead):  # "you win a challenge against you" says nothing
+        read("after you win a challenge against you", "trigger", Context(CardKind.CHARACTER))

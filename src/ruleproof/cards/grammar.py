@@ -998,6 +998,8 @@ class _Reader(Transformer[Token, Any]):
 
     def np_faction_of(self, c: list[Any]) -> _NP:
         w: _Whose = c[0]
+        if w.each and not w.owner and w.scope in (Scope.OPPONENT, Scope.ANY_PLAYER):  # "each opponent's faction card"
+            return _NP(Target(TargetRef.EACH, Subject(_CONTROL[w.scope], CardKind.FACTION_CARD)), None)
         if w.owner or w.each:
             _fail("its owner's faction card, or each player's")
         scope = _CONTROL.get(w.scope, Scope.ANY)
@@ -1488,7 +1490,12 @@ class _Reader(Transformer[Token, Any]):
         player, win, ch = c[0], c[1], c[2]
         fields: dict[str, Any] = dict(ch)
         for mod in c[3:]:
+            mod = dict(mod)
+            if mod.pop("_against_you", False) and player.subject.scope is not Scope.OPPONENT:
+                _fail("'against you' of a challenge that is not an opponent's")
             for k, v in mod.items():
+                if k == "as_role" and fields.get(k, v) != v:
+                    _fail("two roles of the player")
                 fields[k] = fields.get(k, ()) + v if k == "participants" else v
         ev = EventKind.WIN_CHALLENGE if win else EventKind.LOSE_CHALLENGE
         return self._trig(Trigger(ev, player.subject, **fields))
@@ -1515,6 +1522,10 @@ class _Reader(Transformer[Token, Any]):
         if c[0] not in (PlayerRole.ATTACKING, PlayerRole.DEFENDING):
             _fail("as a player that is not the attacking or defending player")
         return {"as_role": c[0]}
+
+    def cm_against_you(self, c: list[Any]) -> dict[str, Any]:
+        """"after an opponent wins a challenge against you": the opponent was the attacking player (you defended)."""
+        return {"as_role": PlayerRole.ATTACKING, "_against_you": True}
 
     def cm_by(self, c: list[Any]) -> dict[str, Any]:
         return {"by_str": c[0]}
@@ -2119,8 +2130,13 @@ class _Reader(Transformer[Token, Any]):
     def a_choose_discard(self, c: list[Any]) -> list[Effect]:
         return self.a_choose_and([EffectKind.DISCARD, c[0]])
 
-    def a_kneel_and_sacrifice(self, c: list[Any]) -> list[Effect]:
-        return self._simple(EffectKind.KNEEL, c[0]) + self._simple(EffectKind.SACRIFICE, c[0])
+    def a_kneel_and(self, c: list[Any]) -> list[Effect]:
+        """"kneel and sacrifice ~", "kneel and return ~ to shadows": both verbs act on the one card of the second."""
+        rest: list[Effect] = c[0]
+        if not rest or any(e.target != rest[0].target for e in rest) or rest[0].target.is_player \
+                or rest[0].target.ref is TargetRef.EACH or rest[0].amount != 1:
+            _fail("'kneel and ...' of what is not one card")
+        return [Effect(EffectKind.KNEEL, 1, rest[0].target), *rest]
 
     def _you(self) -> Target:
         return Target(TargetRef.PLAYER, Subject(Scope.YOU))
