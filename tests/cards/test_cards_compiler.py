@@ -354,8 +354,10 @@ def test_treaty_draw_then_choose_and_discard_from_your_hand(pool) -> None:
 
 def test_discard_from_another_players_hand_is_not_read_as_your_own() -> None:
     (a,) = compile_text("<b>Action:</b> Look at an opponent's hand. Then, choose and discard 1 card from that hand.")
-    assert a.compiled is not Compiled.FULL
     assert not any(e.kind is EffectKind.DISCARD_FROM_HAND and e.target == YOU for e in a.effects)
+    # "that hand" is the hand looked at: the opponent's
+    assert a.compiled is Compiled.FULL and a.effects[-1].kind is EffectKind.DISCARD_FROM_HAND
+    assert a.effects[-1].target.subject.scope is Scope.OPPONENT
 
 
 def test_cannot_be_canceled_is_read_not_reported() -> None:

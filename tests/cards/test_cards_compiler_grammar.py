@@ -747,3 +747,20 @@ def test_each_opponents_faction_card_and_a_challenge_against_you(pool) -> None:
     assert take.chooser is not None and take.chooser.subject.scope is Scope.OPPONENT
     with pytest.raises(NotRead):  # "you win a challenge against you" says nothing
         read("after you win a challenge against you", "trigger", Context(CardKind.CHARACTER))
+
+
+def test_that_hand_and_you_own_and_control(pool) -> None:
+    """03032 His Viper Eyes: "look at the winning opponent's hand. then, choose and discard 1 card from that hand";
+    17106 Drowned God Fanatic: "kill a [greyjoy] character you own and control to put ~ into play from your dead
+    pile" (control and ownership both)."""
+    a = ability(pool, "03032")
+    assert a.compiled is Compiled.FULL and uncovered(a) == []
+    look, discard = a.effects
+    assert look.kind is EffectKind.LOOK_AT and discard.kind is EffectKind.DISCARD_FROM_HAND and discard.then
+    assert discard.target == Target(TargetRef.PLAYER, Subject(Scope.OPPONENT, player_role=PlayerRole.WINNING))
+    with pytest.raises(NotRead):  # no hand named before
+        read("choose and discard 1 card from that hand", "sentence", Context(CardKind.CHARACTER))
+    b = ability(pool, "17106", AbilityType.ACTION)
+    assert b.compiled is Compiled.FULL and uncovered(b) == []
+    assert b.costs == (Cost(CostKind.KILL, Target(TargetRef.CHOSEN, Subject(
+        Scope.YOU_CONTROL, CardKind.CHARACTER, factions=("greyjoy",), owner=Scope.YOU_OWN))),)

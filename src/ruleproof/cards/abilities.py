@@ -555,6 +555,9 @@ class Subject:
         a card with that title (Card Titles), as printed.
     named_title
         "events with that title": the card has the title the ability named ("name an event").
+    owner
+        Who owns the card when ``scope`` says who controls it ("a character you own and control": scope
+        ``you_control``, owner ``you_own``).
     """
 
     scope: Scope = Scope.ANY
@@ -584,6 +587,7 @@ class Subject:
     in_faction: bool | None = None
     title: str | None = None
     named_title: bool = False
+    owner: Scope | None = None
 
 
 @dataclass(frozen=True)
@@ -1006,6 +1010,8 @@ def describe_subject(s: Subject) -> str:
         bits.append(f"named {s.title}")
     if s.named_title:
         bits.append("with the title named")
+    if s.owner is not None:
+        bits.append(s.owner.value.replace("_", " "))
     return " ".join(bits)
 
 

@@ -265,7 +265,9 @@ class Context:
 
     ``trigger``: the subject of the triggering event (a card or a player);
     ``antecedent``: the last card chosen or targeted ("choose a character" ... "it"); ``player``: the
-    last player named ("choose an opponent" ... "that player"); ``in_cost``: reading a cost list.
+    last player named ("choose an opponent" ... "that player"); ``in_cost``: reading a cost list;
+    ``trigger_event``: the event of the triggering condition ("draw that many cards"); ``named_card``: a card
+    title was named ("events with that title"); ``hand``: whose hand was looked at or revealed ("that hand").
     """
 
     card_kind: CardKind
@@ -276,6 +278,7 @@ class Context:
     chosen: list[Target] = field(default_factory=list)
     trigger_event: EventKind | None = None
     named_card: bool = False
+    hand: _Whose | None = None
 
 
 @dataclass(frozen=True)
@@ -740,6 +743,9 @@ class _Reader(Transformer[Token, Any]):
 
     def pm_you_own(self, c: list[Any]) -> dict[str, Any]:
         return {"scope": Scope.YOU_OWN}
+
+    def pm_you_own_and_control(self, c: list[Any]) -> dict[str, Any]:
+        return {"scope": Scope.YOU_CONTROL, "owner": Scope.YOU_OWN}
 
     def pm_player_owns(self, c: list[Any]) -> dict[str, Any]:
         s = c[0].subject
@@ -2343,6 +2349,7 @@ class _Reader(Transformer[Token, Any]):
         return self._simple(EffectKind.REVEAL, np)
 
     def a_reveal_hand(self, c: list[Any]) -> list[Effect]:
+        self.ctx.hand = c[0]
         return [Effect(EffectKind.REVEAL, None, self._hand(c[0]))]
 
     def a_add_to_hand(self, c: list[Any]) -> list[Effect]:
@@ -2352,6 +2359,7 @@ class _Reader(Transformer[Token, Any]):
         return self._simple(EffectKind.LOOK_AT, c[0])
 
     def a_look_at_hand(self, c: list[Any]) -> list[Effect]:
+        self.ctx.hand = c[0]
         return [Effect(EffectKind.LOOK_AT, None, self._hand(c[0]))]
 
     def a_take_control(self, c: list[Any]) -> list[Effect]:
@@ -2392,6 +2400,13 @@ class _Reader(Transformer[Token, Any]):
         else:
             player = self._you()
         return [Effect(EffectKind.DISCARD_FROM_HAND, n, player, at_random="at_random" in c)]
+
+    def a_discard_from_that_hand(self, c: list[Any]) -> list[Effect]:
+        """"look at an opponent's hand. choose and discard 1 card from that hand": the hand looked at or revealed
+        before."""
+        if self.ctx.hand is None:
+            _fail("'that hand' with no hand named before")
+        return self.a_discard_from_hand([*c, self.ctx.hand])
 
     def a_discard_np_from_hand(self, c: list[Any]) -> list[Effect]:
         np, whose = c
@@ -2871,7 +2886,7 @@ def read(text: str, start: str, ctx: Context) -> Any:
 
     On failure ``ctx`` is left as it was.
     """
-    saved = (ctx.trigger, ctx.antecedent, ctx.player, ctx.trigger_event, ctx.named_card)
+    saved = (ctx.trigger, ctx.antecedent, ctx.player, ctx.trigger_event, ctx.named_card, ctx.hand)
     try:
         tree = parser().parse(text, start=f"start_{start}")
     except UnexpectedInput as exc:
@@ -2884,10 +2899,10 @@ def read(text: str, start: str, ctx: Context) -> Any:
             raise _Refused("a list of cards where one card is read")
         return out
     except _Refused as exc:
-        ctx.trigger, ctx.antecedent, ctx.player, ctx.trigger_event, ctx.named_card = saved
+        ctx.trigger, ctx.antecedent, ctx.player, ctx.trigger_event, ctx.named_card, ctx.hand = saved
         raise NotRead(0, str(exc)) from None
     except VisitError as exc:
-        ctx.trigger, ctx.antecedent, ctx.player, ctx.trigger_event, ctx.named_card = saved
+        ctx.trigger, ctx.antecedent, ctx.player, ctx.trigger_event, ctx.named_card, ctx.hand = saved
         if isinstance(exc.orig_exc, _Refused):
             raise NotRead(0, _refusal(exc)) from None
         raise
