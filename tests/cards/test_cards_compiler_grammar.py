@@ -764,3 +764,13 @@ def test_that_hand_and_you_own_and_control(pool) -> None:
     assert b.compiled is Compiled.FULL and uncovered(b) == []
     assert b.costs == (Cost(CostKind.KILL, Target(TargetRef.CHOSEN, Subject(
         Scope.YOU_CONTROL, CardKind.CHARACTER, factions=("greyjoy",), owner=Scope.YOU_OWN))),)
+
+
+def test_the_bottom_card_of_each_players_deck(pool) -> None:
+    """23027 Benjicot: "reveal the bottom card of each player's deck" is read; the sorting sentence after it ("add
+    each revealed card that shares a «Trait» with ~ to its owner's hand, and discard the others") is named."""
+    a = ability(pool, "23027")
+    assert a.effects[0] == Effect(EffectKind.REVEAL, 1, Target(TargetRef.EACH, Subject(
+        Scope.ANY, CardKind.CARD, zone=Zone.BOTTOM_OF_DECK)))
+    assert [u.role for u in a.unread] == [ClauseRole.EFFECT]
+    assert a.unread[0].phrase.startswith("add each revealed card")

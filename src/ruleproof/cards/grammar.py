@@ -1047,6 +1047,11 @@ class _Reader(Transformer[Token, Any]):
         return _NP(Target(TargetRef.EACH, Subject(_OWN.get(w.scope, Scope.ANY), CardKind.CARD, zone=Zone.TOP_OF_DECK,
                                                   player_role=w.role)), 1)
 
+    def np_bottom_card(self, c: list[Any]) -> _NP:
+        w: _Whose = c[0]
+        return _NP(Target(TargetRef.EACH, Subject(_OWN.get(w.scope, Scope.ANY), CardKind.CARD,
+                                                  zone=Zone.BOTTOM_OF_DECK, player_role=w.role)), 1)
+
     def np_top_cards(self, c: list[Any]) -> _NP:
         n, w = c
         return _NP(Target(TargetRef.EACH, Subject(_OWN.get(w.scope, Scope.ANY), CardKind.CARD, zone=Zone.TOP_OF_DECK,
