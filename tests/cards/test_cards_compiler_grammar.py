@@ -774,3 +774,18 @@ def test_the_bottom_card_of_each_players_deck(pool) -> None:
         Scope.ANY, CardKind.CARD, zone=Zone.BOTTOM_OF_DECK)))
     assert [u.role for u in a.unread] == [ClauseRole.EFFECT]
     assert a.unread[0].phrase.startswith("add each revealed card")
+
+
+def test_you_and_that_player_each_and_the_player_whose_hand(pool) -> None:
+    """04001: "choose an opponent. you and that player each draw 2 cards" (a draw for each of the two); 13037:
+    "look at a player's hand. choose and discard 1 card from that hand. then, that player draws 1 card"."""
+    a = ability(pool, "04001")
+    assert a.compiled is Compiled.FULL and uncovered(a) == []
+    draws = [e for e in a.effects if e.kind is EffectKind.DRAW]
+    assert [(e.amount, e.target.subject.scope) for e in draws] == [(2, Scope.YOU), (2, Scope.OPPONENT)]
+    b = ability(pool, "13037")
+    assert b.compiled is Compiled.FULL and uncovered(b) == []
+    look, discard, draw = b.effects
+    assert discard.target.subject.scope is Scope.ANY_PLAYER and draw.then
+    assert draw.kind is EffectKind.DRAW and draw.target.subject.scope is Scope.ANY_PLAYER
+    assert draw.target.subject.player_role is PlayerRole.THAT

@@ -2054,6 +2054,13 @@ class _Reader(Transformer[Token, Any]):
     def body_subject(self, c: list[Any]) -> list[Effect]:
         return c[0]  # type: ignore[no-any-return]
 
+    def body_you_and_player(self, c: list[Any]) -> list[Effect]:
+        """"you and that player each draw 2 cards": the same effects for you and for the other player."""
+        other: Target = c[0]
+        if other.ref is TargetRef.EACH or other.subject.scope is Scope.YOU:
+            _fail("'you and' a player that is not one other player")
+        return self.body_player([self._you(), c[1]]) + self.body_player([other, c[1]])
+
     def body_player(self, c: list[Any]) -> list[Effect]:
         player: Target = c[0]
         out: list[Effect] = []
@@ -2354,7 +2361,7 @@ class _Reader(Transformer[Token, Any]):
         return self._simple(EffectKind.REVEAL, np)
 
     def a_reveal_hand(self, c: list[Any]) -> list[Effect]:
-        self.ctx.hand = c[0]
+        self._hand_of(c[0])
         return [Effect(EffectKind.REVEAL, None, self._hand(c[0]))]
 
     def a_add_to_hand(self, c: list[Any]) -> list[Effect]:
@@ -2363,8 +2370,15 @@ class _Reader(Transformer[Token, Any]):
     def a_look_at(self, c: list[Any]) -> list[Effect]:
         return self._simple(EffectKind.LOOK_AT, c[0])
 
+    def _hand_of(self, w: _Whose) -> None:
+        """"look at a player's hand": that hand is "that hand" from now on, and its player "that player"."""
+        self.ctx.hand = w
+        if w.scope is not Scope.YOU and not (w.each or w.owner or w.controller):
+            self._named(self._player(w.scope, w.role, TargetRef.CHOSEN if w.scope is Scope.ANY_PLAYER
+                                     else TargetRef.PLAYER))
+
     def a_look_at_hand(self, c: list[Any]) -> list[Effect]:
-        self.ctx.hand = c[0]
+        self._hand_of(c[0])
         return [Effect(EffectKind.LOOK_AT, None, self._hand(c[0]))]
 
     def a_take_control(self, c: list[Any]) -> list[Effect]:
