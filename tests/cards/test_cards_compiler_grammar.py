@@ -789,3 +789,10 @@ def test_you_and_that_player_each_and_the_player_whose_hand(pool) -> None:
     assert discard.target.subject.scope is Scope.ANY_PLAYER and draw.then
     assert draw.kind is EffectKind.DRAW and draw.target.subject.scope is Scope.ANY_PLAYER
     assert draw.target.subject.player_role is PlayerRole.THAT
+
+
+def test_attacking_alone(pool) -> None:
+    """12004: "while ~ is attacking alone, he gains stealth and renown" (a role of its own: the only attacker)."""
+    a = ability(pool, "12004", AbilityType.CONSTANT)
+    assert a.compiled is Compiled.FULL and uncovered(a) == []
+    assert a.conditions == (Condition(CondWord.WHILE, TestKind.IS, me(), Subject(role=ChallengeRole.ATTACKING_ALONE)),)

@@ -403,6 +403,8 @@ class ChallengeRole(Enum):
     NOT_PARTICIPATING = "not_participating"
     NOT_ATTACKING = "not_attacking"
     NOT_DEFENDING = "not_defending"
+    ATTACKING_ALONE = "attacking_alone"
+    DEFENDING_ALONE = "defending_alone"
 
 
 class PlayerRole(Enum):

@@ -450,6 +450,8 @@ class _Reader(Transformer[Token, Any]):
 
     def role_word(self, c: list[Any]) -> ChallengeRole:
         w = _words(c)
+        if w[-1] == "alone":  # "attacking alone": the only attacking (defending) character
+            return ChallengeRole(f"{w[0]}_alone")
         return ChallengeRole.PARTICIPATING if len(w) > 1 else ChallengeRole(w[0])
 
     def player_role_word(self, c: list[Any]) -> PlayerRole:
