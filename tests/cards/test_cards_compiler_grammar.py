@@ -796,3 +796,19 @@ def test_attacking_alone(pool) -> None:
     a = ability(pool, "12004", AbilityType.CONSTANT)
     assert a.compiled is Compiled.FULL and uncovered(a) == []
     assert a.conditions == (Condition(CondWord.WHILE, TestKind.IS, me(), Subject(role=ChallengeRole.ATTACKING_ALONE)),)
+
+
+def test_each_character_not_chosen_and_a_player_discarding_from_play(pool) -> None:
+    """01026: "each player chooses up to 3 characters he or she controls. kill each character not chosen (cannot be
+    saved)"; 13072: "each player chooses a non-limited location he or she controls and discards it from play"."""
+    a = ability(pool, "01026")
+    assert a.compiled is Compiled.FULL and uncovered(a) == []
+    choose, kill = a.effects
+    assert choose.kind is EffectKind.CHOOSE and choose.up_to and choose.amount == 3
+    assert kill == Effect(EffectKind.KILL, None, Target(TargetRef.EACH, Subject(
+        Scope.ANY, CardKind.CHARACTER, chosen=False)), prohibited=EventKind.SAVED)
+    with pytest.raises(NotRead):  # nothing chosen before
+        read("kill each character not chosen", "sentence", Context(CardKind.CHARACTER))
+    b = ability(pool, "13072", AbilityType.ACTION)
+    assert b.compiled is Compiled.FULL and uncovered(b) == []
+    assert EffectKind.DISCARD in [e.kind for e in b.effects]

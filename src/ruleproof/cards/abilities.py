@@ -560,6 +560,8 @@ class Subject:
     owner
         Who owns the card when ``scope`` says who controls it ("a character you own and control": scope
         ``you_control``, owner ``you_own``).
+    chosen
+        ``False``: "each character not chosen": not among the cards the ability chose before.
     """
 
     scope: Scope = Scope.ANY
@@ -590,6 +592,7 @@ class Subject:
     title: str | None = None
     named_title: bool = False
     owner: Scope | None = None
+    chosen: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -985,6 +988,8 @@ def describe_subject(s: Subject) -> str:
         bits.append("standing" if s.standing else "kneeling")
     if s.role is not None:
         bits.append(s.role.value.replace("_", "-"))
+    if s.chosen is False:
+        bits.append("not chosen")
     for name in ("unique", "loyal", "limited"):
         v = getattr(s, name)
         if v is not None:

@@ -870,6 +870,12 @@ class _Reader(Transformer[Token, Any]):
             _fail("'that title' with no title named before")
         return {"named_title": True}
 
+    def pm_not_chosen(self, c: list[Any]) -> dict[str, Any]:
+        """"kill each character not chosen": the cards the ability's choice before did not choose."""
+        if self.ctx.antecedent is None:
+            _fail("'not chosen' with no choice before")
+        return {"chosen": False}
+
     def pm_revealed(self, c: list[Any]) -> dict[str, Any]:
         """"a revealed plot card": a plot card in play (the revealed plot)."""
         return {"zone": Zone.PLAY, "_revealed": True}
@@ -2830,6 +2836,9 @@ class _Reader(Transformer[Token, Any]):
 
     def pv_kneel(self, c: list[Any]) -> Any:
         return self._pv_card(EffectKind.KNEEL, c[0])
+
+    def pv_discard_from_play(self, c: list[Any]) -> Any:
+        return self._pv_card(EffectKind.DISCARD, c[0])
 
     def pv_must(self, c: list[Any]) -> Any:
         return c[0]
