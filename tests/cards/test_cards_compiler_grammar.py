@@ -812,3 +812,11 @@ def test_each_character_not_chosen_and_a_player_discarding_from_play(pool) -> No
     b = ability(pool, "13072", AbilityType.ACTION)
     assert b.compiled is Compiled.FULL and uncovered(b) == []
     assert EffectKind.DISCARD in [e.kind for e in b.effects]
+
+
+def test_each_character_has_the_affiliation(pool) -> None:
+    """13002: "if each character you control has the [stark] affiliation, sacrifice ~ to draw 2 cards"."""
+    a = ability(pool, "13002", AbilityType.ACTION)
+    assert a.compiled is Compiled.FULL and uncovered(a) == []
+    assert a.conditions == (Condition(CondWord.IF, TestKind.IS, Target(TargetRef.EACH, Subject(
+        Scope.YOU_CONTROL, CardKind.CHARACTER)), Subject(factions=("stark",))),)

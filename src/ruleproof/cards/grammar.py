@@ -935,6 +935,9 @@ class _Reader(Transformer[Token, Any]):
     def ww_trait(self, c: list[Any]) -> dict[str, Any]:
         return {"traits": c[0]}
 
+    def ww_affiliation(self, c: list[Any]) -> dict[str, Any]:
+        return {"factions": c[0]}
+
     def ww_no_gold(self, c: list[Any]) -> dict[str, Any]:
         return {"compare": (Compare(Stat.GOLD, Cmp.EQ, 0),)}
 
