@@ -582,6 +582,10 @@ def test_a_card_named_by_its_title(pool) -> None:
     """21014 Old Bear's Raven: "return ~ to your hand to stand Old Bear Mormont": the title of another card is a
     target (a card with that title, its type from the pool); titles in conditions too ("while you control Aegon
     Targaryen"); a title is never guessed where it stands for a game word ("Taxation Action")."""
+    from ruleproof.cards.grammar import POOL_DIR
+    from ruleproof.cards.pool import default_pool_dir
+
+    assert POOL_DIR == default_pool_dir()  # the titles come from the pool the reader is used on by default
     a = ability(pool, "21014", AbilityType.ACTION)
     assert a.compiled is Compiled.FULL and uncovered(a) == []
     assert a.effects == (

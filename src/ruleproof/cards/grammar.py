@@ -77,6 +77,8 @@ __all__ = ["GRAMMAR_FILE", "VERBS", "Context", "NotRead", "Paren", "cache_path",
 
 #: The grammar file (shipped in the package).
 GRAMMAR_FILE = Path(__file__).with_name("ability.lark")
+#: The vendored card pool, whose titles a text may name (the pool module's default; it imports this module).
+POOL_DIR = Path(__file__).resolve().parent.parent / "data" / "agot-cards"
 _STARTS = ("trigger", "costs", "sentence", "paren", "limit", "condition", "definition", "restriction", "copy_limit")
 
 _TOKEN_RE = re.compile(r"«[^»]*»|‹[^›]*›|\[[a-z]+\]|~|\d+|non-|'s\b|'|[a-z]+(?:[-/][a-z]+)*|[,.:;()\"+\-]|\S")
@@ -231,10 +233,8 @@ def parser() -> Lark:
 def titles() -> dict[str, CardKind]:
     """The titles of the vendored pool's cards, each with its card type (``card`` when cards of that title differ
     in type): what a title printed in another card's text names ("stand Old Bear Mormont")."""
-    from ruleproof.cards.pool import default_pool_dir  # (the pool module reads cards with this module)
-
     kinds: dict[str, set[str]] = {}
-    for path in sorted((default_pool_dir() / "packs").glob("*.json")):
+    for path in sorted((POOL_DIR / "packs").glob("*.json")):
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
