@@ -824,14 +824,3 @@ def test_each_character_has_the_affiliation(pool) -> None:
     assert a.compiled is Compiled.FULL and uncovered(a) == []
     assert a.conditions == (Condition(CondWord.IF, TestKind.IS, Target(TargetRef.EACH, Subject(
         Scope.YOU_CONTROL, CardKind.CHARACTER)), Subject(factions=("stark",))),)
-
-
-def test_placing_a_card_from_one_pile_into_another_as_a_cost(pool) -> None:
-    """11051 Drowned God Fanatic: "place ~ into your dead pile from your hand to cancel those effects": a ``place``
-    cost, the card taken from your hand (placed in the dead pile, not killed)."""
-    a = ability(pool, "11051", AbilityType.INTERRUPT)
-    assert a.compiled is Compiled.FULL and uncovered(a) == []
-    assert a.costs == (Cost(CostKind.PLACE, Target(TargetRef.SELF, Subject(Scope.SELF, CardKind.CHARACTER,
-                                                                          zone=Zone.HAND)),
-                            to_zone=Zone.DEAD_PILE),)
-    assert [e.kind for e in a.effects] == [EffectKind.CANCEL]

@@ -260,7 +260,6 @@ class CostKind(Enum):
     SHUFFLE_INTO_DECK = "shuffle_into_deck"
     PLACE_TOKEN = "place_token"
     DISCARD_FROM_DECK = "discard_from_deck"
-    PLACE = "place"
 
 
 class EffectKind(Enum):
@@ -784,8 +783,7 @@ class Cost:
     """One cost; ``amount`` ``None`` means a variable (X) amount (``x`` says what it is when read).
 
     ``destination``/``source``: where power moves ("move 1 power from your faction card to a character");
-    ``token``: the name of the tokens discarded; ``to_zone``: where a ``place`` cost puts the card ("place ~
-    into your dead pile from your hand": the target's zone is where it comes from).
+    ``token``: the name of the tokens discarded.
     """
 
     kind: CostKind
@@ -795,7 +793,6 @@ class Cost:
     destination: Target | None = None
     source: Target | None = None
     token: str | None = None
-    to_zone: Zone | None = None
 
 
 @dataclass(frozen=True)

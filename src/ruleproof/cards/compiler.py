@@ -556,16 +556,13 @@ def _as_costs(effects: list[Effect]) -> list[Cost] | None:
         if e.kind is EffectKind.MOVE_CARD and e.to_zone is Zone.DISCARD_PILE and \
                 e.target.subject.zone is Zone.TOP_OF_DECK:
             kind = CostKind.DISCARD_FROM_DECK
-        to_zone = None
-        if kind is None and e.kind is EffectKind.MOVE_CARD and e.to_zone is not None:
-            kind, to_zone = CostKind.PLACE, e.to_zone  # "place ~ into your dead pile from your hand to ..."
         if kind is None or e.condition is not None or e.duration is not None or e.optional:
             return None
         target = e.target
         if target.ref in (TargetRef.CHOSEN, TargetRef.COST) and target.subject.scope is Scope.ANY:
             # Costs: paid with the cards of the player who initiates the ability
             target = replace(target, subject=replace(target.subject, scope=Scope.YOU_CONTROL))
-        out.append(Cost(kind, target, e.amount, e.x, e.destination, e.source, e.token, to_zone))
+        out.append(Cost(kind, target, e.amount, e.x, e.destination, e.source, e.token))
     return out
 
 

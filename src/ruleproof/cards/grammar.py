@@ -2329,16 +2329,6 @@ class _Reader(Transformer[Token, Any]):
         np, whose, zone = c
         return self._to_zone(np, zone, None, whose)
 
-    def a_place_in_from(self, c: list[Any]) -> list[Effect]:
-        """"place ~ into your dead pile from your hand": a card out of play moved from one pile to another."""
-        np, whose, zone, (src_whose, src_zones) = c
-        if len(src_zones) != 1:
-            _fail("from several zones")
-        t = np.target
-        np = replace(np, target=replace(t, subject=replace(
-            t.subject, **self._in_zone(src_whose, src_zones[0], t.ref is TargetRef.SELF))))
-        return self._to_zone(np, zone, None, whose)
-
     def a_shuffle(self, c: list[Any]) -> list[Effect]:
         w: _Whose = c[0]
         if w.scope is not Scope.YOU:
