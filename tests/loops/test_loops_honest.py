@@ -91,3 +91,15 @@ def test_nothing_found_over_an_unread_restriction_is_not_complete() -> None:
     assert json.loads(out.getvalue())["complete"] is False
     read = LoopReport((), 1, 0, (), (), 0.1, named=True)
     assert read.complete and _report(io.StringIO(), read, None, False, False, {}) == 0
+
+
+def test_an_effect_the_table_does_not_know_keeps_the_report_open() -> None:
+    """The Hand's Judgment (01045: "Interrupt: When the effects of an opponent's event would initiate, cancel those
+    effects."): read in full, but 'cancel' has no entry in the semantics table, so the ability graph links nothing
+    through it and cannot show that two copies form no cycle: listed, could link out, and the report is not
+    complete."""
+    rep = find_loops(POOL, codes=["01045"], opponent_codes=["01045"], timeout=30)
+    assert rep.candidates == 0 and not rep.complete
+    (u,) = rep.unread
+    assert u.key == "01045" and u.links == ("out",) and rep.through_unread == (u,)
+    assert any(p.startswith("effect cancel: read, but the loop model has no entry") for p in u.phrases)

@@ -51,7 +51,7 @@ from ruleproof.cards.graph import (
 )
 from ruleproof.cards.overrides import Overrides, compile_pool
 from ruleproof.cards.pool import Card, Deck, Pool
-from ruleproof.cards.semantics import initiated
+from ruleproof.cards.semantics import entry_of, initiated
 from ruleproof.errors import InputError
 from ruleproof.loops.encode import Encoding, LoopCard, Unsupported, encode, target_match
 from ruleproof.loops.lasso import Category, LoopResult, trace_json, unsupported_result
@@ -268,24 +268,35 @@ def _unread(space: SearchSpace) -> tuple[tuple[UnreadAbility, ...], tuple[Unread
         if not first_copy(key) or split_key(key)[0] == OPPONENT and split_key(key)[1] in space.abilities:
             continue  # each card once (your first copy) in the listing
         for i, a in enumerate(abil):
-            if not initiated(a) or a.compiled is Compiled.FULL:
+            blind = _not_in_table(a)
+            if not initiated(a) or a.compiled is Compiled.FULL and not blind:
                 continue
-            phrases = tuple(u.describe() for u in a.unread) or ("none of its text was read",)
+            phrases = (tuple(u.describe() for u in a.unread) or (() if blind else ("none of its text was read",))) \
+                + tuple(f"{w}: read, but the loop model has no entry for it (the ability graph links nothing "
+                        "through it)" for w in blind)
             name = space.cards[key].name if key in space.cards else key
             link = links.get((key, i))
+            out_, in_ = (link[0], link[1]) if link is not None else (False, False)
+            out_ = out_ or bool(blind)  # what it does is unknown to the graph: it could set off others ...
+            in_ = in_ or any(w.startswith("cost") for w in blind)  # ... and a cost of it could be re-enabled
             how: list[str] = []
-            if link is not None:
-                out_, in_, _ = link
-                node: NodeKey = (key, i)
-                if out_:
-                    how.append("out")
-                if in_ and (out_ or (g.has_node(node) and g.out_degree(node) > 0)):
-                    how.append("in")
+            node: NodeKey = (key, i)
+            if out_:
+                how.append("out")
+            if in_ and (out_ or (g.has_node(node) and g.out_degree(node) > 0)):
+                how.append("in")
             u = UnreadAbility(key, i, name, a.type.value, phrases, tuple(how))
             listed.append(u)
             if how:
                 through.append(u)
     return tuple(listed), tuple(through)
+
+
+def _not_in_table(a: Ability) -> tuple[str, ...]:
+    """The costs and effects of ``a`` the semantics table has no entry for (``cost X`` / ``effect X``)."""
+    out = [f"cost {c.kind.value}" for c in a.costs if entry_of(c) is None]
+    out += [f"effect {e.kind.value}" for e in a.effects if entry_of(e) is None]
+    return tuple(dict.fromkeys(out))
 
 
 def assemble(space: SearchSpace, results: Sequence[LoopResult], t0: float, overrides: Overrides | None) -> LoopReport:
