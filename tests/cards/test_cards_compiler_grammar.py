@@ -824,3 +824,11 @@ def test_each_character_has_the_affiliation(pool) -> None:
     assert a.compiled is Compiled.FULL and uncovered(a) == []
     assert a.conditions == (Condition(CondWord.IF, TestKind.IS, Target(TargetRef.EACH, Subject(
         Scope.YOU_CONTROL, CardKind.CHARACTER)), Subject(factions=("stark",))),)
+
+
+def test_a_list_of_icons(pool) -> None:
+    """10044: "that character gains a [military], an [intrigue], and a [power] icon": one icon each."""
+    a = ability(pool, "10044")
+    assert a.compiled is Compiled.FULL and uncovered(a) == []
+    icons = [e.challenge for e in a.effects if e.kind is EffectKind.ICON_MOD]
+    assert icons == [ChallengeType.MILITARY, ChallengeType.INTRIGUE, ChallengeType.POWER]
