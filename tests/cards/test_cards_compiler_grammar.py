@@ -832,3 +832,25 @@ def test_a_list_of_icons(pool) -> None:
     assert a.compiled is Compiled.FULL and uncovered(a) == []
     icons = [e.challenge for e in a.effects if e.kind is EffectKind.ICON_MOD]
     assert icons == [ChallengeType.MILITARY, ChallengeType.INTRIGUE, ChallengeType.POWER]
+
+
+def test_search_several_places_and_no_pronoun_through_an_unread_effect(pool) -> None:
+    """12002 Silence: "search your hand, deck, and discard pile for Silence and put it into play": "it" is the card
+    searched for (in any of the three places; the deck first, the others as alternatives).  A pronoun after an effect
+    that was not read is not resolved (the unread effect could have named what it refers to): 07050's "at the end of
+    the phase, if that card is still in play, place it in ..." after an unread "treat its printed text box as if it
+    were blank" is named, not read against the wrong card."""
+    a = ability(pool, "12002", AbilityType.REACTION)
+    assert a.compiled is Compiled.FULL and uncovered(a) == []
+    search, put, _shuffle = a.effects
+    assert search.kind is EffectKind.SEARCH_DECK and put.kind is EffectKind.PUT_INTO_PLAY
+    assert put.target.subject.title == "Silence" and put.target.subject.zone is Zone.DRAW_DECK
+    assert [t.subject.zone for t in put.target.also] == [Zone.HAND, Zone.DISCARD_PILE]
+    ctx = Context(CardKind.CHARACTER)
+    read("after you marshal ~", "trigger", ctx)
+    assert read("put it into play", "sentence", ctx)[0].target.ref is TargetRef.SELF  # "it": ~ when nothing else
+    ctx.gap = True
+    with pytest.raises(NotRead):
+        read("put it into play", "sentence", ctx)
+    b = ability(pool, "07050")
+    assert any(u.phrase.startswith("at the end of the phase, if that card is still in play") for u in b.unread)

@@ -401,6 +401,7 @@ def _clauses(part: str, acc: _Acc) -> list[Effect] | None:
         got = _read_part(piece, "sentence", probe)
         if got is None:
             probe.miss(piece, "sentence")
+            acc.ctx.gap = True  # a pronoun after it could refer to what it named
         else:
             out.extend(got)
     if not out:
@@ -418,6 +419,7 @@ def _sentence(s: str, acc: _Acc) -> list[Effect]:
             effects = _clauses(part, acc)
         if effects is None:
             acc.unread.append(Unread(part.strip(" ,."), _sentence_role(part)))
+            acc.ctx.gap = True  # a pronoun after it could refer to what it named
             continue
         acc.read_parts += 1
         out.extend(_mark_then(list(effects)) if then else effects)

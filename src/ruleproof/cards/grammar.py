@@ -267,7 +267,9 @@ class Context:
     ``antecedent``: the last card chosen or targeted ("choose a character" ... "it"); ``player``: the
     last player named ("choose an opponent" ... "that player"); ``in_cost``: reading a cost list;
     ``trigger_event``: the event of the triggering condition ("draw that many cards"); ``named_card``: a card
-    title was named ("events with that title"); ``hand``: whose hand was looked at or revealed ("that hand").
+    title was named ("events with that title"); ``hand``: whose hand was looked at or revealed ("that hand");
+    ``gap``: an effect before was not read, so a pronoun ("it") is not resolved (it could refer to what that
+    effect named).
     """
 
     card_kind: CardKind
@@ -279,6 +281,7 @@ class Context:
     trigger_event: EventKind | None = None
     named_card: bool = False
     hand: _Whose | None = None
+    gap: bool = False
 
 
 @dataclass(frozen=True)
@@ -1069,6 +1072,8 @@ class _Reader(Transformer[Token, Any]):
                                                   player_role=w.role)), n)
 
     def _resolve(self, kind: CardKind | None) -> _NP:
+        if self.ctx.gap:  # what the unread clause named could be what the pronoun refers to
+            _fail("a pronoun after an effect that was not read")
         if self.ctx.antecedent is not None:
             t, n = self.ctx.antecedent
             return _NP(t, n, pronoun=True)
@@ -2344,15 +2349,24 @@ class _Reader(Transformer[Token, Any]):
     def sw_top(self, c: list[Any]) -> tuple[_Whose, int | None]:
         return c[1], c[0]
 
+    def sw_hand_deck_discard(self, c: list[Any]) -> tuple[_Whose, int | None, tuple[Zone, ...]]:
+        """"search your hand, deck, and discard pile for ...": the card may be in any of the three."""
+        return c[0], None, (Zone.HAND, Zone.DISCARD_PILE)
+
     def a_search(self, c: list[Any]) -> list[Effect]:
-        (whose, top), np = c
+        whose, top, *more = c[0]
+        np = c[1]
         if whose.scope is not Scope.YOU:
             _fail("searching another player's deck")
+        others: tuple[Zone, ...] = more[0] if more else ()
 
         def in_deck(part: _NP) -> _NP:
             t = part.target
-            return replace(part, target=replace(t, subject=replace(t.subject, zone=Zone.DRAW_DECK,
-                                                                   scope=Scope.YOU_OWN)))
+            s = replace(t.subject, zone=Zone.DRAW_DECK, scope=Scope.YOU_OWN)
+            also = tuple(Target(t.ref, replace(s, zone=z)) for z in others)  # the other places searched
+            if also and t.also:
+                _fail("alternative cards searched for in several places")
+            return replace(part, target=replace(t, subject=s, also=also or t.also))
         self.lists_read.add(id(np))
         parts = [in_deck(p) for p in (replace(np, conj=()), *np.conj)]
         np = replace(parts[0], conj=tuple(parts[1:]))
