@@ -10,7 +10,7 @@ from agot_rules_helpers import Concrete, assert_caught, full_check, load
 
 from ruleproof.results import Verdict
 
-REFERENCE = Path("/work/shared/reference/agot-rules-reference.txt")
+REFERENCE = Path(__file__).resolve().parents[2] / "docs" / "reference" / "agot-rules-reference.txt"
 
 NOT_SAME = "a power move never goes to the current placement"
 ATT_NOT_SAME = "an attachment move never goes to its current placement"

@@ -10,7 +10,7 @@ from agot_rules_helpers import Concrete, assert_caught, full_check, load
 
 from ruleproof.results import Verdict
 
-REFERENCE = Path("/work/shared/reference/agot-rules-reference.txt")
+REFERENCE = Path(__file__).resolve().parents[2] / "docs" / "reference" / "agot-rules-reference.txt"
 
 UNOPPOSED = "a challenge is unopposed exactly when the defending STR is 0"
 BONUS = "an unopposed challenge won by the attacker gains 1 power for the attacker"

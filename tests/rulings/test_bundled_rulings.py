@@ -1,8 +1,8 @@
 """Every bundled ruling (rulings/agot, rulings/berserk) is one test, named by its file, name and source.
 
 A change of the rules models that contradicts a ruling fails here with the ruling's name and source in the test id
-and the trace where the model and the ruling part in the message.  The quotes are checked against the reference
-texts when they are at hand (a clone without ../shared trusts them).
+and the trace where the model and the ruling part in the message.  Every quote is checked word for word against
+the reference texts the project carries (docs/reference).
 """
 
 from __future__ import annotations
@@ -18,8 +18,7 @@ from ruleproof.rulings.render import render_one, ruling_title
 ROOT = Path(__file__).resolve().parents[2]
 RULINGS = load_rulings([ROOT / "rulings"])
 DISPUTED = load_rulings([ROOT / "tests" / "rulings" / "disputed"])  # see test_disputed.py
-REFERENCE = next((d for d in (ROOT.parent / "shared" / "reference", ROOT.parents[1] / "shared" / "reference")
-                  if d.is_dir()), ROOT.parent / "shared" / "reference")
+REFERENCE = ROOT / "docs" / "reference"
 
 
 def test_the_bundled_rulings_are_the_ones_in_the_checkout():
@@ -50,7 +49,6 @@ def _sources() -> str:
     return _norm(" ".join(f.read_text(encoding="utf-8") for f in files))
 
 
-@pytest.mark.skipif(not REFERENCE.is_dir(), reason="the reference texts (../shared/reference) are not at hand")
 @pytest.mark.parametrize("r", RULINGS + DISPUTED, ids=[ruling_title(r) for r in RULINGS + DISPUTED])
 def test_the_quote_is_in_the_source_word_for_word(r):
     """Each fragment of the quote (fragments are joined by '...') occurs verbatim in the reference texts."""
