@@ -157,3 +157,30 @@ def test_two_old_bears_with_both_alternatives_read_loop_and_nothing_is_left_out(
     enc = encoding([(OBM, 0), (f"opp:{OBM}", 0)], named=[OBM, f"opp:{OBM}"], overrides=OLD_BEAR_EITHER)
     r = classify(enc, timeout=60)
     assert r.category is Category.UNBOUNDED and r.continued_by == ("you", "opponent") and r.left_out == ()
+
+
+# --------------------------------------------------------------------------- read by the reader: titles, replacements
+
+
+def test_old_bears_raven_stands_only_a_card_with_that_title() -> None:
+    """Old Bear's Raven (21014: "... stand Old Bear Mormont"): the title is a filter the model reads."""
+    from realcards import keyed
+
+    from ruleproof.cards.semantics import fits
+
+    abil, cards = keyed(["21014", OBM, LEW])
+    (stand,) = [e for a in abil["21014"] for e in a.effects if e.kind.value == "stand"]
+    assert stand.target.subject.title is not None
+    assert fits(stand.target.subject, cards[OBM]) and not fits(stand.target.subject, cards[LEW])
+
+
+def test_westwatch_mirror_is_found_without_its_wider_replacement() -> None:
+    """Westwatch-by-the-Bridge, printed: "stand another [thenightswatch] location with printed cost 1 or lower
+    (printed cost 4 or lower instead if you control a Ranger, a Steward and a Builder)".  The replacement only adds
+    targets, so the two Westwatches (one per player) are found standing each other without it, and it is named."""
+    enc = encoding([(WESTWATCH, 0), (f"opp:{WESTWATCH}", 0)], named=[WESTWATCH, f"opp:{WESTWATCH}"])
+    assert [x.direction.value for x in enc.left_out] == ["narrows", "narrows"]
+    assert all(len(a.effects) == 1 for a in enc.abilities)
+    r = classify(enc, timeout=60)
+    assert r.category is Category.UNBOUNDED and r.continued_by == ("you", "opponent")
+    assert "the wider target it may take instead" in r.reason

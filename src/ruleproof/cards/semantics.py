@@ -227,7 +227,7 @@ _CMP: dict[Cmp, Callable[[int, int], bool]] = {
 #: (``standing``, ``zone``; ``scope`` and ``other`` are about who and which card, read by the callers).
 SUBJECT_READ = frozenset({"scope", "card_type", "other_types", "traits", "factions", "not_traits", "not_factions",
                           "not_types", "other", "standing", "unique", "loyal", "limited", "icons", "lacks_icons",
-                          "keywords", "lacks_keywords", "compare", "zone"})
+                          "keywords", "lacks_keywords", "compare", "zone", "title"})
 
 
 def unread_filter(s: Subject) -> tuple[str, ...]:
@@ -255,6 +255,8 @@ def fits(s: Subject, k: CardFacts) -> bool:
     False
     """
     if not _types_ok(s, k.kind):
+        return False
+    if s.title is not None and s.title.lower() != k.name.lower():  # "stand Old Bear Mormont" (Card Titles)
         return False
     mine = {t.lower() for t in k.traits}
     if s.traits and not {t.lower() for t in s.traits} & mine:

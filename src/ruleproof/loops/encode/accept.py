@@ -18,6 +18,7 @@ classification turns an answer that depends on the wrong direction into
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 from dataclasses import dataclass, replace
 from typing import Mapping, Sequence
@@ -544,6 +545,7 @@ def encode(candidate: Candidate, abilities: Mapping[str, Sequence[Ability]], car
             return Unsupported(candidate, f"{code}: card facts missing")
         a = _after_search(abilities[code][idx])
         label = f"{card.name} ({code}#{idx})"
+        a = _without_wider_replacements(a, label, left)
         before = len(left)
         p = _ability_problem(a, card, rules, label, left)
         if p:
@@ -595,6 +597,38 @@ def _control_constant(a: Ability) -> bool:
     return (a.type is AbilityType.CONSTANT and a.compiled is Compiled.FULL and not a.conditions and bool(a.effects)
             and all(e.kind is EffectKind.TAKE_CONTROL and e.target.ref is TargetRef.ATTACHED and e.duration is None
                     and e.condition is None for e in a.effects))
+
+
+def _wider(base: Effect, alt: Effect) -> bool:
+    """Is ``alt`` ``base`` with a printed-cost or STR bound that only lets more cards in ("printed cost 1 or lower
+    (4 or lower instead if ...)")?"""
+    if alt.kind is not base.kind or alt.target.ref is not base.target.ref or alt.target.also or base.target.also:
+        return False
+    a, b = alt.target.subject, base.target.subject
+    if dataclasses.replace(a, compare=b.compare) != b or len(a.compare) != len(b.compare):
+        return False
+    for x, y in zip(a.compare, b.compare, strict=True):
+        if x.stat is not y.stat or x.op is not y.op or x.than is not None or y.than is not None or \
+                x.value is None or y.value is None or x.op.value not in ("le", "ge"):
+            return False
+        if (x.value < y.value) if x.op.value == "le" else (x.value > y.value):
+            return False
+    return dataclasses.replace(alt, target=base.target, instead=False, condition=None) == \
+        dataclasses.replace(base, condition=None)
+
+
+def _without_wider_replacements(a: Ability, label: str, out: list[LeftOut]) -> Ability:
+    """Drop an "instead" effect that replaces the one before it with the same effect on a wider target, under a
+    condition (Westwatch-by-the-Bridge): whatever the condition, what the first allows stays allowed, so leaving
+    the replacement out only narrows the ability (named)."""
+    keep: list[Effect] = []
+    for e in a.effects:
+        if e.instead and e.instead_of is None and keep and _wider(keep[-1], e):
+            out.append(LeftOut(label, f"effect {e.kind.value}: the wider target it may take instead (under a "
+                               "condition) is left out", Direction.NARROWS))
+            continue
+        keep.append(e)
+    return a if len(keep) == len(a.effects) else replace(a, effects=tuple(keep))
 
 
 def _after_search(a: Ability) -> Ability:
