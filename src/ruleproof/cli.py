@@ -89,6 +89,7 @@ class _Commands(click.Group):
 
     LAZY: dict[str, tuple[str, str]] = {
         "cards": ("ruleproof.cards.cli", "cards"),
+        "export": ("ruleproof.export", "export_command"),
         "graph": ("ruleproof.graph_cli", "graph_command"),
         "list": ("ruleproof.catalog", "list_command"),
         "loops": ("ruleproof.loops.cli", "loops"),

@@ -41,7 +41,7 @@ from typing import Sequence
 from . import ir
 from .errors import InputError, SourceLoc
 from .evaluator import Evaluator, State
-from .ir import Action, BoolT, EnumT, Expr, IntT, Property, PropKind, System, Value
+from .ir import Action, BoolT, EnumT, Expr, IntT, Property, PropKind, System, Value, show_expr
 
 __all__ = [
     "CHECKS",
@@ -268,8 +268,6 @@ def explain(system: System, prop: Property, states: Sequence[State], action: str
 
     ``states`` are the trace's states and ``action`` the label of its last step.
     """
-    from .report import show_expr
-
     ev = ev or Evaluator(system)
     last_step: tuple[int, dict[str, Value]] | None = None
     if action is not None and len(states) >= 2:

@@ -39,7 +39,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence, Union
 
 from . import ir
 from .errors import InputError, SourceLoc
-from .ir import BoolT, EnumT, Expr, IntT, Op, PropKind, Type, Value
+from .ir import BoolT, EnumT, Expr, IntT, Op, PropKind, Type, Value, show_expr
 
 __all__ = [
     "Model",
@@ -179,8 +179,6 @@ class Term:
         return f"Term({self.expr!r})"
 
     def __str__(self) -> str:
-        from .report import show_expr
-
         return show_expr(self.expr)
 
     # arithmetic
@@ -497,7 +495,7 @@ def _check_indices(name: str, sorts: tuple[Sort, ...], idx: Any) -> tuple[Term, 
     if len(idx) != len(sorts):
         raise _err(f"'{name}' takes {len(sorts)} index(es), got {len(idx)}")
     out: list[Term] = []
-    for s, i in zip(sorts, idx):
+    for s, i in zip(sorts, idx, strict=True):
         t = lift(i, s.type) if isinstance(i, str) else lift(i)
         if t.type != s.type:
             raise _err(f"type mismatch: '{name}' is indexed by {s.name}, got {ir.type_name(t.type)}")
@@ -512,7 +510,7 @@ def _select(table: dict[tuple[str, ...], Expr], sorts: tuple[Sort, ...], idx: tu
     keys = list(itertools.product(*(s.type.values for s in sorts)))
     result = table[keys[-1]]
     for key in reversed(keys[:-1]):
-        cond = ir.and_(*(ir.eq(t.expr, ir.Const(k, s.type)) for t, k, s in zip(idx, key, sorts)))
+        cond = ir.and_(*(ir.eq(t.expr, ir.Const(k, s.type)) for t, k, s in zip(idx, key, sorts, strict=True)))
         result = ir.ite(cond, table[key], result)
     return result
 
@@ -646,7 +644,7 @@ class Step:
         self._site += 1
         loc = user_loc()
         for key, var in arr.cells.items():
-            match = ir.and_(*(ir.eq(t.expr, ir.Const(k, s.type)) for t, k, s in zip(idx, key, arr.index)))
+            match = ir.and_(*(ir.eq(t.expr, ir.Const(k, s.type)) for t, k, s in zip(idx, key, arr.index, strict=True)))
             c = ir.and_(cond, match)
             if c == ir.FALSE:
                 continue
@@ -771,6 +769,7 @@ class Model:
         self._init_constraints: list[Expr] = []
         self._actions: list[ir.Action] = []
         self._families: dict[str, SourceLoc | None] = {}
+        self._family_sorts: dict[str, tuple[Sort, ...]] = {}
         self._props: list[ir.Property] = []
         self._ends: list[tuple[Expr, tuple[str, ...]]] = []
         self._declared: list[Any] = []
@@ -845,7 +844,7 @@ class Model:
         if init is None:
             raise _err(f"variable '{name}' needs an initial value: init=value, Range(lo, hi) or OneOf(...)")
         for key, var in arr.cells.items():
-            spec = init(*(Term(ir.Const(k, s.type)) for k, s in zip(key, idx))) if callable(init) else init
+            spec = init(*(Term(ir.Const(k, s.type)) for k, s in zip(key, idx, strict=True))) if callable(init) else init
             self._init[var.name] = self._init_values(name, tt, spec)
         return self._names[name]
 
@@ -885,7 +884,7 @@ class Model:
         table: dict[tuple[str, ...], Expr] = {}
         for key in itertools.product(*(s.type.values for s in idx)):
             if callable(values):
-                raw = values(*(Term(ir.Const(k, s.type)) for k, s in zip(key, idx)))
+                raw = values(*(Term(ir.Const(k, s.type)) for k, s in zip(key, idx, strict=True)))
             else:
                 k1: Any = key[0] if len(key) == 1 else key
                 if k1 not in values:
@@ -926,10 +925,12 @@ class Model:
             if fam in self._families:
                 raise InputError(f"action '{fam}' is declared twice", loc)
             self._families[fam] = loc
+            self._family_sorts[fam] = params
             pnames = fn.__code__.co_varnames[1 : 1 + len(params)]
             if len(pnames) != len(params) or fn.__code__.co_argcount != len(params) + 1:
+                sorts = ", ".join(p.name for p in params)
                 raise InputError(
-                    f"action '{fam}' takes the step and {len(params)} parameter(s) ({', '.join(p.name for p in params)})",
+                    f"action '{fam}' takes the step and {len(params)} parameter(s) ({sorts})",
                     loc,
                 )
             for combo in itertools.product(*(list(p) for p in params)):
@@ -945,7 +946,7 @@ class Model:
                 self._actions.append(
                     ir.Action(
                         family=fam,
-                        params=tuple((pn, c.name) for pn, c in zip(pnames, combo)),
+                        params=tuple((pn, c.name) for pn, c in zip(pnames, combo, strict=True)),
                         label=label,
                         guard=guard,
                         choices=tuple(step.choices.values()),
@@ -967,7 +968,9 @@ class Model:
         if any(p.name == name for p in self._props):
             raise _err(f"property '{name}' is declared twice")
 
-    def invariant(self, name: str, cond: Operand | Callable[[], Operand], cites: Sequence[str] = (), doc: str = "") -> None:
+    def invariant(
+        self, name: str, cond: Operand | Callable[[], Operand], cites: Sequence[str] = (), doc: str = ""
+    ) -> None:
         """A property of every reachable state."""
         self._check_prop_name(name)
         t = lift(cond() if callable(cond) else cond)
@@ -994,15 +997,17 @@ class Model:
         if family not in self._families:
             raise _err(f"property '{name}' names an unknown action '{family}'{_suggest(family, self._families)}")
         conds: list[tuple[str, Expr]] = []
+        sorts = self._family_sorts[family]
         for a in self._actions:
             if a.family != family:
                 continue
-            args = [Term(ir.Const(v, self._param_type(a, pn))) for pn, v in a.params]
+            args = [Term(ir.Const(v, s.type)) for (_pn, v), s in zip(a.params, sorts, strict=True)]
             t = lift(cond(Transition(a), *args))
             _need_bool(t, f"action property '{name}'")
             conds.append((a.label, t.expr))
         self._props.append(
-            ir.Property(name, PropKind.ACTION, ir.TRUE, tuple(cites), doc, family=family, conds=tuple(conds), loc=user_loc())
+            ir.Property(name, PropKind.ACTION, ir.TRUE, tuple(cites), doc, family=family, conds=tuple(conds),
+                        loc=user_loc())
         )
 
     # consistency declarations -----------------------------------------------
@@ -1073,13 +1078,6 @@ class Model:
             raise _err(f"skip_check('{check}') needs a reason")
         self._skipped.append((check, reason))
 
-    def _param_type(self, a: ir.Action, pname: str) -> EnumT:
-        for s in self._sorts.values():
-            val = dict(a.params)[pname]
-            if val in s.type.values:
-                return s.type
-        raise AssertionError(pname)  # pragma: no cover
-
     # grounding ---------------------------------------------------------------
     def finish(self) -> ir.System:
         """Ground the model into an :class:`ir.System`."""
@@ -1091,15 +1089,17 @@ class Model:
                 _need_bool(t, f"observable= of '{arr.name}'")
                 shown = t.expr
             for key, var in arr.cells.items():
-                labels = [s.type.label(k) for s, k in zip(arr.index, key)]
+                labels = [s.type.label(k) for s, k in zip(arr.index, key, strict=True)]
                 label = f"{arr.name}[{', '.join(labels)}]" if key else arr.name
                 svars.append(ir.StateVar(var.name, arr.type, arr.name, key, label, arr.loc,
                                          arr.name not in self._hidden, shown))
         if not svars:
-            raise InputError(f"model '{self.name}' declares no state variable", SourceLoc(self.file) if self.file else None)
+            raise InputError(f"model '{self.name}' declares no state variable",
+                             SourceLoc(self.file) if self.file else None)
         props = list(self._props)
         bounds = [
-            ir.and_(ir.le(ir.const(v.type.lo), ir.Var(v.name, v.type)), ir.le(ir.Var(v.name, v.type), ir.const(v.type.hi)))
+            ir.and_(ir.le(ir.const(v.type.lo), ir.Var(v.name, v.type)),
+                    ir.le(ir.Var(v.name, v.type), ir.const(v.type.hi)))
             for v in svars
             if isinstance(v.type, IntT)
         ]
@@ -1140,7 +1140,7 @@ def _describe(describe: str | Callable[..., str] | None, fam: str, pnames: Seque
         return f"{fam}({', '.join(c.label for c in combo)})" if combo else fam
     if callable(describe):
         return describe(*combo)
-    fields = {pn: c.label for pn, c in zip(pnames, combo)}
+    fields = {pn: c.label for pn, c in zip(pnames, combo, strict=True)}
     try:
         return describe.format(**fields)
     except (KeyError, IndexError) as e:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import enum
 import time
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
 import z3  # type: ignore[import-untyped]
 
@@ -43,10 +43,13 @@ from .ir import (
     Type,
     Value,
     Var,
+    const,
+    fold,
 )
 from .results import RawTrace
 
-__all__ = ["SatResult", "Unrolling", "chc_prove", "Cond", "fresh_context", "new_solver"]
+__all__ = ["SatResult", "Unrolling", "chc_prove", "Cond", "fresh_context", "new_solver", "evaluate", "writers",
+           "Z3_OPS", "smtlib_queries"]
 
 SEED = 0
 
@@ -103,7 +106,7 @@ _MEMORY: dict[str, int] = {}
 """The memory limit last given to Z3 (a global Z3 parameter)."""
 
 
-def _limit(s: z3.Solver, deadline: float | None) -> str | None:
+def _limit(s: z3.Solver, deadline: float | None, rlimit: int | None = None) -> str | None:
     """Set the solver's timeout (from ``deadline``) and resource limit for the next call.
 
     Returns None when the deadline has passed already, else the description
@@ -116,9 +119,11 @@ def _limit(s: z3.Solver, deadline: float | None) -> str | None:
             return None
         s.set("timeout", max(1, min(int(left * 1000), 2**32 - 1)))
     rl = budget.rlimit()
+    if rlimit is not None and (rl is None or rlimit < rl):
+        rl = rlimit  # this call's own, smaller limit
+    s.set("rlimit", rl or 0)  # 0: none (a solver keeps the last value set)
     if rl is None:
         return ""
-    s.set("rlimit", rl)
     return f"resource limit reached (rlimit {rl:,} per solver call)"
 
 
@@ -163,97 +168,125 @@ def _domain(t: Type, z: z3.ExprRef) -> z3.BoolRef | None:
 def _from_z3(t: Type, v: z3.ExprRef) -> Value:
     if isinstance(t, BoolT):
         return z3.is_true(v)
-    n = v.as_long()  # type: ignore[attr-defined]
+    n = v.as_long()
     if isinstance(t, EnumT):
         return t.values[n]
     return int(n)
 
 
-class _Translator:
-    """IR -> Z3 for one step: ``pre``/``post`` state maps and the step's choices."""
+def _min(xs: list[z3.ExprRef]) -> z3.ExprRef:
+    r = xs[0]
+    for x in xs[1:]:
+        r = z3.If(x < r, x, r)
+    return r
 
-    def __init__(self, pre: Mapping[str, z3.ExprRef], post: Mapping[str, z3.ExprRef] | None,
-                 choices: Mapping[str, z3.ExprRef]):
+
+def _max(xs: list[z3.ExprRef]) -> z3.ExprRef:
+    r = xs[0]
+    for x in xs[1:]:
+        r = z3.If(x > r, x, r)
+    return r
+
+
+Z3_OPS: dict[Op, Callable[[list[z3.ExprRef]], z3.ExprRef]] = {
+    Op.ADD: lambda a: z3.Sum(*a),
+    Op.SUB: lambda a: a[0] - a[1],
+    Op.MUL: lambda a: a[0] * a[1],
+    Op.DIV: lambda a: a[0] / a[1],  # Z3 integer division: floor for a positive divisor
+    Op.NEG: lambda a: -a[0],
+    Op.MIN: _min,
+    Op.MAX: _max,
+    Op.EQ: lambda a: a[0] == a[1],
+    Op.NE: lambda a: a[0] != a[1],
+    Op.LT: lambda a: a[0] < a[1],
+    Op.LE: lambda a: a[0] <= a[1],
+    Op.AND: lambda a: z3.And(*a),
+    Op.OR: lambda a: z3.Or(*a),
+    Op.NOT: lambda a: z3.Not(a[0]),
+    Op.IMPLIES: lambda a: z3.Implies(a[0], a[1]),
+    Op.ITE: lambda a: z3.If(a[0], a[1], a[2]),
+}
+"""The SMT semantics of each operator (enums are integers ``0..n-1``)."""
+
+
+def _const(e: Const) -> z3.ExprRef:
+    if isinstance(e.type, BoolT):
+        return z3.BoolVal(bool(e.value))
+    if isinstance(e.type, EnumT):
+        return z3.IntVal(e.type.values.index(str(e.value)))
+    return z3.IntVal(int(e.value))
+
+
+class _Translator:
+    """IR -> Z3 over one state (``pre``), or one step (``pre``, ``post`` and the step's choices).
+
+    The translation of each distinct node is kept, so a translator shared by
+    the expressions of one step translates their common parts once.
+    """
+
+    def __init__(
+        self,
+        pre: Mapping[str, z3.ExprRef],
+        post: Mapping[str, z3.ExprRef] | None = None,
+        choices: Mapping[str, z3.ExprRef] | None = None,
+    ) -> None:
         self.pre = pre
         self.post = post
-        self.choices = choices
+        self.choices = choices or {}
         self.cache: dict[Expr, z3.ExprRef] = {}
 
     def __call__(self, root: Expr) -> z3.ExprRef:
-        cache = self.cache
-        stack: list[tuple[Expr, bool]] = [(root, False)]
-        steps = 0
-        while stack:
-            steps += 1
-            if steps % 4096 == 0:
-                budget.checkpoint()  # a huge expression: the query's deadline or an interrupt stops it here
-            e, done = stack.pop()
-            if e in cache:
-                continue
-            if isinstance(e, App) and not done:
-                stack.append((e, True))
-                stack.extend((a, False) for a in e.args if a not in cache)
-                continue
-            cache[e] = self._node(e)
-        return cache[root]
+        # a huge expression: the query's deadline or an interrupt stops it every 4,096 nodes
+        return fold(root, self._leaf, self._app, self.cache, tick=budget.checkpoint)
 
-    def _node(self, e: Expr) -> z3.ExprRef:
+    def _leaf(self, e: Expr) -> z3.ExprRef:
         if isinstance(e, Const):
-            if isinstance(e.type, BoolT):
-                return z3.BoolVal(bool(e.value))
-            if isinstance(e.type, EnumT):
-                return z3.IntVal(e.type.values.index(str(e.value)))
-            return z3.IntVal(int(e.value))
+            return _const(e)
         if isinstance(e, Var):
             if e.primed:
                 if self.post is None:
                     raise ValueError("post-state read outside a step")
                 return self.post[e.name]
             return self.pre[e.name]
-        if isinstance(e, Choice):
-            return self.choices[e.name]
-        assert isinstance(e, App)
-        a = [self.cache[x] for x in e.args]
-        op = e.op
-        if op is Op.AND:
-            return z3.And(*a)
-        if op is Op.OR:
-            return z3.Or(*a)
-        if op is Op.NOT:
-            return z3.Not(a[0])
-        if op is Op.IMPLIES:
-            return z3.Implies(a[0], a[1])
-        if op is Op.ITE:
-            return z3.If(a[0], a[1], a[2])
-        if op is Op.EQ:
-            return a[0] == a[1]
-        if op is Op.NE:
-            return a[0] != a[1]
-        if op is Op.ADD:
-            return z3.Sum(*a)
-        if op is Op.SUB:
-            return a[0] - a[1]
-        if op is Op.NEG:
-            return -a[0]
-        if op is Op.MUL:
-            return a[0] * a[1]
-        if op is Op.DIV:
-            return a[0] / a[1]  # Z3 integer division: floor for a positive divisor
-        if op is Op.LE:
-            return a[0] <= a[1]
-        if op is Op.LT:
-            return a[0] < a[1]
-        if op is Op.MIN:
-            r = a[0]
-            for x in a[1:]:
-                r = z3.If(x < r, x, r)
-            return r
-        if op is Op.MAX:
-            r = a[0]
-            for x in a[1:]:
-                r = z3.If(x > r, x, r)
-            return r
-        raise ValueError(op)  # pragma: no cover
+        assert isinstance(e, Choice)
+        return self.choices[e.name]
+
+    @staticmethod
+    def _app(e: App, args: list[z3.ExprRef]) -> z3.ExprRef:
+        return Z3_OPS[e.op](args)
+
+
+def evaluate(
+    e: Expr,
+    pre: Mapping[str, Value],
+    post: Mapping[str, Value] | None = None,
+    choices: Mapping[str, Value] | None = None,
+    types: Mapping[str, Type] | None = None,
+) -> Value:
+    """The value of ``e`` under this module's semantics, on concrete values.
+
+    Variables and choices are replaced by their values (``types`` gives the
+    type of each name, for enums) and Z3 simplifies the result to a literal.
+    This is how tests check that the encoder and the concrete evaluator give
+    every operator the same meaning.
+    """
+    types = types or {}
+
+    def lit(name: str, v: Value) -> z3.ExprRef:
+        t = types.get(name)
+        return _const(Const(v, t) if t is not None else const(v))
+
+    tr = _Translator(
+        {k: lit(k, v) for k, v in pre.items()},
+        None if post is None else {k: lit(k, v) for k, v in post.items()},
+        {k: lit(k, v) for k, v in (choices or {}).items()},
+    )
+    z = z3.simplify(tr(e))
+    if isinstance(e.type, BoolT):
+        if not (z3.is_true(z) or z3.is_false(z)):
+            raise ValueError(f"not a literal: {z}")
+        return z3.is_true(z)
+    return _from_z3(e.type, z)
 
 
 def _state_consts(system: System, tag: str) -> dict[str, z3.ExprRef]:
@@ -275,39 +308,43 @@ def _choice_domain(a: Action, ch: Mapping[str, z3.ExprRef]) -> list[z3.BoolRef]:
     return out
 
 
-def _step_formula(
-    system: System,
-    ai: int,
-    pre: Mapping[str, z3.ExprRef],
-    post: Mapping[str, z3.ExprRef],
-    ch: Mapping[str, z3.ExprRef],
-) -> z3.BoolRef:
+def writers(system: System) -> dict[str, list[int]]:
+    """For each state variable, the ground actions (indices) that update it."""
+    out: dict[str, list[int]] = {v.name: [] for v in system.vars}
+    for ai, a in enumerate(system.actions):
+        for u in a.updates:
+            out[u.var].append(ai)
+    return out
+
+
+def _action_conds(prop: Property) -> dict[str, Expr]:
+    return dict(prop.conds)
+
+
+def _effect(system: System, ai: int, tr: _Translator, post: Mapping[str, z3.ExprRef],
+            ch: Mapping[str, z3.ExprRef], lemmas: Sequence[Property]) -> list[z3.BoolRef]:
+    """What ground action ``ai`` requires and does: guard, choice domains, its updates, action lemmas."""
     a = system.actions[ai]
-    tr = _Translator(pre, post, ch)
     parts = [tr(a.guard), *_choice_domain(a, ch)]
-    updated = set()
-    for u in a.updates:
-        parts.append(post[u.var] == tr(u.expr))
-        updated.add(u.var)
-    for v in system.vars:
-        if v.name not in updated:
-            parts.append(post[v.name] == pre[v.name])
-    return z3.And(*parts)
+    parts += [post[u.var] == tr(u.expr) for u in a.updates]
+    for lem in lemmas:
+        if lem.kind is PropKind.ACTION and lem.applies_to(a):
+            cond = _action_conds(lem).get(a.label)
+            if cond is not None:
+                parts.append(tr(cond))
+    return parts
 
 
-def _bad_step(prop: Property, system: System, ai: int, pre: Mapping[str, z3.ExprRef], post: Mapping[str, z3.ExprRef],
-              ch: Mapping[str, z3.ExprRef]) -> z3.BoolRef | None:
-    a = system.actions[ai]
-    if not prop.applies_to(a):
-        return None
-    cond = dict(prop.conds).get(a.label)
-    if cond is None:
-        return None
-    return z3.Not(_Translator(pre, post, ch)(cond))
+def _state_formula(system: System, st: Mapping[str, z3.ExprRef], lemmas: Sequence[Property]) -> list[z3.BoolRef]:
+    """What holds at every state: enum domains and the invariant lemmas."""
+    out = [d for v in system.vars if (d := _domain(v.type, st[v.name])) is not None]
+    tr = _Translator(st)
+    out += [tr(lem.expr) for lem in lemmas if lem.kind is PropKind.INVARIANT]
+    return out
 
 
 def _init_formula(system: System, st: Mapping[str, z3.ExprRef]) -> z3.BoolRef:
-    tr = _Translator(st, None, {})
+    tr = _Translator(st)
     parts: list[z3.BoolRef] = []
     types = {v.name: v.type for v in system.vars}
     for iv in system.init_vars:
@@ -318,8 +355,101 @@ def _init_formula(system: System, st: Mapping[str, z3.ExprRef]) -> z3.BoolRef:
             parts.append(z3.And(z >= int(lo), z <= int(iv.values[-1])))
         else:
             parts.append(z3.Or(*(z == tr(Const(x, t)) for x in iv.values)))
-    parts.extend(tr(c) for c in system.init_constraints)  # type: ignore[misc]
+    parts.extend(tr(c) for c in system.init_constraints)
     return z3.And(*parts)
+
+
+class _Relation:
+    """A system's transition relation over generic constants, built once and instantiated per step.
+
+    ``trans`` relates the generic state ``pre`` to ``post`` through the
+    action index ``act`` (in range when ``acts`` holds; a larger index changes
+    nothing) and the choices of each action: the chosen action's
+    guard, choice domains, updates and action lemmas, and for each variable a
+    frame condition over the actions that write it only ("unless one of its
+    writers acted, it keeps its value").  ``state`` is what holds at every
+    state (enum domains, invariant lemmas).  An :class:`Unrolling` copies both
+    onto its own constants with ``z3.substitute``, and translates each
+    property once per query the same way.
+    """
+
+    def __init__(self, system: System, lemmas: Sequence[Property]) -> None:
+        self.system = system
+        self.lemmas = tuple(lemmas)
+        self.pre = _state_consts(system, "pre")
+        self.post = _state_consts(system, "post")
+        self.act = z3.Int("act@step")
+        self.choices = [_choice_consts(a, ai, "step") for ai, a in enumerate(system.actions)]
+        n = len(system.actions)
+        self.is_act = [self.act == ai for ai in range(n)]
+        self.state = z3.And(*_state_formula(system, self.pre, lemmas))
+        self.acts = z3.And(self.act >= 0, self.act < n) if n else z3.BoolVal(False)
+        parts: list[z3.BoolRef] = []
+        self._tr = [_Translator(self.pre, self.post, ch) for ch in self.choices]
+        for ai in range(n):
+            budget.checkpoint()  # a big system: the query's deadline or an interrupt stops the build here
+            parts.append(z3.Implies(self.is_act[ai], z3.And(*_effect(system, ai, self._tr[ai], self.post,
+                                                                   self.choices[ai], lemmas))))
+        for v, ws in writers(system).items():
+            keep = self.post[v] == self.pre[v]
+            if not ws:
+                parts.append(keep)
+            elif len(ws) < n:
+                parts.append(z3.Or(*(self.is_act[ai] for ai in ws), keep))
+            else:
+                parts.append(z3.Or(self.acts, keep))
+        self.trans = z3.And(*parts)
+        self._props: dict[tuple[object, ...], z3.BoolRef] = {}
+
+    def step_tr(self, ai: int) -> _Translator:
+        """The translator of action ``ai``'s step (pre, post and its choices)."""
+        return self._tr[ai]
+
+    def expr(self, e: Expr) -> z3.BoolRef:
+        """``e`` over the generic pre-state."""
+        return _Translator(self.pre)(e)
+
+    def bad_step(self, prop: Property) -> z3.BoolRef:
+        """Action property ``prop`` fails on the generic step (some action it constrains breaks it)."""
+        key = ("bad", prop.name, prop.conds)
+        hit = self._props.get(key)
+        if hit is None:
+            conds = _action_conds(prop)
+            parts = []
+            for ai, a in enumerate(self.system.actions):
+                cond = conds.get(a.label) if prop.applies_to(a) else None
+                if cond is not None:
+                    parts.append(z3.And(self.is_act[ai], z3.Not(self.step_tr(ai)(cond))))
+            hit = z3.Or(*parts) if parts else z3.BoolVal(False)
+            self._props[key] = hit
+        return hit
+
+    def invariant(self, prop: Property) -> z3.BoolRef:
+        """Invariant or target ``prop`` over the generic pre-state."""
+        key = ("inv", prop.expr)
+        hit = self._props.get(key)
+        if hit is None:
+            hit = self.expr(prop.expr)
+            self._props[key] = hit
+        return hit
+
+
+_RELATIONS: list[tuple[z3.Context, dict[tuple[int, ...], tuple[System, _Relation]]]] = []
+
+
+def _relation(system: System, lemmas: Sequence[Property]) -> _Relation:
+    """The relation of ``system`` with ``lemmas`` in the current Z3 context (built on first use)."""
+    ctx = z3.main_ctx()
+    if not _RELATIONS or _RELATIONS[0][0] is not ctx:
+        _RELATIONS.clear()
+        _RELATIONS.append((ctx, {}))
+    table = _RELATIONS[0][1]
+    key = (id(system), *(id(lem) for lem in lemmas))
+    hit = table.get(key)
+    if hit is None or hit[0] is not system:
+        hit = (system, _Relation(system, lemmas))
+        table[key] = hit
+    return hit[1]
 
 
 class Unrolling:
@@ -328,7 +458,13 @@ class Unrolling:
     ``initial`` asserts the initial condition on ``s0`` (BMC); without it the
     path starts anywhere (the induction step of k-induction).  ``lemmas`` are
     properties already proved; they are asserted at every state (invariants)
-    or on every step (action properties).
+    or on every step (action properties).  Each state and step is a copy of
+    the system's :class:`_Relation` on fresh constants.
+
+    With ``stop`` (a target), a path may also stand still from a state where
+    the target holds: "the target holds at state ``k``" then means "within
+    ``k`` steps", even when no action is enabled after it (a path that ends
+    early).  :meth:`trace` cuts the path at its first standing step.
     """
 
     def __init__(
@@ -339,14 +475,19 @@ class Unrolling:
         lemmas: Sequence[Property] = (),
         seed: int = SEED,
         deadline: float | None = None,
+        stop: Property | None = None,
     ) -> None:
         self.system = system
         self.deadline = deadline
         self.solver = new_solver(seed)
         self.lemmas = tuple(lemmas)
+        self.rel = _relation(system, self.lemmas)
+        self.stop = stop
         self.states: list[dict[str, z3.ExprRef]] = []
         self.acts: list[z3.ArithRef] = []
         self.choices: list[list[dict[str, z3.ExprRef]]] = []
+        self._state_pairs: list[list[tuple[z3.ExprRef, z3.ExprRef]]] = []
+        self._step_pairs: list[list[tuple[z3.ExprRef, z3.ExprRef]]] = []
         self.reason = ""
         self._new_state()
         if initial:
@@ -361,13 +502,20 @@ class Unrolling:
         k = len(self.states)
         st = _state_consts(self.system, str(k))
         self.states.append(st)
-        for v in self.system.vars:
-            d = _domain(v.type, st[v.name])
-            if d is not None:
-                self.solver.add(d)
-        for lem in self.lemmas:
-            if lem.kind is PropKind.INVARIANT:
-                self.solver.add(_Translator(st, None, {})(lem.expr))
+        self._state_pairs.append([(self.rel.pre[v.name], st[v.name]) for v in self.system.vars])
+        self.solver.add(self._at_state(self.rel.state, k))
+
+    def fix(self, k: int, values: Sequence[Value]) -> None:
+        """Assert that state ``k`` is the concrete state ``values`` (in the order of the system's variables)."""
+        st = self.states[k]
+        vs = self.system.vars
+        self.solver.add(*(st[v.name] == _const(Const(x, v.type)) for v, x in zip(vs, values, strict=True)))
+
+    def _at_state(self, z: z3.ExprRef, k: int) -> z3.ExprRef:
+        return z3.substitute(z, *self._state_pairs[k])
+
+    def _at_step(self, z: z3.ExprRef, j: int) -> z3.ExprRef:
+        return z3.substitute(z, *self._step_pairs[j])
 
     def extend(self) -> None:
         """Add state ``k+1`` and the transition ``k -> k+1``."""
@@ -377,46 +525,40 @@ class Unrolling:
         pre, post = self.states[k], self.states[k + 1]
         act = z3.Int(f"act@{k}")
         self.acts.append(act)
-        n = len(self.system.actions)
-        self.solver.add(act >= 0, act < n) if n else self.solver.add(z3.BoolVal(False))
-        chs: list[dict[str, z3.ExprRef]] = []
-        for ai, a in enumerate(self.system.actions):
-            if ai % 64 == 63:
-                budget.checkpoint()
-            ch = _choice_consts(a, ai, str(k))
-            chs.append(ch)
-            self.solver.add(z3.Implies(act == ai, _step_formula(self.system, ai, pre, post, ch)))
-            for lem in self.lemmas:
-                if lem.kind is PropKind.ACTION:
-                    bad = _bad_step(lem, self.system, ai, pre, post, ch)
-                    if bad is not None:
-                        self.solver.add(z3.Implies(act == ai, z3.Not(bad)))
+        chs = [_choice_consts(a, ai, str(k)) for ai, a in enumerate(self.system.actions)]
         self.choices.append(chs)
+        rel = self.rel
+        pairs = [(rel.pre[v.name], pre[v.name]) for v in self.system.vars]
+        pairs += [(rel.post[v.name], post[v.name]) for v in self.system.vars]
+        pairs.append((rel.act, act))
+        for generic, mine in zip(rel.choices, chs, strict=True):
+            pairs += [(generic[name], z) for name, z in mine.items()]
+        self._step_pairs.append(pairs)
+        self.solver.add(self._at_step(rel.trans, k))
+        if self.stop is None:
+            self.solver.add(self._at_step(rel.acts, k))
+        else:
+            n = len(self.system.actions)
+            done = z3.And(act == n, self._at_state(rel.invariant(self.stop), k))
+            self.solver.add(z3.Or(self._at_step(rel.acts, k), done))
 
     # conditions ------------------------------------------------------------
     def holds(self, prop: Property, k: int) -> Cond:
         """Invariant/target ``prop`` at state ``k``, or action property on step ``k-1 -> k``."""
         if prop.kind is PropKind.ACTION:
             return Cond(z3.Not(self._bad_action(prop, k).z))
-        return Cond(_Translator(self.states[k], None, {})(prop.expr))  # type: ignore[arg-type]
+        return Cond(self._at_state(self.rel.invariant(prop), k))
 
     def violated(self, prop: Property, k: int) -> Cond:
         """``prop`` fails at state ``k`` (for action properties: on step ``k-1 -> k``)."""
         if prop.kind is PropKind.ACTION:
             return self._bad_action(prop, k)
-        return Cond(z3.Not(_Translator(self.states[k], None, {})(prop.expr)))
+        return Cond(z3.Not(self._at_state(self.rel.invariant(prop), k)))
 
     def _bad_action(self, prop: Property, k: int) -> Cond:
         if k == 0:
             return Cond(z3.BoolVal(False))
-        j = k - 1
-        pre, post = self.states[j], self.states[j + 1]
-        parts = []
-        for ai in range(len(self.system.actions)):
-            bad = _bad_step(prop, self.system, ai, pre, post, self.choices[j][ai])
-            if bad is not None:
-                parts.append(z3.And(self.acts[j] == ai, bad))
-        return Cond(z3.Or(*parts) if parts else z3.BoolVal(False))
+        return Cond(self._at_step(self.rel.bad_step(prop), k - 1))
 
     def fired(self, family: str) -> Cond:
         """Some step of the path so far is an action of ``family``."""
@@ -426,12 +568,11 @@ class Unrolling:
 
     def fired_where(self, conds: Mapping[int, Expr]) -> Cond:
         """Some step of the path is ground action ``ai`` with ``conds[ai]`` true (pre-state and choices)."""
-        parts = []
-        for j, act in enumerate(self.acts):
-            for ai, e in conds.items():
-                tr = _Translator(self.states[j], self.states[j + 1], self.choices[j][ai])
-                parts.append(z3.And(act == ai, tr(e)))
-        return Cond(z3.Or(*parts) if parts else z3.BoolVal(False))
+        rel = self.rel
+        generic = z3.Or(*(z3.And(rel.is_act[ai], rel.step_tr(ai)(e)) for ai, e in conds.items())) if conds else None
+        if generic is None or not self.acts:
+            return Cond(z3.BoolVal(False))
+        return Cond(z3.Or(*(self._at_step(generic, j) for j in range(len(self.acts)))))
 
     def took(self, j: int, ai: int, choices: Mapping[str, Value] | None = None) -> Cond:
         """Step ``j`` of the path (state ``j`` to ``j+1``) is ground action ``ai`` with these choice values
@@ -439,18 +580,18 @@ class Unrolling:
         a = self.system.actions[ai]
         types = {c.name: c.type for c in a.choices}
         ch = self.choices[j][ai]
-        tr = _Translator({}, None, {})
         parts = [self.acts[j] == ai]
-        parts += [ch[n] == tr(Const(v, types[n])) for n, v in (choices or {}).items()]
+        parts += [ch[n] == _const(Const(v, types[n])) for n, v in (choices or {}).items()]
         return Cond(z3.And(*parts))
 
     def at(self, e: Expr, k: int) -> Cond:
         """The state expression ``e`` holds at state ``k``."""
-        return Cond(_Translator(self.states[k], None, {})(e))  # type: ignore[arg-type]
+        return Cond(self._at_state(self.rel.expr(e), k))
 
     def reached(self, e: Expr) -> Cond:
         """Some state of the path satisfies ``e``."""
-        return Cond(z3.Or(*(_Translator(st, None, {})(e) for st in self.states)))
+        generic = self.rel.expr(e)
+        return Cond(z3.Or(*(self._at_state(generic, k) for k in range(len(self.states)))))
 
     def distinct(self, i: int, j: int) -> Cond:
         """States ``i`` and ``j`` differ (simple-path constraint)."""
@@ -460,14 +601,16 @@ class Unrolling:
     def assert_(self, c: Cond) -> None:
         self.solver.add(c.z)
 
-    def check(self, *assumptions: Cond) -> SatResult:
+    def check(self, *assumptions: Cond, rlimit: int | None = None) -> SatResult:
         """Satisfiability of the path with ``assumptions`` (under the deadline and the resource limit).
 
-        UNKNOWN sets :attr:`reason`: ``timeout``, ``resource limit reached
-        (...)``, ``out of memory`` or ``solver: <Z3's reason>``.  An interrupt
-        or the run's time limit raises (:mod:`ruleproof.budget`).
+        ``rlimit`` bounds this call further than the run's resource limit
+        (the smaller one applies).  UNKNOWN sets :attr:`reason`: ``timeout``,
+        ``resource limit reached (...)``, ``out of memory`` or ``solver: <Z3's
+        reason>``.  An interrupt or the run's time limit raises
+        (:mod:`ruleproof.budget`).
         """
-        limit = _limit(self.solver, self.deadline)
+        limit = _limit(self.solver, self.deadline, rlimit)
         if limit is None:
             self.reason = "timeout"
             return SatResult.UNKNOWN
@@ -482,7 +625,17 @@ class Unrolling:
         if r == z3.unsat:
             return SatResult.UNSAT
         self.reason = _unknown_reason(self.solver, limit)
+        if self.reason == limit and self._past_deadline():
+            self.reason = "timeout"
         return SatResult.UNKNOWN
+
+    def spent(self) -> int:
+        """Z3's resource count of this solver so far (what ``rlimit`` bounds)."""
+        st = self.solver.statistics()
+        return int(st.get_key_value("rlimit count")) if "rlimit count" in st.keys() else 0
+
+    def _past_deadline(self) -> bool:
+        return self.deadline is not None and time.monotonic() >= self.deadline
 
     def trace(self) -> RawTrace:
         """The path of the last SAT answer, as plain data."""
@@ -493,11 +646,75 @@ class Unrolling:
         steps = []
         for j, act in enumerate(self.acts):
             ai = m.eval(act, model_completion=True).as_long()
+            if ai == len(self.system.actions):  # standing still at the target: the path ends here
+                states = states[: j + 1]
+                break
             a = self.system.actions[ai]
             ch = self.choices[j][ai]
             vals = tuple((c.name, _from_z3(c.type, m.eval(ch[c.name], model_completion=True))) for c in a.choices)
             steps.append((int(ai), vals))
         return RawTrace(tuple(states), tuple(steps))
+
+
+# --------------------------------------------------------------------------- SMT-LIB export
+
+
+def smtlib_queries(system: System, props: Sequence[Property]) -> str:
+    """SMT-LIB 2 text: the system's transition relation and each property's induction query.
+
+    The state is encoded as in every query of this module (enums as integers
+    ``0..n-1`` with a domain constraint).  For each invariant: a base case
+    ("an initial state violates it") and a step case ("a state where it
+    holds steps to one where it does not"); for an action property, the step
+    case ("some step of its family breaks it").  Each query assumes the
+    properties listed before it (as ruleproof assumes the properties it
+    proved earlier); it is ``unsat`` exactly when k-induction with k = 1 and
+    those lemmas proves the property.  Targets have no induction query.
+    """
+    fresh_context()
+    rel = _Relation(system, ())
+    consts: list[z3.ExprRef] = [*rel.pre.values(), *rel.post.values(), rel.act]
+    consts += [z for ch in rel.choices for z in ch.values()]
+    to_post = [(rel.pre[v.name], rel.post[v.name]) for v in system.vars]
+    out = [
+        f"; ruleproof export: {system.name}[{system.scenario}] as SMT-LIB 2",
+        f"; {len(system.vars)} state variables, {len(system.actions)} ground actions; enums are integers 0..n-1",
+        "; each property: its induction query (k = 1), assuming the properties before it; unsat = proved",
+        "(set-option :produce-models true)",
+    ]
+    out += [f"(declare-fun {z.sexpr()} () {z.sort().sexpr()})" for z in consts]
+    out.append("; act: the index of the ground action taken by the step " + ", ".join(
+        f"{ai}={a.label}" for ai, a in enumerate(system.actions[:20])) + (" ..." if len(system.actions) > 20 else ""))
+    out.append(f"(define-fun init () Bool {_init_formula(system, rel.pre).sexpr()})")
+    out.append(f"(define-fun trans () Bool {z3.And(rel.trans, rel.acts).sexpr()})")
+    out.append(f"(define-fun domain_pre () Bool {rel.state.sexpr()})")
+    out.append(f"(define-fun domain_post () Bool {z3.substitute(rel.state, *to_post).sexpr()})")
+    pre_lemmas: list[str] = []
+    post_lemmas: list[str] = []
+    step_lemmas: list[str] = []
+    for i, p in enumerate(q for q in props if q.kind is not PropKind.REACH):
+        out.append(f"; p{i}: {p.name} ({p.kind.value})")
+        if p.kind is PropKind.ACTION:
+            out.append(f"(define-fun p{i}_step () Bool {z3.Not(rel.bad_step(p)).sexpr()})")
+            out.append(f"; p{i} base case: a step property has none")
+            out += [f'(echo "p{i} step")', "(push 1)", "(assert trans)", "(assert domain_pre)",
+                    "(assert domain_post)"]
+            out += [f"(assert {x})" for x in pre_lemmas + post_lemmas + step_lemmas]
+            out += [f"(assert (not p{i}_step))", "(check-sat)", "(pop 1)"]
+            step_lemmas.append(f"p{i}_step")
+            continue
+        inv = rel.invariant(p)
+        out.append(f"(define-fun p{i}_pre () Bool {inv.sexpr()})")
+        out.append(f"(define-fun p{i}_post () Bool {z3.substitute(inv, *to_post).sexpr()})")
+        out += [f'(echo "p{i} base")', "(push 1)", "(assert init)", "(assert domain_pre)"]
+        out += [f"(assert {x})" for x in pre_lemmas]
+        out += [f"(assert (not p{i}_pre))", "(check-sat)", "(pop 1)"]
+        out += [f'(echo "p{i} step")', "(push 1)", "(assert trans)", "(assert domain_pre)", "(assert domain_post)"]
+        out += [f"(assert {x})" for x in pre_lemmas + post_lemmas + step_lemmas]
+        out += [f"(assert p{i}_pre)", f"(assert (not p{i}_post))", "(check-sat)", "(pop 1)"]
+        pre_lemmas.append(f"p{i}_pre")
+        post_lemmas.append(f"p{i}_post")
+    return "\n".join(out) + "\n"
 
 
 # --------------------------------------------------------------------------- CHC
@@ -520,47 +737,45 @@ def chc_prove(
     seed: int = SEED,
     timeout: float | None = None,
 ) -> ChcAnswer:
-    """Ask Spacer for an inductive invariant that implies ``prop`` (``REACH``: excludes it)."""
+    """Ask Spacer for an inductive invariant that implies ``prop`` (``REACH``: excludes it).
+
+    One rule per ground action; a variable the action does not write appears
+    in the rule's head as its pre-state value (no frame equations), and the
+    domain constraints and lemmas of the pre-state are translated once.
+    """
     pre = {v.name: z3.Const(v.label, _sort(v.type)) for v in system.vars}
     post = {v.name: z3.Const(v.label + "'", _sort(v.type)) for v in system.vars}
     inv = z3.Function("Inv", *[_sort(v.type) for v in system.vars], z3.BoolSort())
     s = new_solver(seed, horn=True)
     deadline = None if timeout is None else time.monotonic() + timeout
     xs = [pre[v.name] for v in system.vars]
-    ys = [post[v.name] for v in system.vars]
-
-    def dom(st: Mapping[str, z3.ExprRef]) -> list[z3.BoolRef]:
-        out = [_domain(v.type, st[v.name]) for v in system.vars]
-        tr = _Translator(st, None, {})
-        out += [tr(lem.expr) for lem in lemmas if lem.kind is PropKind.INVARIANT]  # type: ignore[misc]
-        return [d for d in out if d is not None]
+    dom = _state_formula(system, pre, lemmas)
+    inv_pre = inv(*xs)
 
     init = _init_formula(system, pre)
-    s.add(z3.ForAll(xs, z3.Implies(z3.And(init, *dom(pre)), inv(*xs))))
+    s.add(z3.ForAll(xs, z3.Implies(z3.And(init, *dom), inv_pre)))
     bad_rules = []
+    conds = _action_conds(prop) if prop.kind is PropKind.ACTION else {}
     for ai, a in enumerate(system.actions):
         if ai % 64 == 63:
             budget.checkpoint()  # encoding a big system: the query's deadline or an interrupt stops it here
         ch = _choice_consts(a, ai, "chc")
-        body = [inv(*xs), *dom(pre), _step_formula(system, ai, pre, post, ch)]
-        for lem in lemmas:
-            if lem.kind is PropKind.ACTION:
-                bad = _bad_step(lem, system, ai, pre, post, ch)
-                if bad is not None:
-                    body.append(z3.Not(bad))
-        qv = xs + ys + list(ch.values())
-        s.add(z3.ForAll(qv, z3.Implies(z3.And(*body), inv(*ys))))
-        if prop.kind is PropKind.ACTION:
-            bad = _bad_step(prop, system, ai, pre, post, ch)
-            if bad is not None:
-                bad_rules.append(z3.ForAll(qv, z3.Implies(z3.And(*body, bad), z3.BoolVal(False))))
+        written = {u.var for u in a.updates}
+        after = {v.name: post[v.name] if v.name in written else pre[v.name] for v in system.vars}
+        tr = _Translator(pre, after, ch)
+        body = [inv_pre, *dom, *_effect(system, ai, tr, after, ch, lemmas)]
+        qv = xs + [post[v.name] for v in system.vars if v.name in written] + list(ch.values())
+        s.add(z3.ForAll(qv, z3.Implies(z3.And(*body), inv(*after.values()))))
+        cond = conds.get(a.label) if prop.applies_to(a) else None
+        if cond is not None:
+            bad_rules.append(z3.ForAll(qv, z3.Implies(z3.And(*body, z3.Not(tr(cond))), z3.BoolVal(False))))
     if prop.kind is PropKind.ACTION:
         for r in bad_rules:
             s.add(r)
     else:
-        p = _Translator(pre, None, {})(prop.expr)
+        p = _Translator(pre)(prop.expr)
         target = p if prop.kind is PropKind.REACH else z3.Not(p)
-        s.add(z3.ForAll(xs, z3.Implies(z3.And(inv(*xs), *dom(pre), target), z3.BoolVal(False))))
+        s.add(z3.ForAll(xs, z3.Implies(z3.And(inv_pre, *dom, target), z3.BoolVal(False))))
     limit = _limit(s, deadline)
     if limit is None:
         return ChcAnswer(SatResult.UNKNOWN, "", "timeout")
@@ -568,11 +783,8 @@ def chc_prove(
     if r == z3.sat:
         m = s.model()
         interp = m[inv]
-        inv_body = interp.else_value() if isinstance(interp, z3.FuncInterp) and interp.num_entries() == 0 else None
-        if inv_body is None:
-            text = str(interp)
-        else:
-            text = _show_invariant(system, z3.substitute_vars(inv_body, *xs))
+        fn = interp.else_value() if isinstance(interp, z3.FuncInterp) and interp.num_entries() == 0 else None
+        text = str(interp) if fn is None else _show_invariant(system, z3.substitute_vars(fn, *xs))
         return ChcAnswer(SatResult.SAT, text, "")
     if r == z3.unsat:
         return ChcAnswer(SatResult.UNSAT, "", "")

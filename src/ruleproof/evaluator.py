@@ -26,9 +26,10 @@ from .ir import (
     Type,
     Value,
     Var,
+    fold,
 )
 
-__all__ = ["State", "Fn", "Evaluator", "domain", "in_range"]
+__all__ = ["State", "Fn", "Evaluator", "EVAL", "domain", "in_range"]
 
 State = tuple[Value, ...]
 Fn = Callable[[State, "State | None", Mapping[str, Value]], Value]
@@ -52,6 +53,70 @@ def in_range(t: Type, v: Value) -> bool:
     return v in t.values
 
 
+def _nary(op: Callable[[list[Value]], Value]) -> Callable[[list[Fn]], Fn]:
+    def build(fs: list[Fn]) -> Fn:
+        return lambda s, t, c: op([f(s, t, c) for f in fs])
+
+    return build
+
+
+def _binary(op: Callable[[Value, Value], Value]) -> Callable[[list[Fn]], Fn]:
+    def build(fs: list[Fn]) -> Fn:
+        f, g = fs
+        return lambda s, t, c: op(f(s, t, c), g(s, t, c))
+
+    return build
+
+
+def _and(fs: list[Fn]) -> Fn:
+    return lambda s, t, c: all(f(s, t, c) for f in fs)
+
+
+def _or(fs: list[Fn]) -> Fn:
+    return lambda s, t, c: any(f(s, t, c) for f in fs)
+
+
+def _not(fs: list[Fn]) -> Fn:
+    (f,) = fs
+    return lambda s, t, c: not f(s, t, c)
+
+
+def _implies(fs: list[Fn]) -> Fn:
+    f, g = fs
+    return lambda s, t, c: (not f(s, t, c)) or bool(g(s, t, c))
+
+
+def _ite(fs: list[Fn]) -> Fn:
+    f, g, h = fs
+    return lambda s, t, c: g(s, t, c) if f(s, t, c) else h(s, t, c)
+
+
+def _neg(fs: list[Fn]) -> Fn:
+    (f,) = fs
+    return lambda s, t, c: -int(f(s, t, c))
+
+
+EVAL: dict[Op, Callable[[list[Fn]], Fn]] = {
+    Op.ADD: _nary(lambda xs: sum(int(x) for x in xs)),
+    Op.SUB: _binary(lambda x, y: int(x) - int(y)),
+    Op.MUL: _binary(lambda x, y: int(x) * int(y)),
+    Op.DIV: _binary(lambda x, y: int(x) // int(y)),
+    Op.NEG: _neg,
+    Op.MIN: _nary(lambda xs: min(int(x) for x in xs)),
+    Op.MAX: _nary(lambda xs: max(int(x) for x in xs)),
+    Op.EQ: _binary(lambda x, y: x == y),
+    Op.NE: _binary(lambda x, y: x != y),
+    Op.LT: _binary(lambda x, y: int(x) < int(y)),
+    Op.LE: _binary(lambda x, y: int(x) <= int(y)),
+    Op.AND: _and,
+    Op.OR: _or,
+    Op.NOT: _not,
+    Op.IMPLIES: _implies,
+    Op.ITE: _ite,
+}
+"""The concrete semantics of each operator: closures of the arguments' closures."""
+
+
 class Evaluator:
     """Compiled concrete semantics of one :class:`System`."""
 
@@ -68,13 +133,9 @@ class Evaluator:
     # ------------------------------------------------------------------ compile
     def compile(self, e: Expr) -> Fn:
         """Compile ``e`` into a closure ``f(pre, post, choices)``."""
-        hit = self._cache.get(e)
-        if hit is None:
-            hit = self._compile(e)
-            self._cache[e] = hit
-        return hit
+        return fold(e, self._leaf, self._app, self._cache)
 
-    def _compile(self, e: Expr) -> Fn:
+    def _leaf(self, e: Expr) -> Fn:
         if isinstance(e, Const):
             val = e.value
             return lambda s, t, c: val
@@ -89,56 +150,31 @@ class Evaluator:
 
                 return post
             return lambda s, t, c: s[i]
-        if isinstance(e, Choice):
-            n = e.name
-            return lambda s, t, c: c[n]
-        assert isinstance(e, App)
-        fs = [self.compile(a) for a in e.args]
-        op = e.op
-        if op is Op.AND:
-            return lambda s, t, c: all(f(s, t, c) for f in fs)
-        if op is Op.OR:
-            return lambda s, t, c: any(f(s, t, c) for f in fs)
-        if op is Op.NOT:
-            (f,) = fs
-            return lambda s, t, c: not f(s, t, c)
-        if op is Op.IMPLIES:
-            f, g = fs
-            return lambda s, t, c: (not f(s, t, c)) or bool(g(s, t, c))
-        if op is Op.ITE:
-            f, g, h = fs
-            return lambda s, t, c: g(s, t, c) if f(s, t, c) else h(s, t, c)
-        if op is Op.EQ:
-            f, g = fs
-            return lambda s, t, c: f(s, t, c) == g(s, t, c)
-        if op is Op.NE:
-            f, g = fs
-            return lambda s, t, c: f(s, t, c) != g(s, t, c)
-        if op is Op.ADD:
-            return lambda s, t, c: sum(int(f(s, t, c)) for f in fs)
-        if op is Op.SUB:
-            f, g = fs
-            return lambda s, t, c: int(f(s, t, c)) - int(g(s, t, c))
-        if op is Op.NEG:
-            (f,) = fs
-            return lambda s, t, c: -int(f(s, t, c))
-        if op is Op.MUL:
-            f, g = fs
-            return lambda s, t, c: int(f(s, t, c)) * int(g(s, t, c))
-        if op is Op.DIV:
-            f, g = fs
-            return lambda s, t, c: int(f(s, t, c)) // int(g(s, t, c))
-        if op is Op.LE:
-            f, g = fs
-            return lambda s, t, c: int(f(s, t, c)) <= int(g(s, t, c))
-        if op is Op.LT:
-            f, g = fs
-            return lambda s, t, c: int(f(s, t, c)) < int(g(s, t, c))
-        if op is Op.MIN:
-            return lambda s, t, c: min(int(f(s, t, c)) for f in fs)
-        if op is Op.MAX:
-            return lambda s, t, c: max(int(f(s, t, c)) for f in fs)
-        raise ValueError(op)  # pragma: no cover
+        assert isinstance(e, Choice)
+        n = e.name
+        return lambda s, t, c: c[n]
+
+    def _app(self, e: App, fs: list[Fn]) -> Fn:
+        if e.op is Op.ITE and isinstance(e.args[2], App) and e.args[2].op is Op.ITE:
+            return self._ite_chain(e)
+        return EVAL[e.op](fs)
+
+    def _ite_chain(self, e: App) -> Fn:
+        """``if c1 then v1 else if c2 then v2 ... else w`` as one loop (a symbolic index over a large sort)."""
+        arms: list[tuple[Fn, Fn]] = []
+        x: Expr = e
+        while isinstance(x, App) and x.op is Op.ITE:
+            arms.append((self._cache[x.args[0]], self._cache[x.args[1]]))
+            x = x.args[2]
+        last = self._cache[x]
+
+        def chain(s: State, t: State | None, c: Mapping[str, Value]) -> Value:
+            for cond, val in arms:
+                if cond(s, t, c):
+                    return val(s, t, c)
+            return last(s, t, c)
+
+        return chain
 
     def _choice_space(self, ai: int) -> list[dict[str, Value]]:
         """Every choice vector of action ``ai`` (built on first use: it can be large)."""
@@ -154,13 +190,14 @@ class Evaluator:
         return [dict(zip(names, vals, strict=True)) for vals in itertools.product(*(domain(c.type) for c in cs))]
 
     # ------------------------------------------------------------------ states
-    def initial_states(self) -> Iterator[State]:
-        """Every initial state, in a fixed (lexicographic) order."""
+    def initial_states(self, scan: int | None = None) -> Iterator[State]:
+        """Every initial state, in a fixed (lexicographic) order (among the first ``scan`` candidates)."""
         sysm = self.system
         values = {iv.var: iv.values for iv in sysm.init_vars}
         cons = [self.compile(e) for e in sysm.init_constraints]
         empty: dict[str, Value] = {}
-        for combo in itertools.product(*(values[v.name] for v in sysm.vars)):
+        combos = itertools.product(*(values[v.name] for v in sysm.vars))
+        for combo in combos if scan is None else itertools.islice(combos, scan):
             if all(f(combo, None, empty) for f in cons):
                 yield combo
 
@@ -224,10 +261,10 @@ class Evaluator:
 
     def out_of_range(self, s: State) -> list[str]:
         """Names of variables whose value is outside their declared type."""
-        return [v.name for v, x in zip(self.system.vars, s, strict=False) if not in_range(v.type, x)]
+        return [v.name for v, x in zip(self.system.vars, s, strict=True) if not in_range(v.type, x)]
 
     def as_dict(self, s: Sequence[Value]) -> dict[str, Value]:
-        return {v.name: x for v, x in zip(self.system.vars, s, strict=False)}
+        return {v.name: x for v, x in zip(self.system.vars, s, strict=True)}
 
     def from_dict(self, d: Mapping[str, Value]) -> State:
         return tuple(d[v.name] for v in self.system.vars)

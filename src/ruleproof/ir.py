@@ -16,8 +16,9 @@ structurally equal expressions compare equal.
 from __future__ import annotations
 
 import enum
+import weakref
 from dataclasses import dataclass, field
-from typing import Union
+from typing import Callable, TypeVar, Union
 
 from .errors import SourceLoc
 
@@ -69,6 +70,12 @@ __all__ = [
     "substitute",
     "prime",
     "conjuncts",
+    "same_kind",
+    "ne",
+    "fold",
+    "show_expr",
+    "BUILDERS",
+    "SHOW",
 ]
 
 
@@ -106,6 +113,13 @@ class EnumT:
     name: str
     values: tuple[str, ...]
     labels: tuple[str, ...] = field(default=(), compare=False)
+
+    def __post_init__(self) -> None:
+        # a sort of many values is hashed at every lookup of a node typed by it: hash once
+        object.__setattr__(self, "_hash", hash((self.name, self.values)))
+
+    def __hash__(self) -> int:
+        return self._hash  # type: ignore[no-any-return, attr-defined]
 
     def label(self, value: str) -> str:
         """Human label of ``value`` (``"player 1"`` for ``"p1"`` if declared)."""
@@ -162,38 +176,106 @@ class Op(enum.Enum):
     ITE = "ite"
 
 
-@dataclass(frozen=True)
-class Const:
+# Expression nodes are hash-consed: building a node that already exists returns
+# the existing object.  Structural equality is therefore identity, and each node's
+# hash is computed once, from its children's hashes, when it is built: dictionary
+# lookups (the interpreters' caches) cost O(1) whatever the depth of the
+# expression, and nothing recurses over a deep expression to hash or compare it.
+# The table holds nodes weakly; a node lives as long as something uses it.
+_NODES: weakref.WeakValueDictionary[tuple[object, ...], object] = weakref.WeakValueDictionary()
+
+
+def _type_key(t: Type) -> object:
+    # labels do not take part in type equality, but a node keeps the type it was built with
+    return (t, t.labels) if isinstance(t, EnumT) else t
+
+
+_N = TypeVar("_N", bound="_Node")
+
+
+def _interned(cls: type[_N], key: tuple[object, ...], fields: dict[str, object]) -> _N:
+    hit = _NODES.get(key)
+    if hit is not None:
+        return hit  # type: ignore[return-value]
+    node = object.__new__(cls)
+    for k, v in fields.items():
+        object.__setattr__(node, k, v)
+    object.__setattr__(node, "_hash", hash(key))
+    _NODES[key] = node
+    return node
+
+
+class _Node:
+    """Identity equality and the hash computed at construction (see :data:`_NODES`)."""
+
+    _hash: int
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __ne__(self, other: object) -> bool:
+        return self is not other
+
+
+@dataclass(frozen=True, eq=False, init=False)
+class Const(_Node):
     """A literal value of a type."""
 
     value: Value
     type: Type
 
+    def __new__(cls, value: Value, type: Type) -> Const:  # noqa: A002 - the field's name
+        return _interned(cls, (Const, value, value.__class__, _type_key(type)), {"value": value, "type": type})
 
-@dataclass(frozen=True)
-class Var:
+    def __reduce__(self) -> tuple[object, ...]:
+        return (Const, (self.value, self.type))
+
+
+@dataclass(frozen=True, eq=False, init=False)
+class Var(_Node):
     """A ground state variable; ``primed`` reads the post-state of a step."""
 
     name: str
     type: Type
     primed: bool = False
 
+    def __new__(cls, name: str, type: Type, primed: bool = False) -> Var:  # noqa: A002
+        return _interned(cls, (Var, name, _type_key(type), primed), {"name": name, "type": type, "primed": primed})
 
-@dataclass(frozen=True)
-class Choice:
+    def __reduce__(self) -> tuple[object, ...]:
+        return (Var, (self.name, self.type, self.primed))
+
+
+@dataclass(frozen=True, eq=False, init=False)
+class Choice(_Node):
     """A per-step nondeterministic input of one ground action."""
 
     name: str
     type: Type
 
+    def __new__(cls, name: str, type: Type) -> Choice:  # noqa: A002
+        return _interned(cls, (Choice, name, _type_key(type)), {"name": name, "type": type})
 
-@dataclass(frozen=True)
-class App:
+    def __reduce__(self) -> tuple[object, ...]:
+        return (Choice, (self.name, self.type))
+
+
+@dataclass(frozen=True, eq=False, init=False)
+class App(_Node):
     """An operator applied to arguments; ``type`` is the result type."""
 
     op: Op
-    args: tuple["Expr", ...]
+    args: tuple[Expr, ...]
     type: Type
+
+    def __new__(cls, op: Op, args: tuple[Expr, ...], type: Type) -> App:  # noqa: A002
+        return _interned(cls, (App, op, args, _type_key(type)), {"op": op, "args": args, "type": type})
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (App, (self.op, self.args, self.type))
 
 
 Expr = Union[Const, Var, Choice, App]
@@ -217,43 +299,6 @@ def _int_hull(args: tuple[Expr, ...]) -> IntT:
     # Result type of arithmetic: Int with a nominal range; ranges of
     # intermediate values are not checked, only state variables are.
     return IntT(0, 0)
-
-
-def mk(op: Op, *args: Expr) -> Expr:
-    """Build an application with folding of constant and trivial cases."""
-    if op is Op.AND:
-        return and_(*args)
-    if op is Op.OR:
-        return or_(*args)
-    if op is Op.NOT:
-        return not_(args[0])
-    if op is Op.IMPLIES:
-        return implies(args[0], args[1])
-    if op is Op.ITE:
-        return ite(args[0], args[1], args[2])
-    if op is Op.EQ:
-        return eq(args[0], args[1])
-    if op is Op.NE:
-        return not_(eq(args[0], args[1]))
-    if op is Op.ADD:
-        return add(*args)
-    if op is Op.SUB:
-        return sub(args[0], args[1])
-    if op is Op.NEG:
-        return neg(args[0])
-    if op is Op.MUL:
-        return mul(args[0], args[1])
-    if op is Op.DIV:
-        return div(args[0], args[1])
-    if op is Op.LE:
-        return le(args[0], args[1])
-    if op is Op.LT:
-        return lt(args[0], args[1])
-    if op is Op.MIN:
-        return min_(*args)
-    if op is Op.MAX:
-        return max_(*args)
-    raise ValueError(op)  # pragma: no cover - Op is closed
 
 
 def _is(e: Expr, v: Value) -> bool:
@@ -329,6 +374,10 @@ def eq(a: Expr, b: Expr) -> Expr:
     if a == b:
         return TRUE
     return App(Op.EQ, (a, b), BOOL)
+
+
+def ne(a: Expr, b: Expr) -> Expr:
+    return not_(eq(a, b))
 
 
 def add(*args: Expr) -> Expr:
@@ -419,6 +468,70 @@ def max_(*args: Expr) -> Expr:
     if len(args) == 1:
         return args[0]
     return App(Op.MAX, tuple(args), IntT(0, 0))
+
+
+BUILDERS: dict[Op, Callable[..., Expr]] = {
+    Op.ADD: add, Op.SUB: sub, Op.MUL: mul, Op.DIV: div, Op.NEG: neg, Op.MIN: min_, Op.MAX: max_,
+    Op.EQ: eq, Op.NE: ne, Op.LT: lt, Op.LE: le,
+    Op.AND: and_, Op.OR: or_, Op.NOT: not_, Op.IMPLIES: implies, Op.ITE: ite,
+}
+"""The folding builder of each operator (what :func:`mk` dispatches on)."""
+
+
+def mk(op: Op, *args: Expr) -> Expr:
+    """Build an application with folding of constant and trivial cases."""
+    return BUILDERS[op](*args)
+
+
+# --------------------------------------------------------------------------- walking
+
+R = TypeVar("R")
+
+
+def fold(
+    root: Expr,
+    leaf: Callable[[Expr], R],
+    app: Callable[[App, list[R]], R],
+    memo: dict[Expr, R] | None = None,
+    tick: Callable[[], None] | None = None,
+) -> R:
+    """Bottom-up interpretation of ``root``: the one walker every interpreter uses.
+
+    ``leaf`` interprets a :class:`Const`, :class:`Var` or :class:`Choice`;
+    ``app`` an :class:`App` given its arguments' interpretations.  Each
+    distinct node is interpreted once (``memo``, which a caller may keep
+    across calls), children before parents, with an explicit stack: deep
+    expressions never meet Python's recursion limit.  ``tick``, when given,
+    is called every 4,096 nodes (the encoder passes the run's budget
+    checkpoint, so a deadline or an interrupt stops a huge translation).
+    """
+    if memo is None:
+        memo = {}
+    hit = memo.get(root, _MISSING)
+    if hit is not _MISSING:
+        return hit  # type: ignore[return-value]
+    stack: list[tuple[Expr, bool]] = [(root, False)]
+    steps = 0
+    while stack:
+        if tick is not None:
+            steps += 1
+            if steps % 4096 == 0:
+                tick()
+        e, expanded = stack.pop()
+        if e in memo:
+            continue
+        if isinstance(e, App):
+            if not expanded:
+                stack.append((e, True))
+                stack.extend((x, False) for x in reversed(e.args) if x not in memo)
+                continue
+            memo[e] = app(e, [memo[x] for x in e.args])
+        else:
+            memo[e] = leaf(e)
+    return memo[root]
+
+
+_MISSING = object()
 
 
 def walk(e: Expr) -> list[Expr]:
@@ -616,23 +729,57 @@ class System:
 
 def substitute(e: Expr, values: dict[str, Expr]) -> Expr:
     """``e`` with each choice named in ``values`` replaced (and folded again)."""
-    if isinstance(e, Choice):
-        return values.get(e.name, e)
-    if isinstance(e, App):
-        args = tuple(substitute(a, values) for a in e.args)
-        if args == e.args:
-            return e
-        return mk(e.op, *args)
-    return e
+
+    def leaf(x: Expr) -> Expr:
+        return values.get(x.name, x) if isinstance(x, Choice) else x
+
+    def app(x: App, args: list[Expr]) -> Expr:
+        if all(n is o for n, o in zip(args, x.args, strict=True)):
+            return x
+        return mk(x.op, *args)
+
+    return fold(e, leaf, app)
 
 
 def prime(e: Expr) -> Expr:
     """``e`` read in the post-state of a step: every state variable primed (indices too)."""
+
+    def leaf(x: Expr) -> Expr:
+        return Var(x.name, x.type, True) if isinstance(x, Var) else x
+
+    return fold(e, leaf, lambda x, args: App(x.op, tuple(args), x.type))
+
+
+_INFIX = {Op.ADD: "+", Op.SUB: "-", Op.MUL: "*", Op.DIV: "//", Op.EQ: "==", Op.NE: "!=", Op.LT: "<", Op.LE: "<=",
+          Op.AND: "and", Op.OR: "or", Op.IMPLIES: "=>"}
+
+def _infix(sym: str) -> Callable[[list[str]], str]:
+    return lambda xs: "(" + f" {sym} ".join(xs) + ")"
+
+
+SHOW: dict[Op, Callable[[list[str]], str]] = {
+    **{op: _infix(sym) for op, sym in _INFIX.items()},
+    Op.NOT: lambda xs: f"not {xs[0]}",
+    Op.NEG: lambda xs: f"-{xs[0]}",
+    Op.ITE: lambda xs: f"(if {xs[0]} then {xs[1]} else {xs[2]})",
+    Op.MIN: lambda xs: f"min({', '.join(xs)})",
+    Op.MAX: lambda xs: f"max({', '.join(xs)})",
+}
+"""The printer of each operator (:func:`show_expr`)."""
+
+
+def _show_leaf(e: Expr) -> str:
+    if isinstance(e, Const):
+        return str(e.value)
     if isinstance(e, Var):
-        return Var(e.name, e.type, True)
-    if isinstance(e, App):
-        return App(e.op, tuple(prime(a) for a in e.args), e.type)
-    return e
+        return e.name + ("'" if e.primed else "")
+    assert isinstance(e, Choice)
+    return f"?{e.name}"
+
+
+def show_expr(e: Expr) -> str:
+    """A readable rendering of an IR expression."""
+    return fold(e, _show_leaf, lambda x, parts: SHOW[x.op](parts))
 
 
 def conjuncts(e: Expr) -> tuple[Expr, ...]:

@@ -13,7 +13,7 @@ import textwrap
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
-from .ir import App, Choice, Const, Expr, Op, Value, Var
+from .ir import Value, show_expr
 from .results import Coverage, Result, Trace, TraceStep, Verdict
 
 __all__ = [
@@ -47,31 +47,6 @@ __all__ = [
 ]
 
 JSON_VERSION = 1
-
-_INFIX = {Op.ADD: "+", Op.SUB: "-", Op.MUL: "*", Op.DIV: "//", Op.EQ: "==", Op.NE: "!=", Op.LT: "<", Op.LE: "<=",
-          Op.AND: "and", Op.OR: "or", Op.IMPLIES: "=>"}
-
-
-def show_expr(e: Expr) -> str:
-    """A readable rendering of an IR expression."""
-    if isinstance(e, Const):
-        return str(e.value)
-    if isinstance(e, Var):
-        return e.name + ("'" if e.primed else "")
-    if isinstance(e, Choice):
-        return f"?{e.name}"
-    assert isinstance(e, App)
-    parts = [show_expr(a) for a in e.args]
-    if e.op in _INFIX:
-        return "(" + f" {_INFIX[e.op]} ".join(parts) + ")"
-    if e.op is Op.NOT:
-        return f"not {parts[0]}"
-    if e.op is Op.NEG:
-        return f"-{parts[0]}"
-    if e.op is Op.ITE:
-        return f"(if {parts[0]} then {parts[1]} else {parts[2]})"
-    return f"{e.op.value}({', '.join(parts)})"
-
 
 # --------------------------------------------------------------------------- JSON
 

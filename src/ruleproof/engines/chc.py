@@ -41,7 +41,8 @@ def check(
                 system, prop, Verdict.VIOLATED, 0, "chc", clock,
                 reason="target is unreachable: Spacer found an invariant excluding it", invariant=ans.invariant,
             )
-        return result(system, prop, Verdict.PROVED, 0, "chc", clock, reason="inductive invariant found", invariant=ans.invariant)
+        return result(system, prop, Verdict.PROVED, 0, "chc", clock, reason="inductive invariant found",
+                      invariant=ans.invariant)
     if ans.result is SatResult.UNKNOWN:
         return result(system, prop, Verdict.UNKNOWN, 0, "chc", clock, reason=f"spacer: {ans.reason}")
     # Spacer says: violated (or target reachable). Recover a replayed trace by BMC.
@@ -51,5 +52,6 @@ def check(
         return replace(r, engine="chc", seconds=round(clock.elapsed(), 3))
     return result(
         system, prop, Verdict.UNKNOWN, r.depth, "chc", clock,
-        reason=f"spacer reports {'a witness' if reach else 'a violation'} deeper than the BMC depth {opts.depth}; rerun with a larger --depth",
+        reason=f"spacer reports {'a witness' if reach else 'a violation'} deeper than the BMC depth {opts.depth}; "
+               "rerun with a larger --depth",
     )

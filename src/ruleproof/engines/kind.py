@@ -45,9 +45,12 @@ def check(
             base.extend()
         r = base.check(base.violated(prop, k))
         if r is SatResult.SAT:
-            return result(system, prop, Verdict.VIOLATED, k, "kind", clock, trace=replay(system, ev, base.trace(), prop))
+            trace = replay(system, ev, base.trace(), prop)
+            return result(system, prop, Verdict.VIOLATED, k, "kind", clock, trace=trace)
         if r is SatResult.UNKNOWN:
-            return result(system, prop, Verdict.UNKNOWN, max(k - 1, 0), "kind", clock, reason=f"base case: {base.reason}")
+            return result(system, prop, Verdict.UNKNOWN, max(k - 1, 0), "kind", clock,
+                          reason=f"base case: {base.reason}")
+        base.assert_(base.holds(prop, k))  # no violation within k steps: a first one deeper satisfies it here
         # step: P on s0..sk (steps 1..k), states distinct, P fails at s(k+1).
         # For an action property the violating step may return to an earlier
         # state (even change nothing): only s0..sk are required distinct.

@@ -1,10 +1,12 @@
 """Run a whole system: engine selection, lemma reuse, coverage.
 
-Properties are checked in declaration order (the built-in range property
-first).  Every property proved is added to the lemmas of later queries on
-the same system; properties left open are tried again once new lemmas
-exist, until nothing changes.  ``auto`` tries proofs first (k-induction,
-then Spacer) and falls back to BMC to the requested depth.
+Properties are checked in declaration order, the targets last (they never
+become lemmas).  Every property proved is added to the lemmas of later
+queries on the same system; a property left open is tried again only when
+lemmas arrived after its last attempt, until nothing changes (its result's
+``seconds`` counts every attempt).  ``auto`` runs the stages of
+:data:`~ruleproof.engines.registry.AUTO`: proofs first (k-induction, then
+Spacer), BMC to the requested depth last.
 
 Budgets: each property check and each coverage search is one query of
 :mod:`ruleproof.budget` (the ``timeout`` of the options as its wall-clock
@@ -24,15 +26,13 @@ from .. import budget
 from ..consistency import explain
 from ..encoder import Cond, SatResult, Unrolling, fresh_context
 from ..evaluator import Evaluator
-from ..ir import TRUE, Expr, Property, PropKind, System, or_
+from ..ir import TRUE, Expr, Property, PropKind, System, or_, show_expr
 from ..results import Coverage, Result, RuleCoverage, Verdict
-from . import bmc, chc, explicit, kind
+from . import explicit
 from .common import Clock, Options, ProgressFn, result
+from .registry import AUTO, EXHAUST_STATES, REGISTRY, Stage, few_initial_states
 
 __all__ = ["check_property", "check_system", "coverage"]
-
-EngineFn = Callable[..., Result]
-_SINGLE: dict[str, EngineFn] = {"bmc": bmc.check, "kind": kind.check, "chc": chc.check, "explicit": explicit.check}
 
 
 def check_property(
@@ -44,38 +44,38 @@ def check_property(
     progress: ProgressFn | None = None,
     evaluator: Evaluator | None = None,
 ) -> Result:
-    """Check one property with one engine (or ``auto``)."""
+    """Check one property with one engine (or ``auto``: the stages of :data:`~.registry.AUTO`)."""
     ev = evaluator or Evaluator(system)
     if engine != "auto":
-        return _SINGLE[engine](system, prop, opts, lemmas, progress, ev)
+        return REGISTRY[engine].check(system, prop, opts, lemmas, progress, ev)
     clock = Clock(opts.timeout)
-    # each engine may use what is left of the property's time when the resource limit bounds its solver calls
-    # (then the verdict does not depend on the machine's speed); else a third of it
-    share = None if opts.timeout is None or opts.rlimit is not None else opts.timeout / 3
-    if prop.kind is PropKind.REACH:
-        r = bmc.check(system, prop, replace(opts, timeout=clock.left()), lemmas, progress, ev)
-        if r.verdict is Verdict.PROVED:
+    tried: list[tuple[Stage, Result]] = []
+    for stage in AUTO[prop.kind]:
+        left = clock.left()
+        if (stage.when is not None and not stage.when(system)) or (left is not None and left < stage.min_left):
+            continue
+        # with a resource limit bounding each solver call, a stage may use what is left of the property's time
+        # (then the verdict does not depend on the machine's speed); else its share
+        if stage.share is None or opts.timeout is None or opts.rlimit is not None:
+            run = replace(opts, timeout=left)
+        else:
+            run = replace(opts, timeout=_min(opts.timeout * stage.share, left))
+        r = REGISTRY[stage.engine].check(system, prop, stage.options(run) if stage.options else run, lemmas,
+                                         progress, ev)
+        if r.verdict in stage.accept:
             return _auto(r, clock)
-        c = chc.check(system, prop, replace(opts, timeout=_min(share, clock.left())), lemmas, progress, ev)
-        return _auto(c if c.verdict is not Verdict.UNKNOWN else r, clock)
-    r = kind.check(system, prop, replace(opts, timeout=_min(share, clock.left())), lemmas, progress, ev)
-    if r.verdict in (Verdict.PROVED, Verdict.VIOLATED):
-        return _auto(r, clock)
-    c = chc.check(system, prop, replace(opts, timeout=_min(share, clock.left())), lemmas, progress, ev)
-    if c.verdict in (Verdict.PROVED, Verdict.VIOLATED):
-        return _auto(c, clock)
-    if _few_initial_states(system):
-        # a small system: exploring every reachable state is a proof (or finds the shortest violation)
-        e = explicit.check(system, prop, replace(opts, depth=1_000_000, max_states=EXHAUST_STATES,
-                                                 timeout=_min(share, clock.left())), lemmas, progress, ev)
-        if e.verdict in (Verdict.PROVED, Verdict.VIOLATED):
-            return _auto(e, clock)
-    b = bmc.check(system, prop, replace(opts, timeout=clock.left()), lemmas, progress, ev)
-    if b.verdict is Verdict.UNKNOWN and r.verdict is Verdict.HOLDS_TO_DEPTH and r.depth >= b.depth:
-        return _auto(r, clock)
-    parts = (f"k-induction: {r.reason}" if r.reason else "", f"chc: {c.reason}" if c.reason else "", b.reason)
-    notes = "; ".join(x for x in parts if x)
-    return _auto(replace(b, reason=notes), clock)
+        tried.append((stage, r))
+    return _auto(_fallback(tried), clock)
+
+
+def _fallback(tried: Sequence[tuple[Stage, Result]]) -> Result:
+    """No stage decided: the last stage's answer, unless an earlier one held to a larger depth; every reason noted."""
+    last = tried[-1][1]
+    held = [r for _s, r in tried if r.verdict is Verdict.HOLDS_TO_DEPTH]
+    if last.verdict is Verdict.UNKNOWN and held and held[0].depth >= last.depth:
+        return held[0]
+    notes = [f"{s.note}: {r.reason}" if s.note else r.reason for s, r in tried if s.note is not None and r.reason]
+    return replace(last, reason="; ".join(notes))
 
 
 def _min(a: float | None, b: float | None) -> float | None:
@@ -92,8 +92,6 @@ def _auto(r: Result, clock: Clock) -> Result:
 
 def _branches(system: System) -> list[tuple[str, str, dict[int, Expr]]]:
     """Conditional effects: per (family, ``set`` site), the ground actions and conditions under which it applies."""
-    from ..report import show_expr
-
     groups: dict[tuple[str, str], tuple[str, dict[int, list[Expr]]]] = {}
     for ai, a in enumerate(system.actions):
         for w in a.writes:
@@ -142,25 +140,9 @@ def coverage(system: System, depth: int, opts: Options, engine: str, evaluator: 
     )
 
 
-EXHAUST_INITIAL = 1_000
-"""Most initial states for which coverage first tries to explore the whole state space."""
-EXHAUST_STATES = 20_000
-"""State cap of that exploration (past it, coverage is bounded by the depth, by BMC)."""
-
-
-def _few_initial_states(system: System) -> bool:
-    """At most :data:`EXHAUST_INITIAL` initial states (an upper bound: constraints not applied)."""
-    n = 1
-    for iv in system.init_vars:
-        n *= len(iv.values)
-        if n > EXHAUST_INITIAL:
-            return False
-    return True
-
-
 def _exhaustive_fired(system: System, evaluator: Evaluator | None) -> set[str] | None:
     """Families fired in some reachable state, when the whole (small) state space can be explored."""
-    if not _few_initial_states(system):
+    if not few_initial_states(system):
         return None
     fired, _n, done = explicit.explore(system, 1_000_000, EXHAUST_STATES, evaluator)
     return fired if done else None
@@ -263,30 +245,37 @@ def check_system(
     ev = Evaluator(system)
     props = [p for p in system.properties if (not names or p.name in names) and p.check not in opts.skip_checks]
     cov = _guarded_coverage(system, min(opts.depth, coverage_depth or opts.depth), opts, engine, ev)
+    retry = engine == "auto" or REGISTRY[engine].uses_lemmas
     results: dict[str, Result] = {}
     lemmas: list[Property] = []
-    pending = list(props)
+    tried_with: dict[str, int] = {}  # how many lemmas there were at a property's last attempt
+    spent: dict[str, float] = {}
     emitted: set[str] = set()
-    while pending:
-        before = len(lemmas)
-        still: list[Property] = []
-        for p in pending:
-            check = partial(check_property, system, p, engine, opts, lemmas, progress, ev)
-            r = _guarded(system, p, engine, opts, check)
-            if p.check and r.verdict is Verdict.VIOLATED and r.trace is not None:
-                why, cites = explain(system, p, r.trace.states, r.trace.steps[-1].action if r.trace.steps else None, ev)
-                r = replace(r, reason="; ".join(x for x in (why, r.reason) if x), cites=cites or r.cites)
-            results[p.name] = replace(r, coverage=cov)
-            if r.verdict is Verdict.PROVED and p.kind is not PropKind.REACH:
-                lemmas.append(p)
-            elif r.verdict not in (Verdict.VIOLATED, Verdict.PROVED):
-                still.append(p)
-            if r.verdict in (Verdict.VIOLATED, Verdict.PROVED) and on_result is not None:
-                emitted.add(p.name)
-                on_result(results[p.name])
-        if len(lemmas) == before or engine in ("bmc", "explicit"):
-            break
-        pending = still
+
+    def attempt(p: Property) -> None:
+        tried_with[p.name] = len(lemmas)
+        r = _guarded(system, p, engine, opts, partial(check_property, system, p, engine, opts, lemmas, progress, ev))
+        if p.check and r.verdict is Verdict.VIOLATED and r.trace is not None:
+            why, cites = explain(system, p, r.trace.states, r.trace.steps[-1].action if r.trace.steps else None, ev)
+            r = replace(r, reason="; ".join(x for x in (why, r.reason) if x), cites=cites or r.cites)
+        spent[p.name] = spent.get(p.name, 0.0) + r.seconds
+        results[p.name] = replace(r, coverage=cov, seconds=round(spent[p.name], 3))
+        if r.verdict is Verdict.PROVED and p.kind is not PropKind.REACH:
+            lemmas.append(p)
+        if r.verdict in (Verdict.VIOLATED, Verdict.PROVED) and on_result is not None:
+            emitted.add(p.name)
+            on_result(results[p.name])
+
+    # the lemma fixpoint over the properties that can become lemmas, then each target once, with all of them
+    for group in ([p for p in props if p.kind is not PropKind.REACH], [p for p in props if p.kind is PropKind.REACH]):
+        again = True
+        while again:
+            before = len(lemmas)
+            for p in group:
+                decided = p.name in results and results[p.name].verdict in (Verdict.VIOLATED, Verdict.PROVED)
+                if not decided and tried_with.get(p.name, -1) < len(lemmas):
+                    attempt(p)  # never tried, or lemmas arrived since its last attempt
+            again = retry and len(lemmas) > before
     if on_result is not None:
         for p in props:
             if p.name not in emitted:

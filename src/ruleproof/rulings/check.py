@@ -30,7 +30,8 @@ from ..consistency import enabled_expr
 from ..encoder import SatResult, Unrolling, fresh_context
 from ..engines import explicit
 from ..engines.common import Clock, Options, replay
-from ..engines.runner import EXHAUST_INITIAL, EXHAUST_STATES, check_property
+from ..engines.registry import EXHAUST_INITIAL, EXHAUST_STATES
+from ..engines.runner import check_property
 from ..errors import InputError, InternalError
 from ..evaluator import Evaluator, State, domain
 from ..ir import Action, Expr, Property, System, Value

@@ -1,0 +1,183 @@
+"""Targets that scale, the engine registry and the lemma fixpoint.
+
+* a target that needs more steps than the depth says so at once;
+* the guided simulation finds witnesses, and BMC shortens them;
+* one BMC query "the target within k steps" also finds a witness on a path
+  that ends early (no action enabled after it);
+* ``auto`` is data (:data:`~ruleproof.engines.registry.AUTO`) over the registered engines;
+* a property is attempted again only when lemmas arrived after its last attempt, targets last.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ruleproof.dsl import Int, Model, Step, Term
+from ruleproof.encoder import SatResult, Unrolling, fresh_context
+from ruleproof.engines import ENGINES, bmc, runner
+from ruleproof.engines.common import Options
+from ruleproof.engines.registry import AUTO, REGISTRY
+from ruleproof.engines.simulate import lower_bound, simulate
+from ruleproof.evaluator import Evaluator
+from ruleproof.ir import PropKind
+from ruleproof.loader import discover, load_system
+from ruleproof.results import RawTrace, Verdict
+
+ROOT = Path(__file__).resolve().parents[2]
+GOLD = ROOT / "model" / "agot" / "gold.py"
+TARGET = "sanity: every card can end up in play or played"
+
+
+def _gold(cards: int) -> object:
+    return load_system(discover(GOLD)[0], "default", {"cards": cards, "total_gold": 50, "max_start_gold": 25})
+
+
+def test_a_target_that_needs_more_steps_than_the_depth_says_so() -> None:
+    s = _gold(14)
+    p = s.prop(TARGET)  # type: ignore[attr-defined]
+    b = lower_bound(s, p)  # type: ignore[arg-type]
+    assert b.steps == 14 and "14 of its conditions are false in every initial state" in b.why
+    r = bmc.check(s, p, Options(depth=12, timeout=60))  # type: ignore[arg-type]
+    assert r.verdict is Verdict.UNKNOWN
+    assert r.reason.startswith("target not reached within 12 steps: it needs at least 14 steps"), r.reason
+
+
+def test_the_guided_simulation_finds_a_shortest_witness_and_bmc_replays_it() -> None:
+    s = _gold(12)
+    p = s.prop(TARGET)  # type: ignore[attr-defined]
+    raw = simulate(s, p, Evaluator(s), steps=12)  # type: ignore[arg-type]
+    assert raw is not None and len(raw.steps) == 12  # the lower bound: one card leaves the hand per step
+    r = bmc.check(s, p, Options(depth=12, timeout=120))  # type: ignore[arg-type]
+    assert r.verdict is Verdict.PROVED and r.depth == 12 and r.trace is not None and len(r.trace.steps) == 12
+    assert r.reason == "target reached in 12 steps"
+
+
+def test_a_longer_witness_is_shortened_by_bmc(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A witness with detours (here: two needless cost reductions first) is brought down to the lower bound."""
+    s = _gold(8)
+    p = s.prop(TARGET)  # type: ignore[attr-defined]
+    ev = Evaluator(s)  # type: ignore[arg-type]
+    shortest = simulate(s, p, ev, steps=8)  # type: ignore[arg-type]
+    assert shortest is not None and len(shortest.steps) == 8
+    labels = [a.label for a in s.actions]  # type: ignore[attr-defined]
+    start = shortest.states[0]
+    detour = [labels.index("gain_reduction(p1)"), labels.index("gain_reduction(p2)")]
+    states, steps = [start], []
+    for ai in detour + [ai for ai, _ch in shortest.steps]:
+        nxt = ev.apply(ai, states[-1], {})
+        assert nxt is not None
+        states.append(nxt)
+        steps.append((ai, ()))
+    long = RawTrace(tuple(states), tuple(steps))
+    monkeypatch.setattr(bmc, "simulate", lambda *a, **kw: long)
+    r = bmc.check(s, p, Options(depth=20, timeout=120))  # type: ignore[arg-type]
+    assert r.verdict is Verdict.PROVED and r.depth == 8 and r.trace is not None and len(r.trace.steps) == 8
+
+
+def _ends_early() -> Model:
+    m = Model("early")
+    x = m.var("x", Int(0, 5), init=0)
+
+    @m.action(describe="x goes up, up to 2; then nothing can happen")
+    def inc(a: Step) -> None:
+        a.require(x < 2)
+        a.set(x, x + 1)
+
+    m.reachable("x reaches 2", x == 2)
+    m.reachable("x reaches 3 (never)", x == 3)
+    return m
+
+
+def test_one_query_finds_a_target_on_a_path_that_ends_before_the_depth() -> None:
+    s = _ends_early().finish()
+    p = s.prop("x reaches 2")
+    fresh_context()
+    u = Unrolling(s, initial=True, stop=p)
+    for _ in range(5):
+        u.extend()
+    assert u.check(u.holds(p, 5)) is SatResult.SAT  # no path has 5 steps: the path stands still at the target
+    assert len(u.trace().steps) == 2
+    plain = Unrolling(s, initial=True)
+    for _ in range(5):
+        plain.extend()
+    assert plain.check() is SatResult.UNSAT  # without standing still, no path is 5 steps long
+
+
+def test_an_unreachable_target_is_unknown_for_bmc_and_violated_for_auto() -> None:
+    s = _ends_early().finish()
+    p = s.prop("x reaches 3 (never)")
+    opts = Options(depth=6, timeout=60)
+    r = bmc.check(s, p, opts)
+    assert r.verdict is Verdict.UNKNOWN and r.reason == "target not reached within 6 steps"
+    a = runner.check_property(s, p, "auto", opts)
+    assert a.verdict is Verdict.VIOLATED and a.engine == "auto/chc" and "unreachable" in a.reason
+
+
+def _counters(name: str, top: int, y_follows: bool) -> tuple[Model, Term, Term]:
+    """Counters ``x`` and ``y`` from 0; one action raises ``x`` up to ``top`` (and ``y`` with it when ``y_follows``)."""
+    m = Model(name)
+    x = m.var("x", Int(0, 10), init=0)
+    y = m.var("y", Int(0, 10), init=0)
+
+    @m.action()
+    def inc(a: Step) -> None:
+        a.require(x < top)
+        a.set(x, x + 1)
+        if y_follows:
+            a.set(y, y + 1)
+
+    return m, x, y
+
+
+def test_a_conjunct_no_action_can_change_makes_a_target_unreachable() -> None:
+    m, x, y = _counters("frozen", 3, y_follows=False)
+    m.reachable("x and y both 1", (x == 1) & (y == 1))
+    s = m.finish()
+    b = lower_bound(s, s.prop("x and y both 1"))
+    assert b.steps is None and b.why == "(y == 1) is false in every initial state and no action changes y"
+    r = bmc.check(s, s.prop("x and y both 1"), Options(depth=4, timeout=60))
+    assert r.verdict is Verdict.UNKNOWN and "it can never be reached" in r.reason
+
+
+def test_engines_are_registered_and_auto_is_data() -> None:
+    assert set(ENGINES) == {"auto", *REGISTRY}
+    assert set(AUTO) == set(PropKind)
+    for stages in AUTO.values():
+        assert stages and all(st.engine in REGISTRY for st in stages)
+    assert not REGISTRY["bmc"].proves and REGISTRY["kind"].proves and not REGISTRY["explicit"].uses_lemmas
+
+
+def _needs_lemmas() -> Model:
+    m, x, y = _counters("lemmas", 3, y_follows=True)
+    m.invariant("y stays at most 3", y <= 3)  # not inductive alone: needs the two below
+    m.invariant("y follows x", y == x)
+    m.invariant("x stays at most 3", x <= 3)
+    m.reachable("y reaches 3", y == 3)
+    return m
+
+
+def test_an_open_property_is_tried_again_only_after_new_lemmas_and_targets_come_last(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    s = _needs_lemmas().finish()
+    calls: list[tuple[str, int]] = []
+    seconds: dict[str, float] = {}
+    real = runner.check_property
+
+    def spy(system, prop, engine, opts, lemmas=(), *a, **kw):  # type: ignore[no-untyped-def]
+        calls.append((prop.name, len(lemmas)))
+        r = real(system, prop, engine, opts, lemmas, *a, **kw)
+        seconds[prop.name] = seconds.get(prop.name, 0.0) + r.seconds
+        return r
+
+    monkeypatch.setattr(runner, "check_property", spy)
+    results = runner.check_system(s, "kind", Options(depth=5, kmax=3, timeout=60), [
+        "y stays at most 3", "y follows x", "x stays at most 3", "y reaches 3"])
+    assert [(r.property, r.verdict) for r in results] == [
+        ("y stays at most 3", Verdict.PROVED), ("y follows x", Verdict.PROVED),
+        ("x stays at most 3", Verdict.PROVED), ("y reaches 3", Verdict.UNKNOWN)]  # k-induction has no witnesses
+    assert calls == [("y stays at most 3", 0), ("y follows x", 0), ("x stays at most 3", 1),
+                     ("y stays at most 3", 2), ("y reaches 3", 3)]
+    assert results[0].reason == "1-inductive"
+    assert results[0].seconds == pytest.approx(seconds["y stays at most 3"], abs=0.002)  # both attempts count
