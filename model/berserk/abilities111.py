@@ -94,7 +94,8 @@ def build(order: str = "lifo", turns: int = 2, mutant: str = "") -> Model:
 
     grants = m.var("grants", Int(0, 3), index=(Creature, Ability), init=0)
     lost = m.var("lost", Bool, index=(Creature, Ability), init=False)
-    last = m.var("last", Last, index=(Creature, Ability), init="none")
+    # which kind of effect was applied last: a record of the history (the mutant first_applied_wins reads it)
+    last = m.var("last", Last, index=(Creature, Ability), init="none", observable=False)
     copied = m.var("copied", Bool, index=Ability, init=False)
     talos_in_play = m.var("talos_in_play", Bool, init=False)
     banner = m.var("banner", Bool, init=False)
@@ -153,7 +154,8 @@ def build(order: str = "lifo", turns: int = 2, mutant: str = "") -> Model:
             value = has(src, ab) if mutant == "copy_abilities" else printed[src, ab]
             a.set(copied[ab], value, when=when)
 
-    @m.action(describe="Свирепый резак: активируемая способность (закрыть героя: Вайл получает Рывок)", cites=["111.2", "111.4"])
+    @m.action(describe="Свирепый резак: активируемая способность (закрыть героя: Вайл получает Рывок)",
+              cites=["111.2", "111.4"])
     def activate_hero(a: Step) -> None:
         a.require(~hero_tapped)
         a.set(hero_tapped, True)  # the cost is paid on activation

@@ -189,15 +189,21 @@ def build(
     first_card = Card[first]
     active = m.var("active", Side, init="p1")
     stage = m.var("stage", Stage, init="idle")
-    kind = m.var("kind", Kind, init="attack")
-    actor = m.var("actor", Card, init=first)
-    target = m.var("target", Card, init=first)
-    has_def = m.var("has_def", Bool, init=False)
-    defender = m.var("defender", Card, init=first)
-    blocked = m.var("blocked", Bool, init=False)
-    responded = m.var("responded", Bool, init=False)
-    mod_att = m.var("mod_att", Bool, init=False)
-    mod_def = m.var("mod_def", Bool, init=False)
+
+    def in_flight() -> Term:
+        # what the action in flight is: shown only while an action is in flight (the values
+        # left between actions are the model's canonical ones, not game state)
+        return stage != "idle"
+
+    kind = m.var("kind", Kind, init="attack", observable=in_flight)
+    actor = m.var("actor", Card, init=first, observable=in_flight)
+    target = m.var("target", Card, init=first, observable=in_flight)
+    has_def = m.var("has_def", Bool, init=False, observable=in_flight)
+    defender = m.var("defender", Card, init=first, observable=lambda: (stage != "idle") & has_def)
+    blocked = m.var("blocked", Bool, init=False, observable=in_flight)
+    responded = m.var("responded", Bool, init=False, observable=in_flight)
+    mod_att = m.var("mod_att", Bool, init=False, observable=in_flight)
+    mod_def = m.var("mod_def", Bool, init=False, observable=in_flight)
 
     tapped = m.var("tapped", Bool, index=Card, init=lambda c: OneOf(*specs[c.name].tapped))
     move = m.var("move", Int(0, 3), index=Card, init=lambda c: specs[c.name].moves)
@@ -414,7 +420,8 @@ def build(
     m.must("tapped by the payment stage", Card, lambda c: (stage == "payment") & rsv_tap[c] & ~tapped[c],
            cites=["539.2"], doc="The payment stage pays the reserved resources.")
     m.cannot("tapped by the payment stage", Card,
-             lambda c: (stage == "payment") & (feat[c] == "no_tap_attack") & (actor == c) & (kind == "attack") & ~tapped[c],
+             lambda c: (stage == "payment") & (feat[c] == "no_tap_attack") & (actor == c) & (kind == "attack")
+             & ~tapped[c],
              cites=["539.1.1"], doc="«Не закрывается после атаки».")
     m.resolve("tapped by the payment stage", Card, wins="cannot", happened=lambda c: tapped[c], cites=["539.2"],
               doc="The payment stage does not pay what the feature names.")

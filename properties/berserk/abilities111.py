@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Callable
+
 from ruleproof.dsl import And, Exists, ForAll, Implies, Model, Not, Or, Term, Transition
 
 __all__ = ["register"]
@@ -63,26 +65,77 @@ def register(m: Model) -> None:
                 Ability,
                 lambda ab: Implies(
                     Not(And(c == Creature.vail, ab == Ability.ryvok)),
-                    And(v.last[c, ab] == "none", v.grants[c, ab] == 0, Not(v.lost[c, ab])),
+                    And(v.grants[c, ab] == 0, Not(v.lost[c, ab])),
                 ),
             ),
         ),
         cites=["111.3"],
         doc="A scenario fact that makes the 111.3 properties inductive for the symbolic engines.",
     )
-    m.invariant(
+    granted = (
+        Or(*(And(v.qlen == i + 1, Or(v.queue[sl] == "grant_hero", v.queue[sl] == "grant_horn"))
+             for i, sl in enumerate(slots)))
+        if order == "lifo"
+        else Or(v.queue[slots[0]] == "grant_hero", v.queue[slots[0]] == "grant_horn")
+    )
+    m.action_property(
         "111.3: из эффектов, дающих и удаляющих способность, побеждает наложенный последним",
-        ForAll(
-            Creature,
-            lambda c: ForAll(
-                Ability,
-                lambda ab: And(
-                    Implies(v.last[c, ab] == "grant", has(c, ab)),
-                    Implies(v.last[c, ab] == "remove", And(Not(has(c, ab)), v.grants[c, ab] == 0)),
-                ),
-            ),
+        "resolve",
+        lambda t: And(
+            Implies(granted, post_has(t, Creature.vail, Ability.ryvok)),
+            Implies(taken, Not(post_has(t, Creature.vail, Ability.ryvok))),
         ),
         cites=["111.3"],
+        doc="Whatever effects on Рывок were applied before, the one being applied now (the last) decides: "
+        "a grant leaves Вайл with Рывок, a removal without it.  Stated on the order of application "
+        "(the Очередь's resolutions), not on a record the model keeps of it.",
+    )
+    def cost_paid(tapped: str) -> Callable[[Transition], Term]:
+        return lambda t: And(Not(v[tapped]), t.post(v[tapped]))
+
+    costs = (("activate_hero", "hero_tapped", "героя"), ("activate_caster", "caster_tapped", "Заклинателя"))
+    for fam, tapped, who in costs:
+        m.action_property(
+            f"111.2 (таблица): стоимость активируемой способности оплачивается при активации (закрыть {who})",
+            fam,
+            cost_paid(tapped),
+            cites=["111.2"],
+            doc="«Оплата: эффект»: the cost (closing the source) is paid when the ability is activated, and "
+            "an ability whose cost cannot be paid (its source already closed) is not activated.",
+        )
+    m.action_property(
+        "начало хода: закрытые карты открываются, ход считается",
+        "start_turn",
+        lambda t: And(Not(t.post(v.hero_tapped)), Not(t.post(v.caster_tapped)), t.post(v.turn_no) == v.turn_no + 1),
+        cites=["506.4"],
+        doc="At the start of a turn the closed cards open (notes: untapping at turn start, [I]); the turn is "
+        "counted against the scenario's number of turns.",
+    )
+    m.action_property(
+        "111.4: новый ход начинается, только когда Очередь пуста",
+        "start_turn",
+        lambda t: v.qlen == 0,
+        cites=["111.4"],
+        doc="Abilities in the Очередь resolve before the game moves on to the next turn.",
+    )
+    m.action_property(
+        "карта выходит в игру, только если её там нет (Знамя)",
+        "banner_enters",
+        lambda t: And(Not(v.banner), t.post(v.banner)),
+        cites=["111.2"],
+    )
+    m.action_property(
+        "карта покидает игру, только если она в игре (Знамя)",
+        "banner_leaves",
+        lambda t: And(v.banner, Not(t.post(v.banner))),
+        cites=["111.2"],
+    )
+    m.action_property(
+        "Талос выходит в игру один раз",
+        "play_talos",
+        lambda t: And(Not(v.talos_in_play), t.post(v.talos_in_play)),
+        cites=["111.1"],
+        doc="The scenario has one Талос: once in play, it does not enter play again (nor its trigger).",
     )
     m.invariant(
         "111.1: копирование даёт только напечатанные особенности",

@@ -12,7 +12,9 @@ card by the pre-state (``actor == c``) instead of writing ``t.post(x[actor])``.
 
 from __future__ import annotations
 
-from ruleproof.dsl import And, ForAll, If, Implies, Model, Not, Or, Term, Transition
+from typing import Any, Callable
+
+from ruleproof.dsl import And, ForAll, If, Implies, Min, Model, Not, Or, Term, Transition
 
 __all__ = ["register"]
 
@@ -63,7 +65,8 @@ def register(m: Model) -> None:
     )
     m.invariant(
         "539.2: зарезервированные ресурсы существуют только пока действие выполняется",
-        Implies(v.stage == "idle", ForAll(Card, lambda c: And(Not(v.rsv_tap[c]), Not(v.rsv_move[c]), Not(v.rsv_use[c])))),
+        Implies(v.stage == "idle",
+                ForAll(Card, lambda c: And(Not(v.rsv_tap[c]), Not(v.rsv_move[c]), Not(v.rsv_use[c])))),
         cites=["539.2"],
     )
 
@@ -86,7 +89,8 @@ def register(m: Model) -> None:
     m.invariant(
         "539.4: модификатор ресурсов существует только у выполняющегося нападения",
         And(
-            Implies(v.mod_att, And(v.kind == "attack", Or(v.stage == "counter", v.stage == "trig_d", v.stage == "payment"))),
+            Implies(v.mod_att,
+                    And(v.kind == "attack", Or(v.stage == "counter", v.stage == "trig_d", v.stage == "payment"))),
             Implies(v.mod_def, And(v.has_def, v.stage == "payment")),
             Implies(v.has_def, And(v.kind == "attack", v.stage != "idle", v.side[v.defender] != v.active)),
             Implies(v.stage != "idle", v.side[v.actor] == v.active),
@@ -217,6 +221,174 @@ def register(m: Model) -> None:
         cites=["539.1.3"],
     )
 
+    # ---------------------------------------------------------------- the action in flight, step by step
+    def alive(c: Term) -> Term:
+        """A creature is in play while its wounds are fewer than its lives (one with as many is destroyed)."""
+        return v.wounds[c] < v.lives[c]
+
+    def post_alive(t: Transition, c: Term) -> Term:
+        return t.post(v.wounds[c]) < v.lives[c]
+
+    def declared(k: str) -> Callable[[Transition, Term, Term], Term]:
+        return lambda t, c, tg: And(
+            v.stage == "idle", v.side[c] == v.active, alive(c), alive(tg), v.side[tg] != v.side[c],
+            t.post(v.stage) == "declared", t.post(v.actor) == c, t.post(v.target) == tg, t.post(v.kind) == k,
+            Not(t.post(v.has_def)), Not(t.post(v.blocked)), Not(t.post(v.mod_att)), Not(t.post(v.mod_def)),
+        )
+
+    for fam, k in (("declare_attack", "attack"), ("declare_ability", "ability")):
+        m.action_property(
+            f"заявка ({fam}): действует живая карта активного игрока на живую вражескую цель; заявка записана",
+            fam,
+            declared(k),
+            cites=["539.2"],
+            doc="One action at a time, declared by the active player's creature in play against an enemy "
+            "creature in play; what was declared (who, against whom, which kind) is what is then performed.",
+        )
+    m.action_property(
+        "заявка движения: живая карта активного игрока движется сама; заявка записана",
+        "declare_move",
+        lambda t, c: And(
+            v.stage == "idle", v.side[c] == v.active, alive(c),
+            t.post(v.stage) == "declared", t.post(v.actor) == c, t.post(v.kind) == "move", t.post(v.target) == c,
+            Not(t.post(v.has_def)), Not(t.post(v.mod_att)), Not(t.post(v.mod_def)),
+        ),
+        cites=["506.3", "539.2"],
+    )
+    m.action_property(
+        "добивание заявляется только на цель, у которой осталось не больше жизней, чем значение добивания",
+        "declare_ability",
+        lambda t, c, tg: And(v.finish[c] >= 1, v.lives[tg] - v.wounds[tg] <= v.finish[c]),
+        cites=["539.2"],
+        doc="The finishing ability's text: «добивание на N» destroys a creature with at most N lives left.",
+    )
+    m.action_property(
+        "защитник: живая карта противника атакуемого, не сама цель, назначается на заявленное нападение",
+        "assign_defender",
+        lambda t, d: And(
+            v.stage == "declared", v.kind == "attack", Not(v.has_def),
+            v.side[d] != v.active, v.target != d, alive(d),
+            t.post(v.has_def), t.post(v.defender) == d,
+        ),
+        cites=["539.4.1"],
+        doc="A defender stands in for the attacked creature: another open creature of the attacked "
+        "player, one per attack.",
+    )
+    m.action_property(
+        "ответ: быстрый эффект противника излечивает свою раненую карту ровно на 1, один раз за действие",
+        "respond_heal",
+        lambda t, tg: And(
+            v.stage == "declared", v.kind == "ability", Not(v.responded), v.side[tg] != v.active,
+            v.wounds[tg] >= 1, alive(tg),
+            t.post(v.wounds[tg]) == v.wounds[tg] - 1, t.post(v.responded),
+        ),
+        cites=["526.1"],
+        doc="The scenario's fast effect: the opponent of the active player, in response to a declared "
+        "ability, heals one wounded creature of theirs by 1 (once per action).",
+    )
+    m.action_property(
+        "блокирование (RP 3.1-1): заявленная способность блокируется до выполнения",
+        "respond_block",
+        lambda t: And(v.stage == "declared", v.kind == "ability", Not(v.blocked), t.post(v.blocked)),
+        cites=["RP 3.1-1 блокирование"],
+    )
+
+    def legal_now() -> Term:
+        """526.1: an attack stays legal while the attacker and its target are in play; a finishing ability
+        while its target is in play with no more lives left than the ability finishes."""
+        return If(
+            v.kind == "attack",
+            And(alive(v.actor), alive(v.target)),
+            If(v.kind == "ability", And(alive(v.target), v.lives[v.target] - v.wounds[v.target] <= v.finish[v.actor]),
+               True),
+        )
+
+    m.action_property(
+        "526.1: прерывается только заявленное действие, ставшее нелегальным, и оно уходит из стека",
+        "interrupt",
+        lambda t: And(v.stage == "declared", Not(legal_now()), t.post(v.stage) == "idle"),
+        cites=["526.1"],
+    )
+    m.action_property(
+        "526.1: выполняется только легальное заявленное действие",
+        "perform",
+        lambda t: And(v.stage == "declared", legal_now()),
+        cites=["526.1"],
+    )
+    m.action_property(
+        "добивание: выполненная незаблокированная способность уничтожает цель; заблокированная ничего не делает",
+        "perform",
+        lambda t: ForAll(Card, lambda c: t.post(v.wounds[c]) == If(
+            And(v.kind == "ability", Not(v.blocked), v.target == c), v.lives[c], v.wounds[c])),
+        cites=["RP 3.1-1 блокирование"],
+        doc="A performed finishing ability destroys its target; a blocked one applies no effect (it is "
+        "still paid); an attack's wounds come from the strikes.",
+    )
+
+    def victim() -> Term:
+        return If(v.has_def, v.defender, v.target)
+
+    m.action_property(
+        "удар: жертва (защитник, иначе цель) получает раны, равные силе нападающего",
+        "strike",
+        lambda t: And(v.stage == "strike", ForAll(Card, lambda c: t.post(v.wounds[c]) == If(
+            victim() == c, Min(v.wounds[c] + v.strength[v.actor], v.lives[c]), v.wounds[c]))),
+        cites=["539.4.1"],
+    )
+
+    def heal_trigger(who: Term, mod: Any) -> Callable[[Transition], Term]:
+        def prop(t: Transition) -> Term:
+            accept = t.choice("излечиться")  # «может»: the controller chooses
+            per_card = []
+            for c in Card:
+                w, after = v.wounds[c], t.post(v.wounds[c])
+                per_card.append(Implies(who == c, And(
+                    after == If(accept, If(w >= 2, w - 2, 0), w),  # «излечиться на 2»
+                    t.post(mod) == And(accept, after == 0),  # «если после этого у Келе нет ран»
+                )))
+            return And(*per_card)
+        return prop
+
+    m.action_property(
+        "539.4: Келе излечивается на 2 (или отказывается); модификатор — только если после этого нет ран",
+        "trigger_attacker",
+        heal_trigger(v.actor, v.mod_att),
+        cites=["539.4"],
+        doc="«При ударе может излечиться на 2, если после этого у Келе нет ран — не закрывается после этой "
+        "атаки»: the waiver is set exactly when the heal was taken and left no wounds.  (A heal of a card "
+        "with no wounds is read as taken only when it changes something: it then cannot be told from "
+        "a decline.)",
+    )
+    m.action_property(
+        "539.4.1: Келе-защитник излечивается на 2 (или отказывается); модификатор — только если после этого нет ран",
+        "trigger_defender",
+        heal_trigger(v.defender, v.mod_def),
+        cites=["539.4.1"],
+    )
+    m.action_property(
+        "539.2: этап оплаты наступает только после выполнения (и срабатываний)",
+        "pay",
+        lambda t: And(v.stage == "payment", t.post(v.stage) == "idle"),
+        cites=["539.2", "539.4"],
+        doc="«Это произойдет до Этапа оплаты»: the payment stage comes after the action is performed and "
+        "its triggers resolved; then the action is over.",
+    )
+    m.action_property(
+        "конец хода: ход переходит к другому игроку; движение восполняется, счётчики «за ход» обнуляются",
+        "end_turn",
+        lambda t: And(
+            v.stage == "idle", t.post(v.active) != v.active,
+            ForAll(Card, lambda c: And(
+                t.post(v.move[c]) == v.moves[c], t.post(v.uses[c]) == 0, Not(t.post(v.acted[c])),
+                Implies(v.side[c] != v.active, Not(t.post(v.tapped[c]))),
+                Implies(v.side[c] == v.active, t.post(v.tapped[c]) == v.tapped[c]),
+            )),
+        ),
+        cites=["506.4", "539.1.3", "539.3"],
+        doc="506.4: movement refills at the start of a turn; «X раз за ход» and «подействовавшая» last for "
+        "the turn; the new active player's creatures open ([I], notes).",
+    )
+
     # ---------------------------------------------------------------- sanity targets (per roster)
     if "kele" in names and m.params["roster"] != "kele_defends":
         m.reachable(
@@ -229,6 +401,18 @@ def register(m: Model) -> None:
             "sanity: Келе-защитник избавлена от закрытия",
             And(v.stage == "payment", v.has_def, v.defender == Card.kele, v.mod_def),
             cites=["539.4.1"],
+        )
+    if "finisher" in names:
+        m.reachable(
+            "sanity: заявленное добивание стало нелегальным (ответ излечил цель) и будет прервано",
+            And(v.stage == "declared", v.kind == "ability", v.responded,
+                v.lives[v.target] - v.wounds[v.target] > v.finish[v.actor]),
+            cites=["526.1"],
+        )
+        m.reachable(
+            "sanity: заблокированная способность дошла до этапа оплаты",
+            And(v.stage == "payment", v.kind == "ability", v.blocked),
+            cites=["RP 3.1-1 блокирование"],
         )
     if "raider" in names:
         m.reachable(

@@ -28,7 +28,7 @@ def load(scenario: str, **over: Any) -> System:
 def test_every_property_is_proved(order: str) -> None:
     results = check_system(load(order), "explicit", Options(depth=40))
     safety = [r for r in results if r.kind != PropKind.REACH.value]
-    assert len(safety) == 14 and all(r.verdict is Verdict.PROVED for r in safety)  # 12 rules + deadlock, determinism
+    assert len(safety) == 21 and all(r.verdict is Verdict.PROVED for r in safety)  # 19 rules + deadlock, determinism
     reach = [r for r in results if r.kind == PropKind.REACH.value]
     assert reach and all(r.verdict is Verdict.PROVED and r.trace is not None for r in reach)
 
@@ -36,7 +36,7 @@ def test_every_property_is_proved(order: str) -> None:
 def test_symbolic_engines_prove_the_same_properties() -> None:
     results = check_system(load("fifo"), "kind", Options(depth=6, kmax=6, timeout=60))
     safety = [r for r in results if r.kind != PropKind.REACH.value]
-    assert len(safety) == 14  # 12 rules + deadlock, determinism
+    assert len(safety) == 21  # 19 rules + deadlock, determinism
     assert [(r.property, r.reason) for r in safety if r.verdict is not Verdict.PROVED] == []
 
 

@@ -37,8 +37,8 @@ def test_every_property_is_proved(scenario: str) -> None:
     open_ = [(r.property, r.verdict, r.reason) for r in results
              if r.kind != PropKind.REACH.value and r.verdict is not Verdict.PROVED]
     assert not open_
-    # 18 rules + the range check + deadlock, determinism, 539.2 cannot-vs-must
-    assert len([r for r in results if r.kind != PropKind.REACH.value]) == 22
+    # 33 rules + the range check + deadlock, determinism, 539.2 cannot-vs-must
+    assert len([r for r in results if r.kind != PropKind.REACH.value]) == 37
 
 
 @pytest.mark.parametrize(

@@ -54,7 +54,7 @@ def test_every_chain_ends_within_the_number_of_effects(scenario: str) -> None:
 def test_every_property_is_proved(scenario: str) -> None:
     results = check_system(load(scenario), "auto", Options(depth=10, kmax=4, timeout=60))
     safety = [r for r in results if r.kind != PropKind.REACH.value]
-    assert len(safety) == 11  # 9 rules + deadlock, determinism
+    assert len(safety) == 17  # 15 rules + deadlock, determinism
     assert [(r.property, r.reason) for r in safety if r.verdict is not Verdict.PROVED] == []
 
 
