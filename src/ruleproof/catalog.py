@@ -110,14 +110,12 @@ class _Listed:
 def catalog(model: str | None, properties: str | None = None) -> dict[str, Any]:
     """What ``ruleproof list --json`` prints: every system of ``model`` and what it holds."""
     from .dsl import display_path
-    from .loader import _import, build_parameters, discover, load_system
+    from .loader import _import, build_parameters, discover, load_system, named_mutants
     from .mutants import mutants_of
 
     listed = []
     for spec in discover(model, properties):
-        mod = _import(spec.file)
-        named = getattr(mod, "MUTANTS", ())
-        named = tuple(str(x) for x in named) if isinstance(named, (tuple, list)) else ()
+        named = tuple(n for n, _ in named_mutants(spec))
         listed.append(_Listed(spec, load_system(spec, spec.checked[0]), named))
     ids = short_ids((p.name, p.check) for x in listed for p in x.system.properties)
     systems = []

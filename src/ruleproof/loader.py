@@ -41,7 +41,7 @@ from .errors import InputError, SourceLoc, clip
 from .ir import System
 
 __all__ = ["SystemSpec", "bundled_model_dir", "discover", "import_file", "plan", "load_system", "load_all",
-           "graph_check_results", "properties_candidates", "build_parameters", "BuildParameter"]
+           "named_mutants", "graph_check_results", "properties_candidates", "build_parameters", "BuildParameter"]
 
 _PKG = Path(__file__).resolve().parent
 
@@ -431,6 +431,16 @@ def load_all(path: str | Path | None, scenario: str | None = None, overrides: Ma
     ``specs``: the model's systems as :func:`discover` found them (else it is called).
     """
     return [load_system(spec, n, overrides) for spec, n in plan(path, scenario, properties, specs)]
+
+
+def named_mutants(spec: SystemSpec) -> tuple[tuple[str, str], ...]:
+    """The system's rule mutants as ``(name, the rule it breaks)``: each is built with ``--param mutant=NAME``.
+
+    They are the names of a ``MUTANTS`` tuple of the system module (names its ``build(mutant=...)``
+    takes; the empty name is the rules themselves).
+    """
+    named = getattr(import_file(spec.file), "MUTANTS", ())
+    return tuple((str(x), "") for x in named if x) if isinstance(named, (tuple, list)) else ()
 
 
 def graph_check_results(path: str | Path | None) -> list[Any]:

@@ -8,7 +8,9 @@ mean something to a rules designer:
 * ``drop-guard``: an action loses one of its requirements, named by the line of
   the model that states it (``require at claim.py:159``; a requirement with
   several conditions gives one mutant per condition, ``part 2 of 3``);
-* ``off-by-one``: an action's update to one Int array is one too high.
+* ``off-by-one``: an action's update to one Int array is one too high;
+* ``rule``: one of the system's own rule mutants, a rule broken by hand
+  (built with ``mutant=NAME``; :mod:`ruleproof.scale.mutants` adds them).
 
 A mutant is judged in every checked scenario of its system (labels name the
 same rule in each scenario):
@@ -54,6 +56,7 @@ from .results import RawTrace, Trace, Verdict
 
 __all__ = [
     "STATUSES",
+    "RULE",
     "Mutant",
     "MutantResult",
     "Judgement",
@@ -70,6 +73,9 @@ __all__ = [
 ]
 
 STATUSES = ("killed", "equivalent", "survived", "unknown")
+
+RULE = "rule"
+"""The kind of a system's own rule mutant (``mutant=NAME``: a rule broken on purpose, by hand)."""
 
 EXHAUST_STATES = 60_000
 """States an exhaustive search of a system (or of the rules and a mutant side by side) may visit."""

@@ -222,3 +222,47 @@ def test_exit_code_unknown_mutants_are_never_success() -> None:
     assert exit_code([score("killed", "unknown")], 0.9) == 3  # the unknown one might be killed
     assert exit_code([score("killed", "survived", "unknown")], 0.9) == 1  # below even if it were
     assert exit_code([score("killed", "equivalent")], 1.0) == 0  # equivalent mutants are not counted
+
+
+# ---------------------------------------------------------------- a system's own rule mutants
+
+RULED = '''"""A counter with two rules broken by hand."""
+
+from ruleproof.dsl import Int, Model, Step
+
+MUTANTS = ("", "overflow", "slow")
+
+
+def build(mutant: str = "") -> Model:
+    m = Model("ruled")
+    x = m.var("x", Int(0, 4), init=0)
+
+    @m.action(describe="count one up")
+    def up(a: Step) -> None:
+        if mutant != "overflow":
+            a.require(x < 3)
+        a.set(x, x + (0 if mutant == "slow" else 1))
+
+    @m.action(describe="start again")
+    def again(a: Step) -> None:
+        a.require(x == 3)
+        a.set(x, 0)
+
+    m.invariant("x stays at most 3", x <= 3)
+    return m
+'''
+
+
+def test_a_systems_own_rule_mutants_are_judged_like_the_generated_ones(tmp_path: Path) -> None:
+    """``ruleproof mutants`` judges the named mutants (``mutant=NAME``) by the same engine: killed with the
+    property and trace, or survived with where they differ from the rules."""
+    model = tmp_path / "ruled.py"
+    model.write_text(RULED, encoding="utf-8")
+    code, out, _ = _cli("mutants", str(model), "--json")
+    obj = json.loads(out)
+    by = {m["mutant"]: m for m in obj["mutants"]}
+    assert by["rule: overflow"]["status"] == "killed" and by["rule: overflow"]["killed_by"] == ["x stays at most 3"]
+    assert by["rule: overflow"]["trace"]["steps"]
+    slow = by["rule: slow"]
+    assert slow["status"] == "survived" and "x is 1 by the rules, 0 in the mutant" in slow["reason"]
+    assert code == 0 and obj["total"] == len(by) and sum(m.startswith("rule: ") for m in by) == 2

@@ -5,7 +5,9 @@ scenarios (once per process) and lists its mutants: the union of the
 labels over the scenarios, in order (a label names the same broken rule in
 every scenario), at most ``limit`` per system.  :func:`run_mutants` runs the
 units with :func:`~ruleproof.scale.run_units` (the one driver of both ways).
-A unit rebuilds, per scenario, the rules' system and the mutant (cached per
+A system's own rule mutants (``mutant=NAME``, :func:`ruleproof.loader.named_mutants`)
+are units like the generated ones, judged by the same engine.  A unit
+rebuilds, per scenario, the rules' system and the mutant (cached per
 process), the rules' own verdicts (:func:`ruleproof.mutants.baseline`,
 cached) and judges the mutant (:func:`ruleproof.mutants.judge`).  A unit
 whose worker dies or that times out is an ``unknown`` mutant with the reason.
@@ -20,12 +22,12 @@ from typing import Callable
 
 from ..engines.common import Options, Progress, ProgressFn
 from ..ir import System
-from ..loader import discover
-from ..mutants import Baseline, Mutant, MutantResult, baseline, judge, mutants_of
+from ..loader import discover, named_mutants
+from ..mutants import RULE, Baseline, Mutant, MutantResult, baseline, judge, mutants_of
 from .check import unit_timeout
 from .executor import Fault, run_units
 from .isolation import fresh_solver_context
-from .systems import cached_system, model_ref
+from .systems import cached_system, encode_params, model_ref
 
 __all__ = ["MutantUnit", "MutantPlan", "plan_mutants", "run_mutant_unit", "run_mutants"]
 
@@ -46,10 +48,23 @@ class MutantUnit:
         return f"{self.system_label} {self.mutant}"
 
 
+@functools.lru_cache(maxsize=8)
+def _named(model: str | None, system: str) -> tuple[tuple[str, str], ...]:
+    return next((named_mutants(s) for s in discover(model) if s.name == system), ())
+
+
 @functools.lru_cache(maxsize=32)
 def _mutants(model: str | None, system: str, scenario: str) -> dict[str, Mutant]:
-    """Every generated mutant of a system at a scenario, by label, built once per process."""
-    return {m.label: m for m in mutants_of(cached_system(model, system, scenario, ()))}
+    """Every mutant of a system at a scenario, by label, built once per process.
+
+    The generated ones (:func:`ruleproof.mutants.mutants_of`), then the system's rule mutants, each
+    built with ``mutant=NAME`` (:func:`ruleproof.loader.named_mutants`) and judged the same way.
+    """
+    out = {m.label: m for m in mutants_of(cached_system(model, system, scenario, ()))}
+    for name, doc in _named(model, system):
+        m = Mutant(RULE, "", name, cached_system(model, system, scenario, encode_params({"mutant": name})), doc)
+        out[m.label] = m
+    return out
 
 
 @functools.lru_cache(maxsize=32)
