@@ -57,7 +57,8 @@ def build(order: str = "lifo", players: int = 2, max_depth: int = 2, mutant: str
     if mutant and mutant not in MUTANTS:
         raise ValueError(f"unknown mutant '{mutant}' (known: {', '.join(MUTANTS)})")
     declared = order if mutant != "order_ignored" else ("fifo" if order == "lifo" else "lifo")
-    m = build_system(berserk_sequence(QueueOrder.LIFO if declared == "lifo" else QueueOrder.FIFO), scenario(players, max_depth),
-                     name="ochered", doc=__doc__ or "")
+    seq = berserk_sequence(QueueOrder.LIFO if declared == "lifo" else QueueOrder.FIFO)
+    m = build_system(seq, scenario(players, max_depth), name="ochered", doc=__doc__ or "")
     m.params.update(order=order, max_depth=max_depth)
+    m.bookkeeping("fresh")  # "a window was just opened": a record the generator writes and no Berserk rule reads
     return m
