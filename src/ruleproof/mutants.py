@@ -48,6 +48,8 @@ from typing import Callable, Iterator, Mapping, Sequence
 from . import ir
 from .consistency import DEADLOCK, DETERMINISM, Consistency, consistency_properties
 from .engines.common import Options, replay, show_value
+from .engines.explicit import Parent, trace_path
+from .engines.registry import few_initial_states
 from .engines.runner import check_property, check_system
 from .evaluator import Evaluator, Fn, State, domain
 from .ir import Action, Expr, IntT, PropKind, System, Value
@@ -79,8 +81,6 @@ RULE = "rule"
 
 EXHAUST_STATES = 60_000
 """States an exhaustive search of a system (or of the rules and a mutant side by side) may visit."""
-EXHAUST_INITIAL = 1_000
-"""Most initial states for which the exhaustive search is tried first."""
 
 AGREES = "the mutant agrees with the rules on what the game shows"
 """The invariant of the product system (:func:`product`)."""
@@ -214,37 +214,6 @@ def mutants_of(system: System) -> Iterator[Mutant]:
 # --------------------------------------------------------------------------- exhaustive search
 
 
-def _few_initial(system: System) -> bool:
-    n = 1
-    for iv in system.init_vars:
-        n *= len(iv.values)
-        if n > EXHAUST_INITIAL:
-            return False
-    return True
-
-
-Parent = tuple["State | None", int, tuple[tuple[str, Value], ...]]
-
-
-def _path(parents: Mapping[State, Parent], s: State,
-          last: tuple[int, tuple[tuple[str, Value], ...], State] | None = None) -> RawTrace:
-    states: list[State] = []
-    steps: list[tuple[int, tuple[tuple[str, Value], ...]]] = []
-    cur: State | None = s
-    while cur is not None:
-        states.append(cur)
-        p, ai, ch = parents[cur]
-        if p is not None:
-            steps.append((ai, ch))
-        cur = p
-    states.reverse()
-    steps.reverse()
-    if last is not None:
-        steps.append((last[0], last[1]))
-        states.append(last[2])
-    return RawTrace(tuple(states), tuple(steps))
-
-
 @dataclass(frozen=True)
 class _Search:
     complete: bool  # every reachable state was visited
@@ -293,7 +262,7 @@ def _explore(system: System, ev: Evaluator, names: Sequence[str], stop_at_first:
         old = s in seen_before
         for name, f, sh in invs:
             if not (old and sh) and name not in violated and not f(s, None, empty):
-                violated[name] = _path(parents, s)
+                violated[name] = trace_path(parents, s)
         for name, f in tgts:
             if name not in reached and f(s, None, empty):
                 reached.add(name)
@@ -322,7 +291,7 @@ def _explore(system: System, ev: Evaluator, names: Sequence[str], stop_at_first:
                     checks = [c for c in checks if not c[2]]
             for name, f, _sh in checks:
                 if name not in violated and not f(s, t, ch):
-                    violated[name] = _path(parents, s, (ai, chs, t))
+                    violated[name] = trace_path(parents, s, (ai, chs, t))
             if t not in parents:
                 parents[t] = (s, ai, chs)
                 visit(t)
@@ -356,7 +325,7 @@ class Baseline:
 def baseline(system: System, opts: Options) -> Baseline:
     """The rules' own verdicts, by exhaustive search for a small system, otherwise by the engines."""
     names = [p.name for p in system.properties if p.check not in opts.skip_checks]
-    if _few_initial(system):
+    if few_initial_states(system):
         found = _explore(system, Evaluator(system), names, stop_at_first=False)
         if found.complete:
             bad = {n for n, _ in found.violated}
@@ -440,7 +409,7 @@ def kill(rules: System, mutant: System, base: Baseline, opts: Options) -> Judgem
     """Does some property of the mutant fail in this scenario?  ``killed``, ``open`` (no) or ``unknown``."""
     names = [p.name for p in mutant.properties if p.check not in opts.skip_checks]
     j: Judgement | None = None
-    if base.exhaustive and _few_initial(mutant):
+    if base.exhaustive and few_initial_states(mutant):
         j = _kill_exhaustive(rules, mutant, base, names)
     return j if j is not None else _kill_symbolic(mutant, base, names, opts)
 
@@ -503,7 +472,7 @@ def _choice_vectors(rules: System, mutant: System, io: int | None, im: int | Non
 
 def equivalence(rules: System, mutant: System, opts: Options) -> Judgement:
     """Do the mutant and the rules agree on what the game shows?  ``equivalent``, ``differs`` or ``open``."""
-    if _few_initial(rules):
+    if few_initial_states(rules):
         j = _paired_search(rules, mutant)
         if j is not None:
             return j

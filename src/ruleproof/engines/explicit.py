@@ -15,13 +15,14 @@ from ..ir import Property, PropKind, System, Value
 from ..results import RawTrace, Result, Verdict
 from .common import Clock, Options, Progress, ProgressFn, replay, result
 
-__all__ = ["check", "explore"]
+__all__ = ["check", "explore", "trace_path", "Parent"]
 
 Parent = tuple[State | None, int, tuple[tuple[str, Value], ...]]
 
 
-def _path(parents: Mapping[State, Parent], s: State,
+def trace_path(parents: Mapping[State, Parent], s: State,
           extra: tuple[int, tuple[tuple[str, Value], ...], State] | None = None) -> RawTrace:
+    """The steps from an initial state to ``s`` by the search's ``parents`` links (then ``extra``'s step)."""
     states: list[State] = []
     steps: list[tuple[int, tuple[tuple[str, Value], ...]]] = []
     cur: State | None = s
@@ -65,7 +66,7 @@ def check(
         parents[s] = (None, -1, ())
         frontier.append(s)
         if bad(s):
-            return _found(system, prop, ev, _path(parents, s), 0, clock)
+            return _found(system, prop, ev, trace_path(parents, s), 0, clock)
         if len(parents) > opts.max_states:
             return result(system, prop, Verdict.UNKNOWN, 0, "explicit", clock,
                           reason=f"more than {opts.max_states} initial states")
@@ -77,12 +78,12 @@ def check(
             for ai, ch, t in ev.successors(s):
                 chs = tuple(sorted(ch.items()))
                 if action_prop and not ev.step_ok(prop, system.actions[ai], s, t, ch):
-                    return _found(system, prop, ev, _path(parents, s, (ai, chs, t)), depth, clock)
+                    return _found(system, prop, ev, trace_path(parents, s, (ai, chs, t)), depth, clock)
                 if t in parents:
                     continue
                 parents[t] = (s, ai, chs)
                 if bad(t):
-                    return _found(system, prop, ev, _path(parents, t), depth, clock)
+                    return _found(system, prop, ev, trace_path(parents, t), depth, clock)
                 nxt.append(t)
             if len(parents) > opts.max_states:
                 return _bounded(system, prop, depth - 1, clock, f"state cap {opts.max_states} reached at depth {depth}")
