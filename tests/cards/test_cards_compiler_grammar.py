@@ -854,3 +854,15 @@ def test_search_several_places_and_no_pronoun_through_an_unread_effect(pool) -> 
         read("put it into play", "sentence", ctx)
     b = ability(pool, "07050")
     assert any(u.phrase.startswith("at the end of the phase, if that card is still in play") for u in b.unread)
+
+
+def test_instead_of_the_normal_claim_effects(pool) -> None:
+    """02093: "when claim is applied for a challenge in which ~ is attacking alone, choose a character controlled by
+    the losing opponent. instead of the normal claim effects, kill that character": the kill replaces claim; the
+    phrase needs claim being applied as the triggering condition."""
+    a = ability(pool, "02093")
+    assert a.compiled is Compiled.FULL and uncovered(a) == []
+    (kill,) = [e for e in a.effects if e.kind is EffectKind.KILL]
+    assert kill.replaces is EventKind.CLAIM_APPLIED and kill.target.ref is TargetRef.CHOSEN
+    with pytest.raises(NotRead):
+        read("instead of the normal claim effects, kill ~", "sentence", Context(CardKind.CHARACTER))

@@ -829,6 +829,8 @@ class Effect:
     ``event`` by ``no_kneel_to_declare`` / ``must_be_declared``: ``declared_attacker``,
     ``declared_defender`` or ``declared`` (as either) ("does not kneel when declared as an attacker", "must be
     declared as a defender").
+    ``replaces``: the effect takes the place of what that event does ("instead of the normal claim effects, kill
+    that character": ``claim_applied``).
     ``repeat`` ("you may kneel a character to initiate this effect again"): the ability's effects resolve again,
     from the first (its ``condition`` says what the player pays for it: ``does``).
     ``instead``: this effect replaces the effect before it when its ``condition`` holds ("gain 1 gold.
@@ -866,6 +868,7 @@ class Effect:
     instead: bool = False
     instead_of: Zone | None = None
     event: EventKind | None = None
+    replaces: EventKind | None = None
 
 
 @dataclass(frozen=True)

@@ -1993,12 +1993,14 @@ class _Reader(Transformer[Token, Any]):
         return replace(e, duration=d)
 
     def sentence(self, c: list[Any]) -> list[Effect]:
-        leads = [x for x in c if isinstance(x, tuple) and x[0] not in ("tail", "instead_of", "instead")]
+        leads = [x for x in c if isinstance(x, tuple) and x[0] not in ("tail", "instead_of", "instead", "replaces")]
         tails = [x[1] for x in c if isinstance(x, tuple) and x[0] == "tail"]
         body = [x for x in c if isinstance(x, list)][0]
         for x in c:
             if isinstance(x, tuple) and x[0] == "instead":
                 body = [replace(e, instead=True) for e in body]
+            if isinstance(x, tuple) and x[0] == "replaces":
+                body = [replace(e, replaces=x[1]) for e in body]
             if isinstance(x, tuple) and x[0] == "instead_of":
                 zone, cond = x[1]
                 body = [replace(e, instead=True, instead_of=zone) for e in body]
@@ -2024,6 +2026,12 @@ class _Reader(Transformer[Token, Any]):
 
     def lead_at_end(self, c: list[Any]) -> tuple[str, Any]:
         return "at_end", c[0]
+
+    def lead_instead_of_claim(self, c: list[Any]) -> tuple[str, Any]:
+        """"when claim is applied ..., instead of the normal claim effects, kill that character"."""
+        if self.ctx.trigger_event is not EventKind.CLAIM_APPLIED:
+            _fail("'instead of the normal claim effects' without claim being applied")
+        return "replaces", EventKind.CLAIM_APPLIED
 
     def tail_condition(self, c: list[Any]) -> tuple[str, Any]:
         return "tail", c[0]

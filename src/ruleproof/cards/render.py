@@ -128,7 +128,7 @@ FIELD_WORDS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "attachments": "attachment attachments", "x": "x each every for", "per": "every each", "period": "this",
     "destination": "to attached", "source": "from", "chooser": "choose chooses", "keywords": "with",
     "prohibited": "cannot", "than": "than", "challenge": "challenge challenges", "from_zone": "from your",
-    "token": "token tokens", "factions": "affiliation",
+    "token": "token tokens", "factions": "affiliation", "replaces": "instead normal effects",
     "count": "more", "plus": "higher than",
 }.items()}
 
