@@ -12,6 +12,7 @@ import pytest
 from hostile_helpers import attempt
 
 from ruleproof import yaml_guard
+from ruleproof.errors import InputError
 
 
 def _laughs(levels: int) -> str:
@@ -48,7 +49,7 @@ def test_aliases_within_the_limit_are_still_read(tmp_path: Path) -> None:
     text = _laughs(3)  # 9^3 = 729 values
     root = yaml.compose(text, Loader=yaml.SafeLoader)
     yaml_guard.check_size(root, "small.yaml")  # does not raise
-    with pytest.raises(Exception, match="more than"):
+    with pytest.raises(InputError, match="more than"):
         yaml_guard.check_size(yaml.compose(_laughs(7), Loader=yaml.SafeLoader), "big.yaml")
 
 

@@ -19,7 +19,7 @@ import dataclasses
 from types import MappingProxyType
 from typing import Callable, Mapping
 
-from ruleproof.cards.abilities import Cost, CostKind, Effect, EffectKind, EventKind, TargetRef
+from ruleproof.cards.abilities import Cost, CostKind, Effect, EffectKind, EventKind, Subject, TargetRef
 from ruleproof.cards.semantics import Entry, Move, Place, Res, move_of, src_places
 from ruleproof.dsl import And, Bool, If, Not, Or, Term
 from ruleproof.loops.encode.step import AbilityStep, false, pending_name, true
@@ -34,21 +34,28 @@ EffectEncoder = Callable[[AbilityStep, Effect, Entry, str, int], None]
 # costs
 
 
-def _cost_turn(s: AbilityStep, c: Cost, e: Entry, tag: str, amt: int) -> None:
-    """Kneel (stand) a standing (kneeling) card, or the faction card (Kneel, Stand; Costs)."""
+def _turn(s: AbilityStep, e: Entry, subject: Subject) -> tuple[bool, EventKind, Callable[[str], Term]]:
+    """What kneeling or standing does (the entry's ``makes``), its event, and which cards it can turn: in play,
+    in the other position, matching ``subject``, and not under a 'cannot' for that event (Kneel, Stand; Cannot)."""
     to_standing = Res.STANDING in e.makes
     ev = EventKind.STOOD if to_standing else EventKind.KNELT
+
+    def eligible(k: str) -> Term:
+        was = s.pre[("standing", k)]
+        return And(s.in_play(k), Not(was) if to_standing else was, s.state_ok(subject, k),
+                   Not(s.forbidden((ev,), k)))
+
+    return to_standing, ev, eligible
+
+
+def _cost_turn(s: AbilityStep, c: Cost, e: Entry, tag: str, amt: int) -> None:
+    """Kneel (stand) a standing (kneeling) card, or the faction card (Kneel, Stand; Costs)."""
+    to_standing, ev, eligible = _turn(s, e, c.target.subject)
     if c.target.ref is TargetRef.FACTION_CARD:
         cell = ("fstand", s.me)
         s.st.require(Not(s.sym[cell]) if to_standing else s.sym[cell])
         s.sym.put(cell, to_standing)
         return
-
-    def eligible(k: str) -> Term:
-        was = s.pre[("standing", k)]
-        return And(s.in_play(k), Not(was) if to_standing else was, s.state_ok(c.target.subject, k),
-                   Not(s.forbidden((ev,), k)))
-
     for k, cond in s.targets(tag, c.target, amt, eligible, True).items():
         s.sym.put(("standing", k), to_standing, when=cond)
         s.emit(ev, k, cond)
@@ -116,19 +123,12 @@ COST_ENCODERS: Mapping[CostKind, CostEncoder] = MappingProxyType({
 
 def _effect_turn(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: int) -> None:
     """Stand (kneel) kneeling (standing) cards; a card that already is cannot be chosen (Target)."""
-    to_standing = Res.STANDING in e.makes
-    ev = EventKind.STOOD if to_standing else EventKind.KNELT
+    to_standing, ev, eligible = _turn(s, e, ef.target.subject)
     if ef.target.ref is TargetRef.FACTION_CARD:
         cell = ("fstand", s.me)
         s.changes.append(Not(s.pre[cell]) if to_standing else s.pre[cell])
         s.sym.put(cell, to_standing)
         return
-
-    def eligible(k: str) -> Term:
-        was = s.pre[("standing", k)]
-        return And(s.in_play(k), Not(was) if to_standing else was, s.state_ok(ef.target.subject, k),
-                   Not(s.forbidden((ev,), k)))
-
     for k, cond in s.effect_targets(tag, ef.target, amt, eligible).items():
         now = s.sym[("standing", k)]
         applies = And(cond, s.sym[("zone", k)] == Place.PLAY.value, Not(now) if to_standing else now)
