@@ -7,9 +7,15 @@ Promela (:func:`to_promela`), written so that SPIN checks what ruleproof checks:
   (``bool``, ``byte``, ``short``, ``int``; enum values are ``#define``
   constants ``Sort_value``, numbered from 0) when the built-in range property
   is exported, else ``int`` for every Int variable;
+* only the variables the exported properties depend on (:func:`cone`; the
+  others, and the actions that write only those, are left out, as a SPIN
+  user would leave them out by hand; the header names them);
 * one process: the initial state is chosen in one ``atomic`` block (a
-  nondeterministic counting loop or ``if`` per variable, then the initial
-  constraints; an excluded combination ends the run), then one ``do`` loop
+  nondeterministic counting loop or ``if`` per variable; a variable that an
+  initial equality fixes is computed from the others, :func:`_solved`; then
+  the initial constraints; an excluded combination ends the run), so that
+  SPIN stores each reachable state once, plus the process's start state;
+  then one ``do`` loop
   with a ``d_step`` branch per ground action and choice vector (the choices
   are expanded, at most :data:`MAX_CHOICES` vectors per action): its guard,
   the new values computed into ``hidden`` temporaries from the pre-state
@@ -33,6 +39,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -203,6 +210,57 @@ def _choice_vectors(system: System, ai: int) -> list[dict[str, Expr]]:
             for vals in itertools.product(*spaces)]
 
 
+def cone(system: System, props: Sequence[Property]) -> set[str]:
+    """The state variables the verdicts of ``props`` depend on (the cone of influence).
+
+    What the properties read (every Int variable under the built-in range
+    property, which bounds them all), then, until nothing is added: what the
+    guards and the updates of those variables read in the actions that write
+    them, and every variable of an initial constraint that reads one of them.
+    A variable outside it never influences a property, a guard or an update
+    of a variable inside it, so leaving it out of the Promela model changes
+    no verdict (a SPIN user leaves it out by hand).
+    """
+    keep: set[str] = set()
+    for p in props:
+        if p.builtin and p.kind is PropKind.INVARIANT:
+            keep |= {v.name for v in system.vars if isinstance(v.type, IntT)}
+        keep |= free_vars(p.expr)
+        for _label, c in p.conds:
+            keep |= free_vars(c)
+    while True:
+        before = len(keep)
+        for a in system.actions:
+            ups = [u for u in a.updates if u.var in keep]
+            if ups or any(p.applies_to(a) and dict(p.conds).get(a.label) is not None for p in props):
+                keep |= free_vars(a.guard)
+                for u in ups:
+                    keep |= free_vars(u.expr)
+        for c in system.init_constraints:
+            fv = free_vars(c)
+            if fv & keep:
+                keep |= fv
+        if len(keep) == before:
+            return keep
+
+
+def _sliced(system: System, props: Sequence[Property]) -> System:
+    """``system`` on the variables of :func:`cone` only: the actions that write none of them and no property
+    constrains are left out (in the sliced model they change nothing), the other actions' updates of the
+    variables outside it too."""
+    keep = cone(system, props)
+    if len(keep) == len(system.vars):
+        return system
+    actions = tuple(
+        replace(a, updates=tuple(u for u in a.updates if u.var in keep))
+        for a in system.actions
+        if any(u.var in keep for u in a.updates)
+        or any(p.applies_to(a) and dict(p.conds).get(a.label) is not None for p in props)
+    )
+    return replace(system, vars=tuple(v for v in system.vars if v.name in keep), actions=actions,
+                   init_vars=tuple(iv for iv in system.init_vars if iv.var in keep))
+
+
 def to_promela(system: System, props: Sequence[Property] | None = None) -> str:
     """The system as a Promela model (see the module docstring).
 
@@ -210,6 +268,8 @@ def to_promela(system: System, props: Sequence[Property] | None = None) -> str:
     """
     if props is None:
         props = [p for p in system.properties if p.kind is not PropKind.REACH]
+    full = system
+    system = _sliced(system, props)
     names = _Names(system)
     show = _Printer(names)
     invariants = [p for p in props if p.kind is PropKind.INVARIANT]
@@ -259,7 +319,13 @@ def to_promela(system: System, props: Sequence[Property] | None = None) -> str:
             branches.append(head + "\n       ".join(body) + "\n     }")
     out = [f"/* ruleproof export: {system.name}[{system.scenario}] as Promela ({len(system.vars)} state variables, "
            f"{len(system.actions)} ground actions) */",
-           "/* check: spin -a FILE && gcc -O2 -DSAFETY -o pan pan.c && ./pan -m100000 */", ""]
+           "/* check: spin -a FILE && gcc -O2 -DSAFETY -o pan pan.c && ./pan -m100000 */"]
+    if system is not full:
+        dropped = [v.label for v in full.vars if v.name not in {x.name for x in system.vars}]
+        out.append(f"/* left out (no exported property depends on them): {len(dropped)} state variables ("
+                   + _comment(", ".join(dropped[:8])) + (" ..." if len(dropped) > 8 else "")
+                   + f"), {len(full.actions) - len(system.actions)} ground actions that write only those */")
+    out.append("")
     for et in list(names.enums.values()):
         out += [f"#define {names.value(et, v)} {i}" for i, v in enumerate(et.values)]
     out.append("")
@@ -271,6 +337,7 @@ def to_promela(system: System, props: Sequence[Property] | None = None) -> str:
         else:
             out.append(f"{pt} {_ident(arr)};")
     out += [f"hidden int _t{i};" for i in range(temps)] + [f"hidden int _p{i};" for i in range(saved)]
+    out += ["hidden int _fix;"] if _solved(system) is not None else []
     out += ["", "inline invariants() {", *(inv_text or ["    skip"]), "}", ""]
     out += ["active proctype rules() {", "  atomic {"]
     out += [f"    {line}" for line in _initial(system, names, show)]
@@ -285,20 +352,64 @@ def _comment(s: str) -> str:
     return s.replace("*/", "* /")
 
 
+def _solved(system: System) -> tuple[str, Expr] | None:
+    """An initial variable that an initial equality constraint fixes, and its value from the others.
+
+    For a constraint ``x + rest == rhs`` (or ``rhs == x + rest``), ``x`` a
+    multi-valued Int initial variable read nowhere else in it: ``x`` is
+    ``rhs - rest``.  The export then computes ``x`` instead of choosing it
+    and excluding every choice that breaks the constraint (SPIN would store
+    each excluded combination as an end state).  The variable with the most
+    initial values is taken.
+    """
+    choose = {iv.var: iv for iv in system.init_vars if len(iv.values) > 1}
+    best: tuple[int, str, Expr] | None = None
+    for c in system.init_constraints:
+        if not (isinstance(c, App) and c.op is Op.EQ):
+            continue
+        for side, other in ((c.args[0], c.args[1]), (c.args[1], c.args[0])):
+            terms = side.args if isinstance(side, App) and side.op is Op.ADD else (side,)
+            for i, t in enumerate(terms):
+                if not (isinstance(t, Var) and not t.primed and isinstance(t.type, IntT) and t.name in choose):
+                    continue
+                rest = terms[:i] + terms[i + 1:]
+                if t.name in free_vars(other) or any(t.name in free_vars(r) for r in rest):
+                    continue
+                value: Expr = other if not rest else App(Op.SUB, (other, *rest[:1]), t.type)
+                for r in rest[1:]:
+                    value = App(Op.SUB, (value, r), t.type)
+                size = len(choose[t.name].values)
+                if best is None or size > best[0]:
+                    best = (size, t.name, value)
+    return None if best is None else (best[1], best[2])
+
+
 def _initial(system: System, names: _Names, show: _Printer) -> list[str]:
-    """The nondeterministic choice of an initial state, then its constraints."""
+    """The nondeterministic choice of an initial state, then its constraints (see :func:`_solved`)."""
     types = {v.name: v.type for v in system.vars}
+    solved = _solved(system)
     out = []
     for iv in system.init_vars:
         cell = names.cells[iv.var]
         t = types[iv.var]
         vals = iv.values
+        if solved is not None and iv.var == solved[0]:
+            continue
         if len(vals) == 1:
             out.append(f"{cell} = {names.value(t, vals[0])};")
         elif isinstance(t, IntT) and vals == tuple(range(int(vals[0]), int(vals[0]) + len(vals))):
             out.append(f"{cell} = {vals[0]}; do :: {cell} < {vals[-1]} -> {cell}++ :: break od;")
         else:
             out.append("if " + " ".join(f":: {cell} = {names.value(t, x)}" for x in vals) + " fi;")
+    if solved is not None:
+        var, value = solved
+        cell = names.cells[var]
+        allowed = next(iv.values for iv in system.init_vars if iv.var == var)
+        member = " || ".join(f"_fix == {int(x)}" for x in allowed)
+        if allowed == tuple(range(int(allowed[0]), int(allowed[0]) + len(allowed))):
+            member = f"{allowed[0]} <= _fix && _fix <= {allowed[-1]}"
+        out += [f"_fix = {show(value)}; /* {var}: fixed by an initial constraint */",
+                f"if :: ({member}) -> {cell} = _fix :: else -> goto end_excluded fi;"]
     if system.init_constraints:
         cond = " && ".join(show(c) for c in system.init_constraints)
         out += [f"if :: ({cond}) -> skip :: else -> goto end_excluded fi;"]

@@ -20,8 +20,9 @@ from ruleproof.cli import run
 from ruleproof.encoder import smtlib_queries
 from ruleproof.engines import kind
 from ruleproof.engines.common import Options
+from ruleproof.engines.explicit import explore
 from ruleproof.engines.runner import check_system
-from ruleproof.export import to_promela
+from ruleproof.export import cone, to_promela
 from ruleproof.ir import PropKind
 from ruleproof.loader import discover, load_system
 from ruleproof.results import Verdict
@@ -52,7 +53,9 @@ def test_spin_gives_ruleproofs_verdicts_on_the_exported_small_gold_scenario(muta
     assert whole.complete, whole.output
     assert whole.violated == bool(violated), whole.output
     if not mutant:
-        assert whole.states is not None and whole.states > 250_000  # 252,672 reachable states, plus the start-up
+        # the export is tight: SPIN stores each reachable state once, plus the process's start state
+        _fired, reachable, exhausted = explore(s, 10**6, 10**6)  # type: ignore[arg-type]
+        assert exhausted and whole.states == reachable + 1, (reachable, whole.output)
     # each property ruleproof finds violated, alone: SPIN finds it violated too
     for name in sorted(violated):
         one = tmp_path / f"p{len(name)}.pml"
@@ -98,6 +101,27 @@ def test_smt2_induction_queries_are_unsat_exactly_when_k_induction_proves(mutant
         proved.append(cli)
     assert any(proved)
     assert all(proved) == (mutant == "")
+
+
+def test_promela_leaves_out_what_no_exported_property_depends_on() -> None:
+    s = _small()
+    conserved = to_promela(s, [s.prop("gold is conserved")])  # type: ignore[attr-defined, arg-type]
+    # nothing that conservation depends on reads whether a card entered play: a SPIN user leaves it out
+    head, body = conserved.split("left out", 1)[1].split("*/", 1)
+    assert "entered[card 1], entered[card 2]" in head and "entered" not in body
+    assert "gold[2]" in conserved and "zone[2]" in conserved and "reduction[2]" in conserved  # guards read them
+    everything = to_promela(s)  # type: ignore[arg-type]
+    assert "bool entered[2]" in everything and "left out" not in everything
+    assert cone(s, [s.prop("gold is conserved")]) < {v.name for v in s.vars}  # type: ignore[attr-defined, arg-type]
+
+
+def test_promela_computes_the_initial_treasury_instead_of_excluding_choices() -> None:
+    text = to_promela(_small())  # type: ignore[arg-type]
+    init = text.split("atomic {", 1)[1].split("};", 1)[0]
+    # the treasury is what the pools do not hold (the initial constraint), not a choice among 0..6
+    assert "treasury = 0; do" not in init
+    assert re.search(r"_fix = \(+6 - gold\[0\]\) - gold\[1\]\)", init), init
+    assert "if :: (0 <= _fix && _fix <= 6) -> treasury = _fix :: else -> goto end_excluded fi;" in init
 
 
 def test_export_command_writes_the_file_and_refuses_an_ambiguous_model(tmp_path: Path) -> None:
