@@ -23,6 +23,17 @@ per parameter tuple, with constant parameters.  Every mistake (an unknown
 name, a type mismatch, a constant outside its range, an assignment to static
 data) raises :class:`ruleproof.errors.InputError` at once, naming the model
 file and line.
+
+The API is typed for the model author's editor and for mypy: an expression
+is a :class:`Term`, an assignable place is a :class:`Cell` (``m.var`` without an
+index gives one), and anything indexed by sorts is an :class:`Array`
+(``m.var`` with an index, ``m.static``, ``a.choose`` with an index), which
+gives a term for each index.  What Python's types cannot see, the model's own
+types (Int ranges, Bool, which sort), is checked when the model is built.
+``m.v.<name>`` looks a declaration up by name; Python cannot know from the
+name whether it is an array, so every declaration is also a term: an array
+used where a value is needed, or a scalar indexed, is an error naming the
+model's line.
 """
 
 from __future__ import annotations
@@ -35,16 +46,35 @@ import string
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Sequence, Union
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Callable,
+    Generic,
+    Iterable,
+    Iterator,
+    Mapping,
+    Sequence,
+    TypeVar,
+    Union,
+    overload,
+)
 
 from . import ir
 from .errors import InputError, SourceLoc
 from .ir import BoolT, EnumT, Expr, IntT, Op, PropKind, Type, Value, show_expr
 
+if TYPE_CHECKING:
+    from .consistency import Declared, Resolution
+
 __all__ = [
     "Model",
     "Term",
     "Cell",
+    "Array",
+    "VarArray",
+    "StaticArray",
+    "ChoiceArray",
     "Sort",
     "Step",
     "Transition",
@@ -63,6 +93,7 @@ __all__ = [
     "ForAll",
     "Exists",
     "Count",
+    "lift",
     "user_loc",
 ]
 
@@ -93,6 +124,7 @@ def _is_user_file(fn: str) -> bool:
 
 @functools.lru_cache(maxsize=1024)
 def _display(fn: str, cwd: str) -> str:
+    """``display_path(fn)``, cached per working directory ``cwd`` (what the path is shown relative to)."""
     return display_path(fn)
 
 
@@ -123,20 +155,29 @@ class Range:
     lo: int
     hi: int
 
+    def __post_init__(self) -> None:
+        if not all(isinstance(x, int) and not isinstance(x, bool) for x in (self.lo, self.hi)):
+            raise _err(f"Range needs whole numbers, got Range({self.lo!r}, {self.hi!r})")
+
 
 @dataclass(frozen=True)
 class OneOf:
     """Initial values: any of the listed ones."""
 
-    values: tuple[Any, ...]
+    values: tuple[int | bool | str | Term, ...]
 
-    def __init__(self, *values: Any) -> None:
+    def __init__(self, *values: int | bool | str | Term) -> None:
         object.__setattr__(self, "values", tuple(values))
 
 
 # --------------------------------------------------------------------------- terms
 
 Operand = Union["Term", int, bool, str]
+"""What a rule expression accepts: a term, or a Python constant (a string names a value of a sort)."""
+Index = Union["Term", str, tuple[Union["Term", str], ...]]
+"""What an array is indexed with: one term (or value name) per index sort; a tuple for several sorts."""
+InitValue = Union[int, bool, str, "Term", Range, OneOf]
+"""An initial value (or static value): a constant, a constant term, ``Range(lo, hi)`` or ``OneOf(...)``."""
 
 
 class Term:
@@ -246,20 +287,33 @@ class Term:
     def __invert__(self) -> Term:
         return _logic_operator("~", Not, self)
 
+    def __getitem__(self, idx: Index) -> Term:
+        """Only an :class:`Array` takes an index: a term that is not one says so at the model's line."""
+        raise _err(f"'{self}' is not an array: it takes no index")
+
+    def __iter__(self) -> Iterator[Term]:
+        raise _err(f"'{self}' is a single value: there is nothing to iterate over")
+
 
 class Cell(Term):
     """A readable and assignable place: a state variable, or an array entry."""
 
     __slots__ = ("array", "indices")
 
-    def __init__(self, expr: Expr, array: "VarArray", indices: tuple[Term, ...]) -> None:
+    def __init__(self, expr: Expr, array: VarArray, indices: tuple[Term, ...]) -> None:
         super().__init__(expr)
         self.array = array
         self.indices = indices
 
 
-def lift(x: Operand | Term, hint: Type | None = None) -> Term:
-    """Turn a Python constant into a term (strings need an enum ``hint``)."""
+def lift(x: Operand, hint: Type | None = None) -> Term:
+    """Turn a Python constant into a term (strings need an enum ``hint``).
+
+    >>> lift(3).type, lift(True).type
+    (IntT(lo=3, hi=3), BoolT())
+    """
+    if isinstance(x, Array):
+        raise x.not_a_value()
     if isinstance(x, Term):
         return x
     if isinstance(x, bool):
@@ -276,11 +330,15 @@ def lift(x: Operand | Term, hint: Type | None = None) -> Term:
 
 
 def _need_int(t: Term, op: str) -> None:
+    if isinstance(t, Array):
+        raise t.not_a_value()
     if not isinstance(t.type, IntT):
         raise _err(f"type mismatch: '{op}' needs Int operands, got {ir.type_name(t.type)}")
 
 
 def _need_bool(t: Term, what: str) -> None:
+    if isinstance(t, Array):
+        raise t.not_a_value()
     if not isinstance(t.type, BoolT):
         raise _err(f"type mismatch: {what} needs a Bool, got {ir.type_name(t.type)}")
 
@@ -315,13 +373,22 @@ def _order(op: Op, a: Operand, b: Operand) -> Term:
     return Term(ir.mk(op, ta.expr, tb.expr))
 
 
-def _terms(args: tuple[Any, ...]) -> list[Term]:
+Operands = Union[Operand, Iterable[Operand]]
+"""The arguments of ``And``, ``Or``, ``Sum``, ``Min`` and ``Max``: operands, or one iterable of them."""
+
+
+def _terms(args: tuple[Operands, ...]) -> list[Term]:
     if len(args) == 1 and not isinstance(args[0], (Term, int, bool, str)):
-        args = tuple(args[0])
-    return [lift(a) for a in args]
+        return [lift(a) for a in args[0]]
+    out: list[Term] = []
+    for a in args:
+        if not isinstance(a, (Term, int, bool, str)):
+            raise _err(f"cannot use {type(a).__name__} value {a!r} in a rule expression")
+        out.append(lift(a))
+    return out
 
 
-def And(*args: Any) -> Term:
+def And(*args: Operands) -> Term:
     """Conjunction of Bool terms (or of one iterable of them)."""
     ts = _terms(args)
     for t in ts:
@@ -329,7 +396,7 @@ def And(*args: Any) -> Term:
     return Term(ir.and_(*(t.expr for t in ts)))
 
 
-def Or(*args: Any) -> Term:
+def Or(*args: Operands) -> Term:
     """Disjunction of Bool terms (or of one iterable of them)."""
     ts = _terms(args)
     for t in ts:
@@ -391,7 +458,7 @@ def If(c: Operand, t: Operand, e: Operand) -> Term:
     return Term(ir.ite(tc.expr, tt.expr, te.expr))
 
 
-def Sum(*args: Any) -> Term:
+def Sum(*args: Operands) -> Term:
     """Sum of Int terms (or of one iterable of them); 0 when empty."""
     ts = _terms(args)
     for t in ts:
@@ -399,7 +466,7 @@ def Sum(*args: Any) -> Term:
     return Term(ir.add(*(t.expr for t in ts))) if ts else Term(ir.const(0))
 
 
-def Min(*args: Any) -> Term:
+def Min(*args: Operands) -> Term:
     ts = _terms(args)
     if not ts:
         raise _err("Min of nothing")
@@ -408,7 +475,7 @@ def Min(*args: Any) -> Term:
     return Term(ir.min_(*(t.expr for t in ts)))
 
 
-def Max(*args: Any) -> Term:
+def Max(*args: Operands) -> Term:
     ts = _terms(args)
     if not ts:
         raise _err("Max of nothing")
@@ -417,17 +484,17 @@ def Max(*args: Any) -> Term:
     return Term(ir.max_(*(t.expr for t in ts)))
 
 
-def ForAll(sort: "Sort", fn: Callable[[Term], Operand]) -> Term:
+def ForAll(sort: Sort, fn: Callable[[Term], Operand]) -> Term:
     """``fn(x)`` for every element ``x`` of ``sort``."""
     return And(*(lift(fn(x)) for x in sort))
 
 
-def Exists(sort: "Sort", fn: Callable[[Term], Operand]) -> Term:
+def Exists(sort: Sort, fn: Callable[[Term], Operand]) -> Term:
     """``fn(x)`` for some element ``x`` of ``sort``."""
     return Or(*(lift(fn(x)) for x in sort))
 
 
-def Count(sort: "Sort", fn: Callable[[Term], Operand]) -> Term:
+def Count(sort: Sort, fn: Callable[[Term], Operand]) -> Term:
     """How many elements ``x`` of ``sort`` satisfy ``fn(x)``."""
     return Sum(If(lift(fn(x)), 1, 0) for x in sort)
 
@@ -489,9 +556,8 @@ def _const_name(value: Term, sort: Sort) -> str:
     return str(value.expr.value)
 
 
-def _check_indices(name: str, sorts: tuple[Sort, ...], idx: Any) -> tuple[Term, ...]:
-    if not isinstance(idx, tuple):
-        idx = (idx,)
+def _check_indices(name: str, sorts: tuple[Sort, ...], index: Index) -> tuple[Term, ...]:
+    idx = index if isinstance(index, tuple) else (index,)
     if len(idx) != len(sorts):
         raise _err(f"'{name}' takes {len(sorts)} index(es), got {len(idx)}")
     out: list[Term] = []
@@ -503,10 +569,11 @@ def _check_indices(name: str, sorts: tuple[Sort, ...], idx: Any) -> tuple[Term, 
     return tuple(out)
 
 
-def _select(table: dict[tuple[str, ...], Expr], sorts: tuple[Sort, ...], idx: tuple[Term, ...]) -> Expr:
+def _select(table: Mapping[tuple[str, ...], Expr], sorts: tuple[Sort, ...], idx: tuple[Term, ...]) -> Expr:
     """Read ``table`` at possibly symbolic indices (an if-then-else chain)."""
-    if all(isinstance(t.expr, ir.Const) for t in idx):
-        return table[tuple(str(t.expr.value) for t in idx)]  # type: ignore[union-attr]
+    consts = [t.expr for t in idx if isinstance(t.expr, ir.Const)]
+    if len(consts) == len(idx):
+        return table[tuple(str(c.value) for c in consts)]
     keys = list(itertools.product(*(s.type.values for s in sorts)))
     result = table[keys[-1]]
     for key in reversed(keys[:-1]):
@@ -515,42 +582,88 @@ def _select(table: dict[tuple[str, ...], Expr], sorts: tuple[Sort, ...], idx: tu
     return result
 
 
-class VarArray:
-    """A declared state variable (scalar when ``index`` is empty)."""
+class Array(Term):
+    """Something indexed by sorts: index it (``a[x]``, ``a[x, y]``) to get a term.
 
-    def __init__(self, model: "Model", name: str, t: Type, index: tuple[Sort, ...], loc: SourceLoc | None) -> None:
-        self.model = model
-        self.name = name
-        self.type = t
+    An array is a :class:`Term` only so that ``m.v.<name>`` has one type for
+    every declaration: used where a value is needed it is an error naming the
+    model's line ("index it"), like every other misuse the model's types catch.
+    """
+
+    __slots__ = ("_name", "_type", "index")
+
+    def __init__(self, name: str, t: Type, index: tuple[Sort, ...]) -> None:  # no expr: an array is not a value
+        self._name = name
+        self._type = t
         self.index = index
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def type(self) -> Type:
+        """The type of each entry."""
+        return self._type
+
+    @property
+    def expr(self) -> Expr:  # type: ignore[override]
+        raise self.not_a_value()
+
+    @property
+    def label(self) -> str:
+        raise self.not_a_value()
+
+    def not_a_value(self) -> InputError:
+        """The error for an array used where a value is needed."""
+        if not self.index:
+            return _err(f"'{self.name}' takes no index: write {self.name}[()]")
+        idx = ", ".join(s.name for s in self.index)
+        example = ", ".join(s.name[0].lower() for s in self.index)
+        return _err(f"'{self.name}' is an array over {idx}: index it, as in {self.name}[{example}]")
+
+    def __getitem__(self, idx: Index) -> Term:
+        raise NotImplementedError  # pragma: no cover (every array defines it)
+
+    def __iter__(self) -> Iterator[Term]:
+        raise _err(f"'{self.name}' is an array: iterate over its index sort instead")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.name})"
+
+
+class VarArray(Array):
+    """A declared state variable (scalar when ``index`` is empty): each entry is a :class:`Cell`."""
+
+    __slots__ = ("model", "loc", "cells")
+
+    def __init__(self, model: Model, name: str, t: Type, index: tuple[Sort, ...], loc: SourceLoc | None) -> None:
+        super().__init__(name, t, index)
+        self.model = model
         self.loc = loc
         self.cells: dict[tuple[str, ...], ir.Var] = {}
         for key in itertools.product(*(s.type.values for s in index)):
             gname = f"{name}[{','.join(key)}]" if key else name
             self.cells[key] = ir.Var(gname, t)
 
-    def __getitem__(self, idx: Any) -> Cell:
+    def __getitem__(self, idx: Index) -> Cell:
         terms = _check_indices(self.name, self.index, idx)
-        table: dict[tuple[str, ...], Expr] = dict(self.cells)
-        return Cell(_select(table, self.index, terms), self, terms)
-
-    def __iter__(self) -> Iterator[Cell]:
-        raise _err(f"'{self.name}' is an array: iterate over its index sort instead")
-
-    def __repr__(self) -> str:
-        return f"VarArray({self.name})"
+        return Cell(_select(self.cells, self.index, terms), self, terms)
 
 
-class StaticArray:
+class StaticArray(Array):
     """Static scenario data (cost, STR, owner...): read-only, known per element."""
 
+    __slots__ = ("table",)
+
     def __init__(self, name: str, t: Type, index: tuple[Sort, ...], table: dict[tuple[str, ...], Expr]) -> None:
-        self.name = name
-        self.type = t
-        self.index = index
+        super().__init__(name, t, index)
         self.table = table
 
-    def __getitem__(self, idx: Any) -> Term:
+    def __getitem__(self, idx: Index) -> Term:
         terms = _check_indices(self.name, self.index, idx)
         return Term(_select(self.table, self.index, terms))
 
@@ -561,13 +674,27 @@ class StaticArray:
         return e.value
 
 
+class ChoiceArray(Array):
+    """Choices indexed by a sort (e.g. which characters to kill): see :meth:`Step.choose`."""
+
+    __slots__ = ("cells",)
+
+    def __init__(self, name: str, t: Type, index: Sort, cells: dict[str, Term]) -> None:
+        super().__init__(name, t, (index,))
+        self.cells = cells
+
+    def __getitem__(self, idx: Index) -> Term:
+        terms = _check_indices(self.name, self.index, idx)
+        return Term(_select({(k,): v.expr for k, v in self.cells.items()}, self.index, terms))
+
+
 # --------------------------------------------------------------------------- actions
 
 
 class Step:
     """What an action body builds: guard, choices and updates of one ground action."""
 
-    def __init__(self, model: "Model", family: str) -> None:
+    def __init__(self, model: Model, family: str) -> None:
         self._model = model
         self._family = family
         self.guard: list[Expr] = []
@@ -590,8 +717,14 @@ class Step:
             self.guard.append(t.expr)
             self.requires.append(ir.Requirement(t.expr, where))
 
-    def choose(self, name: str, t: Type | Sort, index: Sort | None = None) -> Any:
-        """A value the acting player picks at this step (one per ``index`` element)."""
+    @overload
+    def choose(self, name: str, t: Type | Sort, index: None = None) -> Term: ...
+
+    @overload
+    def choose(self, name: str, t: Type | Sort, index: Sort) -> ChoiceArray: ...
+
+    def choose(self, name: str, t: Type | Sort, index: Sort | None = None) -> Term | ChoiceArray:
+        """A value the acting player picks at this step (one per ``index`` element: an array of choices)."""
         tt = t.type if isinstance(t, Sort) else t
         if not isinstance(tt, (BoolT, IntT, EnumT)):
             raise _err(f"choice '{name}' needs a type (Bool, Int(lo, hi) or a sort)")
@@ -607,9 +740,9 @@ class Step:
                 raise _err(f"choice '{name}' is declared twice in action '{self._family}'")
             self.choices[cname] = ir.ChoiceVar(cname, tt, f"{name}[{index.type.label(el)}]")
             out[el] = Term(ir.Choice(cname, tt))
-        return _ChoiceArray(name, index, out)
+        return ChoiceArray(name, tt, index, out)
 
-    def set(self, target: Any, value: Operand, when: Operand | None = None, precedence: str = "") -> None:
+    def set(self, target: Term, value: Operand, when: Operand | None = None, precedence: str = "") -> None:
         """``target' = value`` (read in the pre-state); later ``set``s of a cell win.
 
         Two ``set``s of one cell that can both apply with different values
@@ -617,13 +750,13 @@ class Step:
         states in ``precedence`` the rule that makes it win (a documented
         tie-break, e.g. "the most recently applied set modifier wins").
         """
-        if isinstance(target, StaticArray) or (isinstance(target, Term) and not isinstance(target, Cell)):
-            what = target.name if isinstance(target, StaticArray) else str(target)
-            raise _err(f"cannot assign to '{what}': only state variables can change (static data is fixed)")
         if isinstance(target, VarArray):
             if target.index:
                 raise _err(f"'{target.name}' is an array: assign to one entry, e.g. {target.name}[x]")
             target = target[()]
+        if isinstance(target, Term) and not isinstance(target, Cell):
+            what = target.name if isinstance(target, Array) else str(target)
+            raise _err(f"cannot assign to '{what}': only state variables can change (static data is fixed)")
         if not isinstance(target, Cell):
             raise _err(f"cannot assign to {target!r}")
         arr = target.array
@@ -653,19 +786,6 @@ class Step:
             self.updates[var.name] = ir.ite(c, v.expr, prev)
             if var.name not in self._order:
                 self._order.append(var.name)
-
-
-class _ChoiceArray:
-    """Choices indexed by a sort (e.g. which characters to kill)."""
-
-    def __init__(self, name: str, index: Sort, cells: dict[str, Term]) -> None:
-        self.name = name
-        self.index = index
-        self.cells = cells
-
-    def __getitem__(self, idx: Any) -> Term:
-        (t,) = _check_indices(self.name, (self.index,), idx)
-        return Term(_select({(k,): v.expr for k, v in self.cells.items()}, (self.index,), (t,)))
 
 
 class Transition:
@@ -700,30 +820,29 @@ class Transition:
 _prime = ir.prime
 
 
-class _Names:
-    """Attribute access to a model's declarations with helpful errors."""
+_D = TypeVar("_D")
+_Body = TypeVar("_Body", bound=Callable[..., None])
 
-    def __init__(self, kind: str, table: dict[str, Any]) -> None:
+
+class _Names(Generic[_D]):
+    """Attribute access to a model's declarations with helpful errors (``m.v.gold``, ``m.sorts.Player``)."""
+
+    def __init__(self, kind: str, table: Mapping[str, _D]) -> None:
         object.__setattr__(self, "_kind", kind)
         object.__setattr__(self, "_table", table)
 
-    def __getattr__(self, name: str) -> Any:
-        table = object.__getattribute__(self, "_table")
+    def __getattr__(self, name: str) -> _D:
+        table: Mapping[str, _D] = object.__getattribute__(self, "_table")
         if name in table:
             return table[name]
         kind = object.__getattribute__(self, "_kind")
         raise _err(f"unknown {kind} '{name}'{_suggest(name, table)}")
 
-    def __getitem__(self, name: str) -> Any:
+    def __getitem__(self, name: str) -> _D:
         return self.__getattr__(name)
 
 
 # --------------------------------------------------------------------------- the model
-
-
-@dataclass
-class _PropDecl:
-    prop: ir.Property
 
 
 def _grounded(
@@ -772,16 +891,19 @@ class Model:
         self._family_sorts: dict[str, tuple[Sort, ...]] = {}
         self._props: list[ir.Property] = []
         self._ends: list[tuple[Expr, tuple[str, ...]]] = []
-        self._declared: list[Any] = []
-        self._resolutions: list[Any] = []
+        self._declared: list[Declared] = []
+        self._resolutions: list[Resolution] = []
         self._skipped: list[tuple[str, str]] = []
         self._covers: list[tuple[str, Expr]] = []
         self._hidden: set[str] = set()
         self._shown: dict[str, Callable[[], Operand]] = {}
         self.consistency_checks = True
-        self._names: dict[str, Any] = {}
-        self.v = _Names("variable or static data", self._names)
-        self.sorts = _Names("sort", self._sorts)
+        self._names: dict[str, Term] = {}
+        self.v: _Names[Term] = _Names("variable or static data", self._names)
+        """Variables and static data by name: a scalar variable is a :class:`Cell`, the rest are arrays."""
+        self.statics: _Names[StaticArray] = _Names("static data", self._statics)
+        """Static data by name, for reading its values while the model is built (``m.statics.cost.value("c1")``)."""
+        self.sorts: _Names[Sort] = _Names("sort", self._sorts)
 
     def _declare(self, name: str) -> None:
         if not name.isidentifier():
@@ -813,15 +935,32 @@ class Model:
 
     enum = sort
 
+    @overload
+    def var(
+        self,
+        name: str,
+        t: Type | Sort,
+        index: Sort | Sequence[Sort],
+        init: InitValue | Callable[..., InitValue] | None = None,
+        observable: bool | Callable[[], Operand] = True,
+    ) -> VarArray: ...
+
+    @overload
+    def var(self, name: str, t: Type | Sort, *, init: InitValue | None = None,
+            observable: bool | Callable[[], Operand] = True) -> Cell: ...
+
     def var(
         self,
         name: str,
         t: Type | Sort,
         index: Sort | Sequence[Sort] = (),
-        init: Any = None,
+        init: InitValue | Callable[..., InitValue] | None = None,
         observable: bool | Callable[[], Operand] = True,
-    ) -> Any:
-        """A state variable (an array over ``index`` sorts when given).
+    ) -> Cell | VarArray:
+        """A state variable: a :class:`Cell`, or an array of them over the ``index`` sorts.
+
+        ``init`` is its initial value (a constant, ``Range(lo, hi)`` or ``OneOf(...)``); for an
+        array it may be a function of the index elements.
 
         ``observable=False`` marks bookkeeping (a stage flag, a record of what
         an action did, a ghost): not part of what the game shows, so mutation
@@ -840,17 +979,19 @@ class Model:
         elif not observable:
             self._hidden.add(name)
         self._vars[name] = arr
-        self._names[name] = arr if idx else arr[()]
+        declared = arr if idx else arr[()]
+        self._names[name] = declared
         if init is None:
             raise _err(f"variable '{name}' needs an initial value: init=value, Range(lo, hi) or OneOf(...)")
         for key, var in arr.cells.items():
             spec = init(*(Term(ir.Const(k, s.type)) for k, s in zip(key, idx, strict=True))) if callable(init) else init
             self._init[var.name] = self._init_values(name, tt, spec)
-        return self._names[name]
+        return declared
 
-    def _init_values(self, name: str, t: Type, spec: Any) -> tuple[Value, ...]:
+    def _init_values(self, name: str, t: Type, spec: InitValue) -> tuple[Value, ...]:
+        vals: tuple[int | bool | str | Term, ...]
         if isinstance(spec, Range):
-            vals: tuple[Any, ...] = tuple(range(spec.lo, spec.hi + 1))
+            vals = tuple(range(spec.lo, spec.hi + 1))
         elif isinstance(spec, OneOf):
             vals = spec.values
         else:
@@ -876,7 +1017,13 @@ class Model:
             raise _err(f"'{name}' has no initial value")
         return tuple(out)
 
-    def static(self, name: str, t: Type | Sort, index: Sort | Sequence[Sort], values: Any) -> StaticArray:
+    def static(
+        self,
+        name: str,
+        t: Type | Sort,
+        index: Sort | Sequence[Sort],
+        values: Mapping[Any, InitValue] | Callable[..., InitValue],
+    ) -> StaticArray:
         """Static scenario data: ``values`` is a dict by element name(s) or a function of the elements."""
         self._declare(name)
         tt = t.type if isinstance(t, Sort) else t
@@ -886,7 +1033,7 @@ class Model:
             if callable(values):
                 raw = values(*(Term(ir.Const(k, s.type)) for k, s in zip(key, idx, strict=True)))
             else:
-                k1: Any = key[0] if len(key) == 1 else key
+                k1: str | tuple[str, ...] = key[0] if len(key) == 1 else key
                 if k1 not in values:
                     raise _err(f"static '{name}' has no value for {k1!r}")
                 raw = values[k1]
@@ -911,7 +1058,7 @@ class Model:
         cites: Sequence[str] = (),
         where: Callable[..., Operand] | None = None,
         distinct: bool = False,
-    ) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    ) -> Callable[[_Body], _Body]:
         """Declare a guarded action family, grounded over ``params``.
 
         ``where(*params)``: only the parameter tuples it holds for are grounded (it may read
@@ -920,7 +1067,7 @@ class Model:
         """
         loc = user_loc()
 
-        def deco(fn: Callable[..., None]) -> Callable[..., None]:
+        def deco(fn: _Body) -> _Body:
             fam = name or fn.__name__
             if fam in self._families:
                 raise InputError(f"action '{fam}' is declared twice", loc)

@@ -268,7 +268,7 @@ class _Builder:
         s = self.answers(a)
         assert s is not None
         w = self.decl.step(s).window
-        conds = [self.has[k, a.condition]]
+        conds: list[Term] = [self.has[k, a.condition]]
         if w is None or w.once_per_condition:
             conds.append(self.used[k, a.name] < 1)  # "< 1", not "== 0": robust in induction steps that ignore ranges
         if a.limit is not None and self.total is not None:
