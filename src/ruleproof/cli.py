@@ -21,7 +21,6 @@ import importlib
 import json
 import math
 import os
-import shutil
 import sys
 import traceback
 from pathlib import Path
@@ -47,6 +46,7 @@ from .cli_support import (
     error_object,
     json_error,
     parse_params,
+    report_width,
     streams,
     write_atomic,
 )
@@ -215,7 +215,8 @@ def check(model: str | None, props: tuple[str, ...], depth: int, kmax: int, engi
         graph = [] if props else graph_check_results(model)
         expected = work.expected() + [(r.system, r.scenario, r.property) for r in graph]
         sources = tuple((sp.name, display_path(str(sp.properties_file)) if sp.properties_file else "") for sp in specs)
-        text = TextOptions(-1 if quiet else 1 if verbose else 0, witnesses, _width(s.out), ids, trace_format, sources)
+        text = TextOptions(-1 if quiet else 1 if verbose else 0, witnesses, report_width(s.out), ids, trace_format,
+                           sources)
         rep = _CheckReport(s, name, mode, text, trace_path, expected, plan_budget.as_json(timeout))
         with Activity(s.err) as activity:
             rep.activity = activity
@@ -231,19 +232,6 @@ def check(model: str | None, props: tuple[str, ...], depth: int, kmax: int, engi
                 with budget.shielded():
                     return rep.finish(event)
 
-
-def _width(out: TextIO) -> int:
-    """Report width: the terminal's, else ``$COLUMNS``, else 100."""
-    try:
-        tty = out.isatty()
-    except (AttributeError, ValueError):
-        tty = False
-    if tty:
-        return max(40, shutil.get_terminal_size((100, 24)).columns)
-    try:
-        return max(40, int(os.environ.get("COLUMNS", "")))
-    except ValueError:
-        return 100
 
 
 class _CheckReport:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import shutil
 import sys
 import threading
 import time
@@ -210,6 +211,20 @@ class Activity:
                     self.err.flush()
                 except (OSError, ValueError):
                     return
+
+
+def report_width(out: TextIO) -> int:
+    """Width of a text report: the terminal's, else ``$COLUMNS``, else 100 (never under 40)."""
+    try:
+        tty = out.isatty()
+    except (AttributeError, ValueError):
+        tty = False
+    if tty:
+        return max(40, shutil.get_terminal_size((100, 24)).columns)
+    try:
+        return max(40, int(os.environ.get("COLUMNS", "")))
+    except ValueError:
+        return 100
 
 
 HEARTBEAT = 10.0

@@ -20,6 +20,7 @@ from ruleproof.cli_support import (
     budget_options,
     check_budget,
     check_seconds,
+    report_width,
     streams,
 )
 from ruleproof.errors import InputError, clip
@@ -43,11 +44,36 @@ Exit status:
 """
 
 
-def render_report(report: LoopReport) -> str:
+LOOP_CATEGORIES = (Category.MANDATORY, Category.UNBOUNDED, Category.LIMITED)
+"""The categories of a loop found (each with a replayed trace)."""
+
+
+def result_line(r: LoopResult, done: int, total: int, width: int = 0) -> str:
+    """One candidate as it is classified, for the text stream: ``[done/total] category  cards  [abilities]`` and,
+    for a candidate that is not a loop, its reason (clipped to ``width`` columns when ``width`` is given)."""
+    head = f"[{done}/{total}] {r.category.value}  {_head(r)}"
+    if r.category in LOOP_CATEGORIES or not r.reason:
+        return head
+    line = f"{head}  {r.reason}"
+    return line if not width or len(line) <= width else line[: max(width - 3, len(head))] + "..."
+
+
+def _head(r: LoopResult) -> str:
+    """A candidate's cards and abilities (and a limited loop's passes)."""
+    head = f"{' + '.join(r.cards)}  [{', '.join(f'{c}#{i}' for c, i in r.abilities)}]"
+    return head + f"  passes: {r.passes}" if r.category is Category.LIMITED else head
+
+
+def render_report(report: LoopReport, quiet: bool = False) -> str:
     """The report as plain text: first the abilities not read in full, then the loops, then the other candidates
-    one per entry, then whether the report is complete, then the counts (the last line)."""
+    one per entry, then whether the report is complete, then the counts (the last line).  ``quiet``: the loops
+    alone are listed (the abilities not read in full and the other candidates are counted, not listed)."""
     lines: list[str] = []
-    if report.unread and report.named:
+    if report.unread and quiet:
+        n = len(report.unread)
+        lines.append(f"== not read in full: {n} action/triggered abilit{'y' if n == 1 else 'ies'}, "
+                     f"{len(report.through_unread)} could close a cycle through the unread text")
+    elif report.unread and report.named:
         lines.append(f"== not read in full ({len(report.unread)}; "
                      f"{len(report.through_unread)} could close a cycle through the unread text)")
         for u in report.unread:
@@ -62,14 +88,11 @@ def render_report(report: LoopReport) -> str:
              Category.UNSUPPORTED]
     for cat in order:
         rs = [r for r in report.results if r.category is cat]
-        if not rs:
+        if not rs or (quiet and cat not in LOOP_CATEGORIES):
             continue
         lines.append(f"== {cat.value} ({len(rs)})")
         for r in rs:
-            head = f"{' + '.join(r.cards)}  [{', '.join(f'{c}#{i}' for c, i in r.abilities)}]"
-            if cat is Category.LIMITED:
-                head += f"  passes: {r.passes}"
-            lines.append(head)
+            lines.append(_head(r))
             lines.append(f"    {r.reason}")
             gain = ", ".join(f"{k} {v:+d}" for k, v in r.net_gain if v)
             if gain and cat in (Category.UNBOUNDED, Category.MANDATORY, Category.LIMITED):
@@ -78,7 +101,7 @@ def render_report(report: LoopReport) -> str:
                 for i, s in enumerate(r.trace.steps, 1):
                     ch = ", ".join(f"{k}={v}" for k, v in s.choices)
                     lines.append(f"    {i:>2}. {s.description}" + (f" ({ch})" if ch else ""))
-    if not report.named:
+    if not report.named and not quiet:
         reasons = top_reasons(report)
         if reasons:
             lines.append("== commonest reasons of the candidates not decided")
@@ -126,13 +149,23 @@ def render_report(report: LoopReport) -> str:
               help="Classify candidates on a local Dask cluster of N worker processes.")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Classify candidates on the Dask scheduler at ADDRESS.")
+@click.option("--verbose", "-v", is_flag=True,
+              help="Text: a line for every candidate as it is classified (default: a line for each loop found).")
+@click.option("--quiet", "-q", is_flag=True,
+              help="Text: no line as the candidates are classified; the report lists the loops alone, and the totals.")
 @budget_options
 def loops(codes: tuple[str, ...], deck_file: Path | None, pool_dir: Path | None, override_files: tuple[Path, ...],
           max_length: int | None, timeout: float, as_json: bool, workers: int | None = None,
-          scheduler: str | None = None, as_jsonl: bool = False, time_limit: float | None = None,
-          memory_limit: str = "none", rlimit: int | None = None) -> int:
-    """Search cards for loops: the whole pool, --cards CODE ..., or a --deck list."""
+          scheduler: str | None = None, as_jsonl: bool = False, verbose: bool = False, quiet: bool = False,
+          time_limit: float | None = None, memory_limit: str = "none", rlimit: int | None = None) -> int:
+    """Search cards for loops: the whole pool, --cards CODE ..., or a --deck list.
+
+    Text output: a line for each loop as it is found (-v: for every candidate as it is classified, -q: none),
+    then the report."""
     s = streams()
+    if verbose and quiet:
+        raise InputError("--verbose and --quiet exclude each other")
+    width = report_width(s.out)
     check_seconds("--timeout", timeout)
     if timeout < 0.1:
         raise InputError(f"--timeout must be 0.1 or more, got {timeout:g}")
@@ -152,14 +185,24 @@ def loops(codes: tuple[str, ...], deck_file: Path | None, pool_dir: Path | None,
         ov = load_overrides(override_files)
         with Activity(s.err) as activity:
 
+            seen = [0, 0]  # candidates classified, candidates in all
+            streamed = [False]  # a line written as the candidates were classified (a blank line then heads the report)
+
             def tick(done: int, total: int, cand: Any) -> None:
+                seen[1] = total
                 activity.status(f"candidate {min(done + 1, total)}/{total}: {'+'.join(cand.cards)}")
 
             def each(r: LoopResult) -> None:
+                seen[0] += 1
                 if as_jsonl:
                     s.out.write(json.dumps({"version": JSON_VERSION, "type": "candidate", **result_json(r)},
                                            sort_keys=True, default=str) + "\n")
-                    s.out.flush()
+                elif as_json or quiet or not (verbose or r.category in LOOP_CATEGORIES):
+                    return
+                else:
+                    s.out.write(result_line(r, seen[0], max(seen), width if verbose else 0) + "\n")
+                    streamed[0] = True
+                s.out.flush()
 
             event: BaseException | None = None
             try:
@@ -174,11 +217,13 @@ def loops(codes: tuple[str, ...], deck_file: Path | None, pool_dir: Path | None,
                     raise
                 report = partial
     with budget.shielded():
-        return _report(s.out, report, event, as_json, as_jsonl, plan_budget.as_json(timeout))
+        if streamed[0]:
+            s.out.write("\n")
+        return _report(s.out, report, event, as_json, as_jsonl, plan_budget.as_json(timeout), quiet)
 
 
 def _report(out: TextIO, report: LoopReport, event: BaseException | None, as_json: bool, as_jsonl: bool,
-            budget_json: dict[str, Any]) -> int:
+            budget_json: dict[str, Any], quiet: bool = False) -> int:
     """Write the report (complete, or what finished before an interrupt or the time limit); its exit status."""
     not_run = report.candidates - len(report.results)
     stopped = str(event) if event is not None else ""
@@ -199,7 +244,7 @@ def _report(out: TextIO, report: LoopReport, event: BaseException | None, as_jso
     elif as_json:
         out.write(json.dumps({**report_json(report), **extra}, sort_keys=True, default=str) + "\n")
     else:
-        out.write(render_report(report) + "\n")
+        out.write(render_report(report, quiet) + "\n")
         if stopped:
             out.write(f"{stopped}: {not_run} of {report.candidates} candidates not run\n")
     out.flush()
