@@ -42,7 +42,6 @@ from .cli_support import (
     check_budget,
     check_count,
     check_seconds,
-    check_target,
     error_object,
     json_error,
     parse_params,
@@ -187,6 +186,7 @@ def check(model: str | None, props: tuple[str, ...], depth: int, kmax: int, engi
     from .engines.common import Options
     from .loader import discover, graph_check_results
     from .scale.check import plan_check, run_check
+    from .scale.executor import check_target
 
     s = streams()
     if verbose and quiet:
@@ -405,6 +405,7 @@ def mutants(model: str | None, depth: int, timeout: float, limit: int | None, as
     """
     from .engines.common import Options
     from .mutants_report import result_json, result_text
+    from .scale.executor import check_target
 
     s = streams()
     check_count("--depth", depth, 1, MAX_DEPTH)

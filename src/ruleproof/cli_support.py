@@ -57,8 +57,6 @@ __all__ = [
     "Budget",
     "budget_options",
     "check_budget",
-    "check_target",
-    "max_workers",
 ]
 
 MAX_SECONDS = 7 * 24 * 3600.0
@@ -76,7 +74,6 @@ EXIT_SIGINT = 130
 """Interrupted by SIGINT (Ctrl-C): the finished results are reported, the rest marked not run."""
 EXIT_SIGTERM = 143
 """Terminated by SIGTERM: as for SIGINT."""
-
 
 
 @dataclass
@@ -301,31 +298,3 @@ def check_budget(time_limit: float | None, memory_limit: str, rlimit: int | None
         if memory < MIN_MEMORY:
             raise InputError(f"--memory-limit must be at least {MIN_MEMORY // 2**20}M, got '{clip(memory_limit)}'")
     return Budget(time_limit, memory, rlimit or None)
-
-
-#: Address schemes of Dask schedulers.
-SCHEMES = ("tcp", "tls", "ws", "wss", "ucx", "inproc")
-
-
-def max_workers() -> int:
-    """The largest ``--workers``: four worker processes per CPU core, and at most 64."""
-    return min(64, 4 * (os.cpu_count() or 1))
-
-
-def check_target(workers: int | None, scheduler: str | None) -> None:
-    """``--workers`` / ``--scheduler`` as given: at most one, a worker count in range, a well-formed address."""
-    if workers is not None and scheduler is not None:
-        raise InputError("give --workers or --scheduler, not both")
-    if workers is not None and workers < 1:
-        raise InputError(f"--workers must be 1 or more, got {workers}")
-    if workers is not None and workers > max_workers():
-        raise InputError(f"--workers must be at most {max_workers()} (4 per CPU core, at most 64), "
-                         f"got {clip(workers)}")
-    if scheduler is not None:
-        scheme, sep, rest = scheduler.partition("://")
-        if not sep:
-            scheme, rest = "tcp", scheduler
-        host, colon, port = rest.rpartition(":")
-        if scheme not in SCHEMES or (scheme != "inproc" and (not colon or not host or not port.isdigit())):
-            raise InputError(f"--scheduler takes a Dask scheduler address such as tcp://host:8786, "
-                             f"got '{clip(scheduler)}'")

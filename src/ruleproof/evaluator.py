@@ -259,10 +259,6 @@ class Evaluator:
             return True
         return bool(self.compile(cond)(s, t, choices))
 
-    def out_of_range(self, s: State) -> list[str]:
-        """Names of variables whose value is outside their declared type."""
-        return [v.name for v, x in zip(self.system.vars, s, strict=True) if not in_range(v.type, x)]
-
     def as_dict(self, s: Sequence[Value]) -> dict[str, Value]:
         return {v.name: x for v, x in zip(self.system.vars, s, strict=True)}
 

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, replace
-from typing import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Callable
 
 from ..errors import InternalError
 from ..evaluator import Evaluator, State
 from ..ir import EnumT, Property, PropKind, System, Type, Value
-from ..results import Change, Coverage, RawTrace, Result, Trace, TraceStep, Verdict
+from ..results import Change, RawTrace, Result, Trace, TraceStep, Verdict
 
 __all__ = ["Options", "Progress", "ProgressFn", "replay", "show_value", "result", "Clock"]
 
@@ -141,11 +141,3 @@ def replay(system: System, ev: Evaluator, raw: RawTrace, prop: Property | None) 
                 raise InternalError(f"{system.name}: counterexample for '{prop.name}' does not violate it on replay")
     initial = tuple((v.label, show_value(v.type, x)) for v, x in zip(system.vars, states[0], strict=True))
     return Trace(initial, tuple(steps), tuple(v.name for v in system.vars), tuple(states))
-
-
-def with_coverage(results: Sequence[Result], cov: Coverage | None) -> list[Result]:
-    return [replace(r, coverage=cov) for r in results]
-
-
-def label_map(system: System) -> Mapping[str, str]:
-    return {v.name: v.label for v in system.vars}

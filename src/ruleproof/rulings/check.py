@@ -36,7 +36,7 @@ from ..errors import InputError, InternalError
 from ..evaluator import Evaluator, State, domain
 from ..ir import Action, Expr, Property, System, Value
 from ..results import Result, Trace, Verdict
-from .model import DEFAULT_DEPTH, Ruling, Step
+from .model import DEFAULT_DEPTH, Ruling
 
 __all__ = ["Outcome", "Event", "RulingResult", "check_ruling", "CONCRETE_STATES", "CONCRETE_CHOICES"]
 
@@ -508,8 +508,3 @@ def _step_happens(r: Ruling, depth: int, timeout: float | None) -> bool | None:
         if res is SatResult.UNKNOWN:
             return None
     return False
-
-
-def step_label(r: Ruling, st: Step) -> str:
-    """The ground action a step names, as the model describes it."""
-    return r.system.actions[st.action].description if st.action is not None else st.text

@@ -45,14 +45,41 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Generic, Protocol, Sequence, TypeVar
 
 from .. import budget
-from ..cli_support import check_target, max_workers
 from ..errors import InputError, clip
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from distributed import Client, Future
 
-__all__ = ["Fault", "Unit", "UnitProgress", "UnitResult", "run_units", "max_workers", "NO_WORKER_WAIT",
-           "CONNECT_TIMEOUT"]
+__all__ = ["Fault", "Unit", "UnitProgress", "UnitResult", "run_units", "check_target", "max_workers", "SCHEMES",
+           "NO_WORKER_WAIT", "CONNECT_TIMEOUT"]
+
+#: Address schemes of Dask schedulers.
+SCHEMES = ("tcp", "tls", "ws", "wss", "ucx", "inproc")
+
+
+def max_workers() -> int:
+    """The largest ``--workers``: four worker processes per CPU core, and at most 64."""
+    return min(64, 4 * (os.cpu_count() or 1))
+
+
+def check_target(workers: int | None, scheduler: str | None) -> None:
+    """``--workers`` / ``--scheduler`` as given: at most one, a worker count in range, a well-formed address."""
+    if workers is not None and scheduler is not None:
+        raise InputError("give --workers or --scheduler, not both")
+    if workers is not None and workers < 1:
+        raise InputError(f"--workers must be 1 or more, got {workers}")
+    if workers is not None and workers > max_workers():
+        raise InputError(f"--workers must be at most {max_workers()} (4 per CPU core, at most 64), "
+                         f"got {clip(workers)}")
+    if scheduler is not None:
+        scheme, sep, rest = scheduler.partition("://")
+        if not sep:
+            scheme, rest = "tcp", scheduler
+        host, colon, port = rest.rpartition(":")
+        if scheme not in SCHEMES or (scheme != "inproc" and (not colon or not host or not port.isdigit())):
+            raise InputError(f"--scheduler takes a Dask scheduler address such as tcp://host:8786, "
+                             f"got '{clip(scheduler)}'")
+
 
 #: Seconds to wait for a cluster that has no worker before the remaining units fail.
 NO_WORKER_WAIT = 60.0
