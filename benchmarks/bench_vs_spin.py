@@ -174,24 +174,69 @@ def print_table(rows: list[Row]) -> None:
               f"(within 60 s wall on this machine: {max(wall60, default='none')})")
 
 
-def bmc_scaling(depth: int = 40) -> dict[str, float]:
-    """One incremental BMC run of gold conservation (6 cards) to ``depth``: CPU when each depth starts."""
+def bmc_scaling(depth: int = 40) -> dict[str, Any]:
+    """One incremental BMC run of gold conservation (6 cards) to ``depth``: CPU when each depth starts.
+
+    Also, per depth: the CPU of adding the step to the unrolling (``Unrolling.extend``) and of the
+    solver's query (``Unrolling.check``), and Z3's conflicts and decisions in that query, so that a
+    growing per-depth cost shows whether it is the encoding or the search that grows.
+    """
+    from ruleproof import encoder
     from ruleproof.engines import bmc
     from ruleproof.engines.common import Options, Progress
     from ruleproof.loader import discover, load_system
 
     s = load_system(discover(GOLD)[0], "default")
     starts: dict[int, float] = {}
+    encode: dict[int, float] = {}
+    solve: dict[int, float] = {}
+    search: dict[int, tuple[int, int]] = {}
     t0 = time.process_time()
+    extend, check = encoder.Unrolling.extend, encoder.Unrolling.check
 
     def hook(ev: Progress) -> None:
         starts.setdefault(ev.depth, time.process_time() - t0)
 
-    r = bmc.check(s, s.prop("gold is conserved"), Options(depth=depth, timeout=None), progress=hook)
+    def timed_extend(u: Any) -> None:
+        c = time.process_time()
+        extend(u)
+        encode[u.k] = encode.get(u.k, 0.0) + time.process_time() - c
+
+    def timed_check(u: Any, *a: Any, **kw: Any) -> Any:
+        st0 = u.solver.statistics()
+        before = [int(st0.get_key_value(k)) if k in st0.keys() else 0 for k in ("conflicts", "decisions")]
+        c = time.process_time()
+        r = check(u, *a, **kw)
+        solve[u.k] = solve.get(u.k, 0.0) + time.process_time() - c
+        st = u.solver.statistics()
+        after = [int(st.get_key_value(k)) if k in st.keys() else 0 for k in ("conflicts", "decisions")]
+        search[u.k] = (after[0] - before[0], after[1] - before[1])
+        return r
+
+    encoder.Unrolling.extend, encoder.Unrolling.check = timed_extend, timed_check  # type: ignore[method-assign, assignment]
+    try:
+        r = bmc.check(s, s.prop("gold is conserved"), Options(depth=depth, timeout=None), progress=hook)
+    finally:
+        encoder.Unrolling.extend, encoder.Unrolling.check = extend, check  # type: ignore[method-assign]
     total = time.process_time() - t0
     half = starts.get(depth // 2 + 1, total)
+
+    def around(d: dict[int, Any], k: int) -> float:
+        """The mean of the 5 depths up to ``k`` (one depth alone is noisy)."""
+        xs = [d[j] for j in range(k - 4, k + 1) if j in d]
+        return sum(xs) / len(xs) if xs else float("nan")
+
+    mid, end = depth // 2, depth
     return {"verdict_ok": float(r.verdict.value == "holds_to_depth"), "time_half": half, "time_full": total,
-            "ratio": total / half if half else float("inf")}
+            "ratio": total / half if half else float("inf"),
+            "encode_per_depth": (around(encode, mid), around(encode, end)),
+            "solve_per_depth": (around(solve, mid), around(solve, end)),
+            "conflicts_per_depth": (around({k: v[0] for k, v in search.items()}, mid),
+                                    around({k: v[0] for k, v in search.items()}, end)),
+            "decisions_per_depth": (around({k: v[1] for k, v in search.items()}, mid),
+                                    around({k: v[1] for k, v in search.items()}, end)),
+            "per_depth": {k: {"encode": encode.get(k, 0.0), "solve": solve.get(k, 0.0), "search": search.get(k)}
+                          for k in sorted(solve)}}
 
 
 def bundled(baseline: str) -> dict[str, Any]:
@@ -248,6 +293,11 @@ def main(argv: list[str]) -> int:
         out["bmc"] = b
         print(f"- BMC of gold conservation at 6 cards: time(20) {b['time_half']:.1f} s, time(40) {b['time_full']:.1f} s"
               f" CPU, ratio {b['ratio']:.2f} (goal: <= 2.5)", flush=True)
+        (e20, e40), (s20, s40) = b["encode_per_depth"], b["solve_per_depth"]
+        (c20, c40), (d20, d40) = b["conflicts_per_depth"], b["decisions_per_depth"]
+        print(f"  per depth (mean of depths 16-20 / 36-40): encoding the step {e20:.3f} / {e40:.3f} s CPU, "
+              f"the solver's query {s20:.2f} / {s40:.2f} s CPU, {c20:.0f} / {c40:.0f} conflicts, "
+              f"{d20:.0f} / {d40:.0f} decisions", flush=True)
     if "bundled" not in skip:
         res = bundled(a.baseline)
         out["bundled"] = res
