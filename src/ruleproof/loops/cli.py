@@ -27,9 +27,10 @@ from ruleproof.errors import InputError, clip
 from ruleproof.loops.driver import search_loops
 from ruleproof.loops.lasso import Category, LoopResult
 from ruleproof.loops.search import LoopReport, report_json, result_json, top_phrases, top_reasons
+from ruleproof.results import TraceStep
 from ruleproof.scale.executor import check_target
 
-__all__ = ["loops", "render_report"]
+__all__ = ["loops", "render_report", "step_actor", "step_changes"]
 
 EXIT_TEXT = """\b
 Exit status:
@@ -62,6 +63,54 @@ def _head(r: LoopResult) -> str:
     """A candidate's cards and abilities (and a limited loop's passes)."""
     head = f"{' + '.join(r.cards)}  [{', '.join(f'{c}#{i}' for c, i in r.abilities)}]"
     return head + f"  passes: {r.passes}" if r.category is Category.LIMITED else head
+
+
+_PLACE_TEXT = {"play": "play", "hand": "hand", "discard": "discard pile", "dead": "dead pile", "deck": "deck",
+               "shadows": "shadows", "removed": "out of the game", "plot_deck": "plot deck",
+               "revealed": "revealed plot", "used": "used pile"}
+_PLAYER_TEXT = {"you": "your", "opp": "the opponent's", "opponent": "the opponent's"}
+#: Variables of the loop model that are its own bookkeeping, not game state a player sees.
+_BOOKKEEPING = ("used", "pos", "passes", "pending", "trig", "imm", "snap_")
+
+
+def step_actor(description: str) -> str:
+    """A step's description with who initiates it: the model names the player when either could ("by you"); else
+    the ability's card is its owner's (control cannot change in that model), so an ``opp:`` card is the
+    opponent's."""
+    head, sep, kind = description.rpartition(": ")
+    if not sep or " by " in kind:
+        return description
+    return f"{description} by {'opp' if '(opp:' in head else 'you'}"
+
+
+def step_changes(step: TraceStep) -> str:
+    """What one step of a loop's trace changed, in game terms ("kneels X", "your gold 0 -> 2", "X: dead pile ->
+    play"), without the model's bookkeeping (limits used, cycle position, pending triggers)."""
+    moved = {c.var[5:-1] for c in step.changes if c.var.startswith("zone[")}
+    out: list[str] = []
+    for c in step.changes:
+        name, _, rest = c.var.partition("[")
+        what = rest[:-1]
+        if name.startswith(_BOOKKEEPING) or name in _BOOKKEEPING:
+            continue
+        if name == "standing":
+            if what not in moved:  # a card entering or leaving play is not knelt or stood by the step
+                out.append(f"{'stands' if c.new else 'kneels'} {what}")
+        elif name == "fstand":
+            out.append(f"{'stands' if c.new else 'kneels'} {_PLAYER_TEXT.get(what, what)} faction card")
+        elif name == "zone":
+            out.append(f"{what}: {_PLACE_TEXT.get(str(c.old), c.old)} -> {_PLACE_TEXT.get(str(c.new), c.new)}")
+        elif name == "ctl":
+            out.append(f"{what} now controlled by {'the opponent' if c.new in ('opp', 'opponent') else 'you'}")
+        elif name in ("gold", "hand", "deck", "fpower") and what in _PLAYER_TEXT:
+            label = {"gold": "gold", "hand": "cards in hand", "deck": "cards in deck",
+                     "fpower": "power on faction card"}[name]
+            out.append(f"{_PLAYER_TEXT[what]} {label} {c.old} -> {c.new}")
+        elif name in ("power", "cgold"):
+            out.append(f"{'power' if name == 'power' else 'gold'} on {what} {c.old} -> {c.new}")
+        else:
+            out.append(f"{c.var} {c.old} -> {c.new}")
+    return "; ".join(out)
 
 
 def render_report(report: LoopReport, quiet: bool = False) -> str:
@@ -100,7 +149,9 @@ def render_report(report: LoopReport, quiet: bool = False) -> str:
             if r.trace is not None and cat in (Category.UNBOUNDED, Category.MANDATORY, Category.LIMITED):
                 for i, s in enumerate(r.trace.steps, 1):
                     ch = ", ".join(f"{k}={v}" for k, v in s.choices)
-                    lines.append(f"    {i:>2}. {s.description}" + (f" ({ch})" if ch else ""))
+                    did = step_changes(s)
+                    lines.append(f"    {i:>2}. {step_actor(s.description)}" + (f" ({ch})" if ch else "")
+                                 + (f": {did}" if did else ""))
     if not report.named and not quiet:
         reasons = top_reasons(report)
         if reasons:

@@ -1,0 +1,92 @@
+"""Judged card sets of the loop corpus (benchmarks/loop_corpus.yaml) as tests: the answers, and the text a judge reads.
+
+Each case runs ``ruleproof loops --cards ...`` in this process on real cards of the vendored pool and checks the
+answer the corpus gives from the card text and the Rules Reference (the rule is in the corpus entry of the same id).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import Any
+
+import pytest
+
+from ruleproof.cli import run
+
+
+def _loops(*codes: str, as_json: bool = True) -> tuple[int, Any]:
+    out, err = io.StringIO(), io.StringIO()
+    argv = ["loops", *[a for c in codes for a in ("--cards", c)], *(["--json"] if as_json else [])]
+    status = run(argv, out, err)
+    return status, json.loads(out.getvalue()) if as_json else out.getvalue()
+
+
+def _found(doc: dict[str, Any]) -> list[dict[str, Any]]:
+    return [r for r in doc["loops"] if r["category"] in ("unbounded", "mandatory", "limited")]
+
+
+@pytest.mark.parametrize(("case", "codes", "category", "continued_by", "passes"), [
+    # Yoren cannot take a unique card its controller already controls a copy of: the Lews stay one per side
+    ("lew-yoren-opp-lew", ("19009", "13085", "opp:19009"), "unbounded", ["you", "opponent"], None),
+    # Melisandre's Favor has no restriction: on the opponent's Old Bear it makes the pair yours alone
+    ("lew-melisandres-favor-opp-obm", ("19009", "16002", "opp:16010"), "unbounded", ["you"], None),
+    # The New Gift kneels Satin, Satin stands the opponent's Lew, the Lew stands Satin: twice per phase
+    ("satin-new-gift-opp-lew", ("07013", "07017", "opp:19009"), "limited", ["you", "opponent"], 2),
+    # Ser Eldon stands a [baratheon] location once per round
+    ("eldon-northern-encampment", ("13047", "06088"), "limited", ["you"], 1),
+])
+def test_corpus_loops_are_found_with_who_continues(case: str, codes: tuple[str, ...], category: str,
+                                                   continued_by: list[str], passes: int | None) -> None:
+    status, doc = _loops(*codes)
+    best = _found(doc)
+    assert best, f"{case}: no loop found"
+    r = best[0]
+    assert r["category"] == category, case
+    assert sorted(r.get("continued_by") or ["you"]) == sorted(continued_by), case
+    if passes is not None:
+        assert r["passes"] == passes, case
+    assert status == (1 if category == "unbounded" else 0), case
+    assert doc["complete"] is True, case
+
+
+@pytest.mark.parametrize(("case", "codes"), [
+    ("obm-wyman-sacrifice", ("16010", "11021")),     # a sacrifice is not a kill: Old Bear never stands from it
+    ("northern-armory-jeyne", ("11003", "05033")),   # 'Northern Armory cannot stand'
+    ("obm-opp-jeyne", ("16010", "opp:05033")),       # neither stands the other's traits
+])
+def test_corpus_no_loop_answers_are_complete(case: str, codes: tuple[str, ...]) -> None:
+    status, doc = _loops(*codes)
+    assert not _found(doc), case
+    assert doc["complete"] is True and status == 0, case
+
+
+def test_limited_loop_text_names_who_acts_and_what_each_step_changes() -> None:
+    """A judge reads the steps in game terms: who initiates each ability (the opponent's Lew is theirs), what it
+    kneels, stands and gains, and which printed limits stop the loop."""
+    status, text = _loops("07013", "07017", "opp:19009", as_json=False)
+    assert status == 0
+    lines = text.splitlines()
+    head = lines.index("== limited (1)")
+    block = lines[head:head + 10]
+    assert "limit 2 per phase" in block[2] and "Satin (07013#1)" in block[2] and "The New Gift (07017#1)" in block[2]
+    assert block[3] == "    per pass: gold +1"
+    steps = [s.strip() for s in block[4:10]]
+    assert steps[0] == ("1. Satin (07013#1): reaction by you (target0=Left Hand Lew (opp:19009)): "
+                        "stands Left Hand Lew (opp:19009)")
+    assert steps[1] == ("2. Left Hand Lew (opp:19009#1): action by opp (target0=Satin (07013)): "
+                        "stands Satin (07013); kneels Left Hand Lew (opp:19009)")
+    assert steps[2] == "3. The New Gift (07017#1): action by you (cost0=Satin (07013)): kneels Satin (07013); " \
+                       "your gold 0 -> 1"
+    assert steps[5].endswith("your gold 1 -> 2")
+    assert not any("used[" in s or "pos " in s or "pending[" in s for s in steps)  # no model bookkeeping
+
+
+def test_loop_text_shows_cards_moving_between_zones() -> None:
+    """Two Drowned God Fanatics: the step says which copy goes from the dead pile into play and which is killed
+    into the dead pile (not that the killed copy 'stands')."""
+    _, text = _loops("11051", "11051", as_json=False)
+    (step,) = [s for s in text.splitlines() if s.strip().startswith("1. Drowned God Fanatic")]
+    assert step.endswith("Drowned God Fanatic (11051): dead pile -> play; "
+                         "Drowned God Fanatic (11051/2): play -> dead pile")
+    assert "stands" not in step and "by you" in step
