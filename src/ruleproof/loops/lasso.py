@@ -330,8 +330,9 @@ def _honest(enc: Encoding, r: LoopResult) -> LoopResult:
         return dataclasses.replace(r, reason=f"{r.reason}; true also with what the model leaves out (it only "
                                    "restricts): " + _phrases(enc, Direction.WIDENS))
     if r.category in _LOOPS:
+        kind = f"{'an' if r.category is Category.UNBOUNDED else 'a'} {r.category.value}"
         return dataclasses.replace(r, category=Category.UNKNOWN, trace=None, trace_passes=0, passes=None,
-                                   reason=f"the model finds a {r.category.value} loop, but it leaves out "
+                                   reason=f"the model finds {kind} loop, but it leaves out "
                                    f"restrictions that could stop it: {_phrases(enc, Direction.WIDENS)}")
     if r.category is Category.NOT_A_LOOP:
         return dataclasses.replace(r, category=Category.UNKNOWN, trace=None, trace_passes=0,
