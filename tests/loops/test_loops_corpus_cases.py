@@ -68,10 +68,12 @@ def test_limited_loop_text_names_who_acts_and_what_each_step_changes() -> None:
     assert status == 0
     lines = text.splitlines()
     head = lines.index("== limited (1)")
-    block = lines[head:head + 10]
+    block = lines[head:head + 11]
     assert "limit 2 per phase" in block[2] and "Satin (07013#1)" in block[2] and "The New Gift (07017#1)" in block[2]
     assert block[3] == "    per pass: gold +1"
-    steps = [s.strip() for s in block[4:10]]
+    assert block[4] == ("    continued by: you and the opponent: each pass needs an ability of each, and either "
+                        "ends it by declining")
+    steps = [s.strip() for s in block[5:11]]
     assert steps[0] == ("1. Satin (07013#1): reaction by you (target0=Left Hand Lew (opp:19009)): "
                         "stands Left Hand Lew (opp:19009)")
     assert steps[1] == ("2. Left Hand Lew (opp:19009#1): action by opp (target0=Satin (07013)): "

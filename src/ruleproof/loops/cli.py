@@ -30,7 +30,7 @@ from ruleproof.loops.search import LoopReport, report_json, result_json, top_phr
 from ruleproof.results import TraceStep
 from ruleproof.scale.executor import check_target
 
-__all__ = ["loops", "render_report", "step_actor", "step_changes"]
+__all__ = ["continued_text", "loops", "render_report", "step_actor", "step_changes"]
 
 EXIT_TEXT = """\b
 Exit status:
@@ -71,6 +71,15 @@ _PLACE_TEXT = {"play": "play", "hand": "hand", "discard": "discard pile", "dead"
 _PLAYER_TEXT = {"you": "your", "opp": "the opponent's", "opponent": "the opponent's"}
 #: Variables of the loop model that are its own bookkeeping, not game state a player sees.
 _BOOKKEEPING = ("used", "pos", "passes", "pending", "trig", "imm", "snap_")
+
+
+def continued_text(who: tuple[str, ...]) -> str:
+    """Who must choose to go on for another pass of a loop (its ``continued_by``), in words."""
+    if not who:
+        return "no one: every ability on it is forced"
+    if set(who) == {"you", "opponent"}:
+        return "you and the opponent: each pass needs an ability of each, and either ends it by declining"
+    return "the opponent alone" if who == ("opponent",) else "you alone"
 
 
 def step_actor(description: str) -> str:
@@ -146,6 +155,8 @@ def render_report(report: LoopReport, quiet: bool = False) -> str:
             gain = ", ".join(f"{k} {v:+d}" for k, v in r.net_gain if v)
             if gain and cat in (Category.UNBOUNDED, Category.MANDATORY, Category.LIMITED):
                 lines.append(f"    per pass: {gain}")
+            if cat is Category.LIMITED and (len(r.players) > 1 or r.continued_by != ("you",)):
+                lines.append(f"    continued by: {continued_text(r.continued_by)}")
             if r.trace is not None and cat in (Category.UNBOUNDED, Category.MANDATORY, Category.LIMITED):
                 for i, s in enumerate(r.trace.steps, 1):
                     ch = ", ".join(f"{k}={v}" for k, v in s.choices)
