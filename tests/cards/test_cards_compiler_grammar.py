@@ -866,3 +866,45 @@ def test_instead_of_the_normal_claim_effects(pool) -> None:
     assert kill.replaces is EventKind.CLAIM_APPLIED and kill.target.ref is TargetRef.CHOSEN
     with pytest.raises(NotRead):
         read("instead of the normal claim effects, kill ~", "sentence", Context(CardKind.CHARACTER))
+
+
+def test_a_payment_before_to_is_never_read_as_an_effect(pool) -> None:
+    """"X to Y": X is paid for Y (Costs).  09020 Queen of the Seven Kingdoms: "stand attached character and remove it
+    from the challenge to choose a participating character. stand that character and remove it from the challenge":
+    both parts of the cost are costs on the attached character (not effects, not the attachment), the effects act on
+    the chosen participating character.  24022 Mace Tyrell: "... with equal or lower printed cost" compares with the
+    card that paid the cost."""
+    q = ability(pool, "09020")
+    assert q.compiled is Compiled.FULL and uncovered(q) == []
+    host = Target(TargetRef.ATTACHED, Subject(Scope.ATTACHED, CardKind.CHARACTER))
+    assert q.costs == (Cost(CostKind.STAND, host), Cost(CostKind.REMOVE_FROM_CHALLENGE, host))
+    chosen = Target(TargetRef.CHOSEN, Subject(card_type=CardKind.CHARACTER, role=ChallengeRole.PARTICIPATING))
+    assert q.effects == (Effect(EffectKind.STAND, 1, chosen), Effect(EffectKind.REMOVE_FROM_CHALLENGE, 1, chosen))
+    m = ability(pool, "24022")
+    assert m.compiled is Compiled.FULL and uncovered(m) == []
+    assert [c.kind for c in m.costs] == [CostKind.STAND, CostKind.REMOVE_FROM_CHALLENGE]
+    assert m.costs[1].target.ref is TargetRef.COST
+    assert m.effects[0].target.subject.compare == (Compare(Stat.PRINTED_COST, Cmp.LE, None, TargetRef.COST),)
+    assert m.effects[0].target.subject.other
+
+
+def test_an_unread_payment_leaves_its_effect_unread_or_named_as_a_cost(pool) -> None:
+    """A sentence "X to Y" that is not read whole is never read as X with "to Y" left out as a modifier (that read
+    the payment as an effect): 06086 Mutiny at Craster's Keep ("sacrifice that character to choose a character an
+    opponent controls and discard it from play") sacrifices and discards nothing in its tree, the sentence is an
+    unread effect; 08089 Cersei's Informer's cost "move 1 gold from ~ to a non-«Spy» card you control" is an unread
+    cost and its effect "draw 1 card" is read.  Over the pool, no unread "to <verb>" is called a target restriction."""
+    a = ability(pool, "06086")
+    assert not {EffectKind.SACRIFICE, EffectKind.DISCARD} & {e.kind for e in a.effects}
+    assert Unread("sacrifice that character to choose a character an opponent controls and discard it from play",
+                  ClauseRole.EFFECT) in a.unread
+    b = ability(pool, "08089")
+    assert b.costs == () and b.effects[0] == Effect(EffectKind.DRAW, 1, YOU)
+    assert Unread("move 1 gold from ~ to a non-«Spy» card you control", ClauseRole.COST) in b.unread
+    assert clause_role("to draw 1 card", "sentence") is ClauseRole.EFFECT
+    assert clause_role("to its owner's hand", "sentence") is ClauseRole.TARGET_RESTRICTION
+    misnamed = [(c.code, u.phrase) for c in pool for a in compile_card(c.raw) for u in a.unread
+                if u.role is ClauseRole.TARGET_RESTRICTION and u.phrase.startswith("to ")
+                and u.phrase.split()[1] in ("choose", "draw", "stand", "kneel", "kill", "discard", "put", "move",
+                                            "place", "gain", "give", "have", "cancel", "return", "save")]
+    assert misnamed == []

@@ -260,6 +260,7 @@ class CostKind(Enum):
     SHUFFLE_INTO_DECK = "shuffle_into_deck"
     PLACE_TOKEN = "place_token"
     DISCARD_FROM_DECK = "discard_from_deck"
+    REMOVE_FROM_CHALLENGE = "remove_from_challenge"
 
 
 class EffectKind(Enum):

@@ -97,6 +97,7 @@ _COST_OF: dict[EffectKind, CostKind] = {
     EffectKind.REVEAL: CostKind.REVEAL,
     EffectKind.MOVE_POWER: CostKind.MOVE_POWER,
     EffectKind.PLACE_TOKEN: CostKind.PLACE_TOKEN,
+    EffectKind.REMOVE_FROM_CHALLENGE: CostKind.REMOVE_FROM_CHALLENGE,
 }
 
 
@@ -207,6 +208,8 @@ def clause_role(phrase: str, clause: str) -> ClauseRole:
         return ClauseRole.TRIGGER_RESTRICTION
     if p.startswith("you may ") or p.startswith("may "):
         return ClauseRole.OPTIONAL_EFFECT
+    if first == "to" and _infinitive(p):
+        return ClauseRole.EFFECT  # "to draw 1 card": what a payment is for
     if first in _MODIFIER_WORDS or first in ("by", "using", "as", "under", "for", "to", "into", "on", "onto"):
         return ClauseRole.TARGET_RESTRICTION
     if clause == "costs":
@@ -273,6 +276,8 @@ def _read_part(text: str, clause: str, acc: _Acc, budget: int = 40) -> Any:
                 break
             if _CLAUSE_SPLIT.search(text[k:m]):
                 continue  # a span with a verb phrase of its own is a clause, not a modifier: read clause by clause
+            if _infinitive(text[k:m]):
+                continue  # "... to <verb>": the payment and the effect are read together or not at all
             tries += 1
             rest = text[m:]
             if rest.startswith(","):
@@ -288,6 +293,8 @@ def _read_part(text: str, clause: str, acc: _Acc, budget: int = 40) -> Any:
     for k in starts:
         if tries >= budget * 2:
             break
+        if _infinitive(text[k:]):
+            continue  # the tail holds what the part before it pays for: never read that part as effects
         tries += 1
         try:
             got = read(text[:k].rstrip(" ,"), clause, acc.ctx)
@@ -386,6 +393,18 @@ def _sentence_role(s: str) -> ClauseRole:
 
 _CLAUSE_SPLIT = re.compile(r"(?:,? and |, )(?=(?:you may |" + "|".join(sorted(VERBS - {"may", "must", "cannot"}))
                            + r")\b)")
+#: "to" before a verb: what stands before it is paid for what comes after (Costs: "kneel ~ to stand a character").
+_INFINITIVE = re.compile(r"(?:^|\s)to,? (?:" + "|".join(sorted(
+    (VERBS - {"is", "are", "may", "must", "cannot", "does"})
+    | set("give apply end set switch increase double raise reduce play marshal trigger satisfy become".split())))
+    + r")\b")
+
+
+def _infinitive(text: str) -> bool:
+    """Does ``text`` hold "to <verb>" outside parentheses?  A phrase with one is never a modifier to leave out: what
+    is before it is a payment and what follows it the effect, so reading the one without the other misreads both
+    (a cost read as an effect)."""
+    return bool(_INFINITIVE.search(re.sub(r"\([^()]*\)", "", text)))
 
 
 def _clauses(part: str, acc: _Acc) -> list[Effect] | None:
@@ -393,8 +412,8 @@ def _clauses(part: str, acc: _Acc) -> list[Effect] | None:
     your deck for X, reveal it, and add it to your hand"); the clauses not read are named.  ``None`` when no
     clause is read."""
     pieces = [p for p in _CLAUSE_SPLIT.split(part) if p.strip()]
-    if len(pieces) < 2:
-        return None
+    if len(pieces) < 2 or _infinitive(part):
+        return None  # "X and Y to Z": X is paid for Z, not an effect of its own
     probe = _Acc(acc.ctx, [])
     out: list[Effect] = []
     for piece in pieces:
@@ -579,6 +598,10 @@ def _read_costs(text: str, acc: _Acc) -> list[Cost] | None:
     return _as_costs(effects)
 
 
+#: The verbs a cost list starts with.
+_COST_START = r"^(kneel|sacrifice|pay|discard|return|remove|kill|stand|put|move|reveal|shuffle|place) "
+
+
 def _first_sentence(s: str, acc: _Acc, conditions: list[Condition]) -> tuple[list[Cost], list[Effect]]:
     """The first sentence: an optional play restriction ("If ..., "), the costs (before " to "), effects."""
     m = re.match(r"^((?:if|during|unless|while) [^,]+), (.+)$", s)
@@ -589,24 +612,24 @@ def _first_sentence(s: str, acc: _Acc, conditions: list[Condition]) -> tuple[lis
         except NotRead:
             pass
     to = [mm.start() for mm in re.finditer(r" to,? ", s)]
-    saved = (acc.ctx.antecedent, acc.ctx.player)
+    saved = (acc.ctx.antecedent, acc.ctx.player, acc.ctx.gap)
     for i in to:
         costs = _read_costs(s[:i], acc)
         if costs is None:
-            acc.ctx.antecedent, acc.ctx.player = saved
+            acc.ctx.antecedent, acc.ctx.player, acc.ctx.gap = saved
             continue
         probe = _Acc(acc.ctx, [])
         effects = _sentence(s[i + 4:].lstrip(", "), probe)
         if not probe.unread:
             acc.read_parts += 1 + probe.read_parts
             return costs, effects
-        acc.ctx.antecedent, acc.ctx.player = saved
+        acc.ctx.antecedent, acc.ctx.player, acc.ctx.gap = saved
     probe = _Acc(acc.ctx, [])
     effects = _sentence(s, probe)
     if not probe.unread:
         acc.read_parts += probe.read_parts
         return [], effects
-    acc.ctx.antecedent, acc.ctx.player = saved
+    acc.ctx.antecedent, acc.ctx.player, acc.ctx.gap = saved
     if m and not conditions:
         acc.miss(m.group(1), "condition")
         s = m.group(2)
@@ -616,8 +639,8 @@ def _first_sentence(s: str, acc: _Acc, conditions: list[Condition]) -> tuple[lis
         if costs is not None:
             acc.read_parts += 1
             return costs, _sentence(s[i + 4:].lstrip(", "), acc)
-        acc.ctx.antecedent, acc.ctx.player = saved
-    if to and re.match(r"^(kneel|sacrifice|pay|discard|return|remove|kill|stand|put|move|reveal|shuffle|place) ", s):
+        acc.ctx.antecedent, acc.ctx.player, acc.ctx.gap = saved
+    if to and re.match(_COST_START, s):
         # a cost list read in part: the costs before the first " to " whose effects are read
         for i in to:
             part_acc = _Acc(acc.ctx, [])
@@ -626,11 +649,18 @@ def _first_sentence(s: str, acc: _Acc, conditions: list[Condition]) -> tuple[lis
             acc.ctx.in_cost = False
             costs = _as_costs(got) if got is not None else None
             if costs is None:
-                acc.ctx.antecedent, acc.ctx.player = saved
+                acc.ctx.antecedent, acc.ctx.player, acc.ctx.gap = saved
                 continue
             acc.unread.extend(part_acc.unread)
             acc.read_parts += 1
             return costs, _sentence(s[i + 4:].lstrip(", "), acc)
+    inf = _INFINITIVE.search(s)
+    if inf is not None and "(" not in s[:inf.start()] and re.match(_COST_START, s):
+        # costs not read: named as one unread cost (what they choose could be what a pronoun after them means),
+        # the effects after "to" read on their own
+        acc.unread.append(Unread(s[:inf.start()].strip(" ,"), ClauseRole.COST))
+        acc.ctx.gap = True
+        return [], _sentence(s[inf.end() - len(inf.group(0).split()[-1]):], acc)
     return [], _sentence(s, acc)
 
 

@@ -2109,7 +2109,11 @@ class _Reader(Transformer[Token, Any]):
         t = np.target
         if default is not None and t.subject.scope is Scope.ANY and t.ref in (TargetRef.CHOSEN, TargetRef.EACH):
             t = replace(t, subject=replace(t.subject, scope=default))
-        if not np.pronoun and t.ref in (TargetRef.CHOSEN, TargetRef.EACH):
+        trigger_card = self.ctx.trigger is not None and self.ctx.trigger.card_type is not None
+        if not np.pronoun and (t.ref in (TargetRef.CHOSEN, TargetRef.EACH)
+                               or t.ref is TargetRef.ATTACHED and not trigger_card):
+            # "stand attached character and remove it from the challenge": "it" is the card acted on last; with a
+            # card in the triggering condition, "kneel attached character to save it" saves that card
             ref = TargetRef.COST if self.ctx.in_cost and t.ref is TargetRef.CHOSEN else t.ref
             self.ctx.antecedent = (replace(t, ref=ref), np.count)
         return t
