@@ -892,15 +892,17 @@ def test_an_unread_payment_leaves_its_effect_unread_or_named_as_a_cost(pool) -> 
     """A sentence "X to Y" that is not read whole is never read as X with "to Y" left out as a modifier (that read
     the payment as an effect): 06086 Mutiny at Craster's Keep ("sacrifice that character to choose a character an
     opponent controls and discard it from play") sacrifices and discards nothing in its tree, the sentence is an
-    unread effect; 08089 Cersei's Informer's cost "move 1 gold from ~ to a non-«Spy» card you control" is an unread
-    cost and its effect "draw 1 card" is read.  Over the pool, no unread "to <verb>" is called a target restriction."""
+    unread effect; 13015 Ser Gerris Drinkwater's cost "discard another card from shadows" is an unread cost and its
+    effect "put ~ into play from shadows" is read.  Over the pool, no unread "to <verb>" is called a target
+    restriction."""
     a = ability(pool, "06086")
     assert not {EffectKind.SACRIFICE, EffectKind.DISCARD} & {e.kind for e in a.effects}
     assert Unread("sacrifice that character to choose a character an opponent controls and discard it from play",
                   ClauseRole.EFFECT) in a.unread
-    b = ability(pool, "08089")
-    assert b.costs == () and b.effects[0] == Effect(EffectKind.DRAW, 1, YOU)
-    assert Unread("move 1 gold from ~ to a non-«Spy» card you control", ClauseRole.COST) in b.unread
+    b = ability(pool, "13015", AbilityType.ACTION)
+    assert b.costs == () and [e.kind for e in b.effects] == [EffectKind.PUT_INTO_PLAY]
+    assert b.effects[0].from_zones == (Zone.SHADOWS,)
+    assert b.unread == (Unread("discard another card from shadows", ClauseRole.COST),)
     assert clause_role("to draw 1 card", "sentence") is ClauseRole.EFFECT
     assert clause_role("to its owner's hand", "sentence") is ClauseRole.TARGET_RESTRICTION
     misnamed = [(c.code, u.phrase) for c in pool for a in compile_card(c.raw) for u in a.unread
@@ -908,3 +910,79 @@ def test_an_unread_payment_leaves_its_effect_unread_or_named_as_a_cost(pool) -> 
                 and u.phrase.split()[1] in ("choose", "draw", "stand", "kneel", "kill", "discard", "put", "move",
                                             "place", "gain", "give", "have", "cancel", "return", "save")]
     assert misnamed == []
+
+
+def test_moving_gold_as_a_cost_and_the_card_that_paid(pool) -> None:
+    """08066 Obsidian Arrows: "move 1 gold from ~ to a defending character to give that character -3 str until the
+    end of the challenge" (the minus printed as a dash): the gold goes to any defending character (not one of
+    yours) and "that character" is that card.  08089 Cersei's Informer: "move 1 gold from ~ to a non-«Spy» card you
+    control to draw 1 card".  21024 Goldengrove: "kneel ~ or a «Small Council» character to choose another card you
+    own with equal or lower printed cost": lower than the card that was knelt, whichever it was."""
+    a = ability(pool, "08066")
+    assert a.compiled is Compiled.FULL and uncovered(a) == []
+    defending = Subject(card_type=CardKind.CHARACTER, role=ChallengeRole.DEFENDING)
+    assert a.costs == (Cost(CostKind.MOVE_GOLD, Target(TargetRef.CHOSEN, defending), source=me(CardKind.ATTACHMENT)),)
+    assert a.effects == (Effect(EffectKind.STR_MOD, -3, Target(TargetRef.COST, defending),
+                                duration=Duration.UNTIL_END_OF_CHALLENGE),)
+    b = ability(pool, "08089")
+    assert b.compiled is Compiled.FULL and uncovered(b) == []
+    assert [c.kind for c in b.costs] == [CostKind.MOVE_GOLD] and b.costs[0].target.subject.scope is Scope.YOU_CONTROL
+    assert b.effects[0] == Effect(EffectKind.DRAW, 1, YOU)
+    g = ability(pool, "21024")
+    assert g.compiled is Compiled.FULL and uncovered(g) == []
+    stand = g.effects[0]
+    assert stand.kind is EffectKind.STAND and stand.target.subject.other
+    assert stand.target.subject.compare == (Compare(Stat.PRINTED_COST, Cmp.LE, None, TargetRef.COST),)
+
+
+def test_the_same_title_as_the_sacrificed_card(pool) -> None:
+    """11082 Skagos: "kneel ~ and sacrifice a standing [stark] card to search your deck for a card with the same title
+    as the sacrificed card and put it into play": the card found has the title of the card that paid the cost; with no
+    card paid for, "the sacrificed card" refers to nothing and is not read."""
+    a = ability(pool, "11082", AbilityType.ACTION)
+    assert a.compiled is Compiled.FULL and uncovered(a) == []
+    assert a.costs[1].kind is CostKind.SACRIFICE
+    search, put, _ = a.effects
+    assert search.target.subject.same_title is TargetRef.COST and put.target.subject.same_title is TargetRef.COST
+    assert put.kind is EffectKind.PUT_INTO_PLAY and put.from_zones == (Zone.DRAW_DECK,)
+    with pytest.raises(NotRead):
+        read("search your deck for a card with the same title as the sacrificed card", "sentence",
+             Context(CardKind.LOCATION))
+
+
+def test_participating_as_an_attacker_and_in_a_challenge_on_your_side(pool) -> None:
+    """15022 Overwhelming Numbers: "put up to 2 «Dothraki» characters into play from your hand and/or discard pile
+    knelt, participating as attackers": put into play, then participating (attacking); 04025 Dolorous Edd: "...,
+    participating as a defender".  07034 Summer: "kneel attached character to have it participate in a [military]
+    challenge on your side"; 12035 Cohollo: "... to have him participate in a challenge on your side"."""
+    a = ability(pool, "15022", AbilityType.ACTION)
+    put, part = a.effects[:2]
+    assert put.kind is EffectKind.PUT_INTO_PLAY and put.knelt and put.up_to and put.amount == 2
+    assert put.from_zones == (Zone.HAND, Zone.DISCARD_PILE)
+    assert part == Effect(EffectKind.PARTICIPATE, 2, put.target, up_to=True, role=ChallengeRole.ATTACKING)
+    assert "participating as attackers" not in [u.phrase for u in a.unread]
+    d = ability(pool, "04025")
+    assert d.compiled is Compiled.FULL and uncovered(d) == []
+    assert d.effects[1] == Effect(EffectKind.PARTICIPATE, 1, me(), role=ChallengeRole.DEFENDING)
+    s = compile_card(pool.get("07034").raw)[1]
+    assert s.compiled is Compiled.FULL and uncovered(s) == []
+    assert s.effects == (Effect(EffectKind.PARTICIPATE, 1, Target(TargetRef.ATTACHED, Subject(
+        Scope.ATTACHED, CardKind.CHARACTER)), challenge=ChallengeType.MILITARY),)
+    c = ability(pool, "12035", AbilityType.ACTION)
+    assert c.compiled is Compiled.FULL and c.effects == (Effect(EffectKind.PARTICIPATE, 1, me()),)
+
+
+def test_any_number_of_two_kinds_of_cards(pool) -> None:
+    """08003 At Night They Howl: "choose and stand any number of «Direwolf» characters and characters with a
+    «Direwolf» attachment": any number of cards, each a «Direwolf» character or a character with a «Direwolf»
+    attachment (the second filter an alternative of the first); "a «Knight» character and characters ..." (not "any
+    number of") is not read as such a union."""
+    a = ability(pool, "08003")
+    assert a.compiled is Compiled.FULL and uncovered(a) == []
+    assert a.effects == (Effect(EffectKind.STAND, None, Target(
+        TargetRef.CHOSEN, Subject(card_type=CardKind.CHARACTER, traits=("Direwolf",)),
+        (Target(TargetRef.CHOSEN, Subject(card_type=CardKind.CHARACTER, attachment_traits=("Direwolf",))),)),
+        up_to=True),)
+    with pytest.raises(NotRead):
+        read("stand a «Knight» character and characters with a «Direwolf» attachment", "sentence",
+             Context(CardKind.CHARACTER))

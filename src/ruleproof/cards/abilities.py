@@ -261,6 +261,7 @@ class CostKind(Enum):
     PLACE_TOKEN = "place_token"
     DISCARD_FROM_DECK = "discard_from_deck"
     REMOVE_FROM_CHALLENGE = "remove_from_challenge"
+    MOVE_GOLD = "move_gold"
 
 
 class EffectKind(Enum):
@@ -563,6 +564,8 @@ class Subject:
         ``you_control``, owner ``you_own``).
     chosen
         ``False``: "each character not chosen": not among the cards the ability chose before.
+    same_title
+        "with the same title as the sacrificed card": the card has the title of the card the ref names.
     """
 
     scope: Scope = Scope.ANY
@@ -594,6 +597,7 @@ class Subject:
     named_title: bool = False
     owner: Scope | None = None
     chosen: bool | None = None
+    same_title: TargetRef | None = None
 
 
 @dataclass(frozen=True)
@@ -783,7 +787,8 @@ class Trigger:
 class Cost:
     """One cost; ``amount`` ``None`` means a variable (X) amount (``x`` says what it is when read).
 
-    ``destination``/``source``: where power moves ("move 1 power from your faction card to a character");
+    ``destination``/``source``: where power moves ("move 1 power from your faction card to a character"); for
+    ``move_gold`` the ``target`` is the card the gold goes to and ``source`` where it comes from;
     ``token``: the name of the tokens discarded.
     """
 
@@ -832,6 +837,9 @@ class Effect:
     declared as a defender").
     ``replaces``: the effect takes the place of what that event does ("instead of the normal claim effects, kill
     that character": ``claim_applied``).
+    ``challenge`` by ``participate``: only in a challenge of that type ("participate in a [military] challenge").
+    ``role`` by ``participate``: the part the card takes in the challenge ("put ~ into play ..., participating as an
+    attacker": ``attacking``; ``None``: on your side).
     ``repeat`` ("you may kneel a character to initiate this effect again"): the ability's effects resolve again,
     from the first (its ``condition`` says what the player pays for it: ``does``).
     ``instead``: this effect replaces the effect before it when its ``condition`` holds ("gain 1 gold.
@@ -870,6 +878,7 @@ class Effect:
     instead_of: Zone | None = None
     event: EventKind | None = None
     replaces: EventKind | None = None
+    role: ChallengeRole | None = None
 
 
 @dataclass(frozen=True)
@@ -1021,6 +1030,8 @@ def describe_subject(s: Subject) -> str:
         bits.append(f"named {s.title}")
     if s.named_title:
         bits.append("with the title named")
+    if s.same_title is not None:
+        bits.append(f"with the title of the {s.same_title.value} card")
     if s.owner is not None:
         bits.append(s.owner.value.replace("_", " "))
     return " ".join(bits)

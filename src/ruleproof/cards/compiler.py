@@ -98,6 +98,7 @@ _COST_OF: dict[EffectKind, CostKind] = {
     EffectKind.MOVE_POWER: CostKind.MOVE_POWER,
     EffectKind.PLACE_TOKEN: CostKind.PLACE_TOKEN,
     EffectKind.REMOVE_FROM_CHALLENGE: CostKind.REMOVE_FROM_CHALLENGE,
+    EffectKind.MOVE_GOLD: CostKind.MOVE_GOLD,
 }
 
 
@@ -149,6 +150,7 @@ def normalise(text: str, name: str = "", mark_titles: bool = True) -> str:
     parts = re.split(r"(«[^»]*»|‹[^›]*›)", t)
     t = "".join(p if p.startswith(("«", "‹")) else p.lower() for p in parts)
     t = t.replace("’", "'").replace("“", '"').replace("”", '"')
+    t = re.sub(r"[–−](?=\d|x\b)", "-", t)  # "–3 STR": a minus sign printed as a dash
     return re.sub(r"\s+", " ", t).strip()
 
 
@@ -580,7 +582,8 @@ def _as_costs(effects: list[Effect]) -> list[Cost] | None:
         if kind is None or e.condition is not None or e.duration is not None or e.optional:
             return None
         target = e.target
-        if target.ref in (TargetRef.CHOSEN, TargetRef.COST) and target.subject.scope is Scope.ANY:
+        if target.ref in (TargetRef.CHOSEN, TargetRef.COST) and target.subject.scope is Scope.ANY \
+                and kind is not CostKind.MOVE_GOLD:  # gold moved is paid from its source; it may go to any card
             # Costs: paid with the cards of the player who initiates the ability
             target = replace(target, subject=replace(target.subject, scope=Scope.YOU_CONTROL))
         out.append(Cost(kind, target, e.amount, e.x, e.destination, e.source, e.token))

@@ -90,6 +90,7 @@ stand stands kneel kneels kill kills sacrifice sacrifices discard discards save 
 pay move moves return returns put puts place places shuffle shuffles search reveal reveals add adds look take takes
 attach remove cancel have name initiate raise reduce treat get gets lose loses cannot does is are must may
 """.split())
+_PLURALS = frozenset({"characters", "locations", "attachments", "cards"})
 _NP_START = frozenset("a an another each all up any ~ it him her them that those attached your this the one two three"
                       .split())
 
@@ -146,6 +147,8 @@ class _Lexer(Lexer):
                 typ = "T_FACTION"
             elif w.isdigit():
                 typ = "T_NUMBER"
+            elif w == "and" and nxt in _PLURALS and any(x == "number" for x, _ in raw[max(0, i - 6):i]):
+                typ = "_ANDPL"  # "any number of «Direwolf» characters and characters with a «Direwolf» attachment"
             elif w == "and" and nxt in VERBS:
                 typ = "_ANDV"
             elif w == "and" and (nxt in _NP_START or nxt.isdigit() or nxt.startswith("‹")):
@@ -821,6 +824,10 @@ class _Reader(Transformer[Token, Any]):
             Stat.PRINTED_STR if printed else Stat.STR)
         return {"compare": (Compare(st, Cmp.EQ, None, np.target.ref),)}
 
+    def pm_same_title(self, c: list[Any]) -> dict[str, Any]:
+        """"with the same title as the sacrificed card": the title of the card that ref names."""
+        return {"same_title": c[0].target.ref}
+
     def pm_cmp_gold(self, c: list[Any]) -> dict[str, Any]:
         value, cmp = c
         return {"compare": (Compare(Stat.GOLD, _CMP[cmp], value),)}
@@ -996,6 +1003,17 @@ class _Reader(Transformer[Token, Any]):
             also = tuple(dict(a, other=True) for a in also)
         return _NP(Target(ref, _subj(fields), tuple(Target(ref, _subj(dict(a))) for a in also)), count, up_to)
 
+    def np_any_number_union(self, c: list[Any]) -> _NP:
+        """"any number of «Direwolf» characters and characters with a «Direwolf» attachment": any number of cards,
+        each fitting one of the two filters (the second an alternative of the first)."""
+        det, nom, second = c
+        if det != (TargetRef.CHOSEN, None, False, True):
+            _fail("a union of plurals after a determiner other than 'any number of'")
+        first = self.np_det([det, nom])
+        if first.target.also or second.target.also:
+            _fail("alternatives inside a union of plurals")
+        return replace(first, target=replace(first.target, also=(replace(second.target, ref=TargetRef.CHOSEN),)))
+
     def np_self(self, c: list[Any]) -> _NP:
         if c and c[0][0] not in (CardKind.CARD, self.ctx.card_kind):
             _fail("'this' names a card of another type")
@@ -1105,6 +1123,14 @@ class _Reader(Transformer[Token, Any]):
         raise AssertionError
 
     r_those = r_that
+
+    def r_the_paid(self, c: list[Any]) -> _NP:
+        """"the sacrificed card": the card chosen to pay the ability's cost (the last one named)."""
+        ante = self.ctx.antecedent
+        if self.ctx.gap or ante is None or ante[0].ref is not TargetRef.COST:
+            _fail("'the sacrificed card' with no card chosen to pay a cost")
+            raise AssertionError
+        return _NP(ante[0], ante[1], pronoun=True)
 
     # ------------------------------------------------------------ durations and conditions
     def dur_end_of(self, c: list[Any]) -> Duration:
@@ -2110,8 +2136,12 @@ class _Reader(Transformer[Token, Any]):
         if default is not None and t.subject.scope is Scope.ANY and t.ref in (TargetRef.CHOSEN, TargetRef.EACH):
             t = replace(t, subject=replace(t.subject, scope=default))
         trigger_card = self.ctx.trigger is not None and self.ctx.trigger.card_type is not None
-        if not np.pronoun and (t.ref in (TargetRef.CHOSEN, TargetRef.EACH)
-                               or t.ref is TargetRef.ATTACHED and not trigger_card):
+        if not np.pronoun and self.ctx.in_cost and t.ref is TargetRef.SELF and t.also:
+            # "kneel ~ or a «Small Council» character to choose another card ... with equal or lower printed cost":
+            # the card that paid, whichever it was
+            self.ctx.antecedent = (replace(t, ref=TargetRef.COST), np.count)
+        elif not np.pronoun and (t.ref in (TargetRef.CHOSEN, TargetRef.EACH)
+                                 or t.ref is TargetRef.ATTACHED and not trigger_card):
             # "stand attached character and remove it from the challenge": "it" is the card acted on last; with a
             # card in the triggering condition, "kneel attached character to save it" saves that card
             ref = TargetRef.COST if self.ctx.in_cost and t.ref is TargetRef.CHOSEN else t.ref
@@ -2293,13 +2323,17 @@ class _Reader(Transformer[Token, Any]):
             kw.update(m)
         if "destination" in kw:
             kw["destination"] = self._target(kw["destination"])
+        role: ChallengeRole | None = kw.pop("_participate", None)
         t = np.target
         if t.subject.zone not in (None, Zone.PLAY):
             if zones:
                 _fail("two source zones")
             zones = (t.subject.zone,)
-        return self._on_each(np, lambda tt, p: Effect(EffectKind.PUT_INTO_PLAY, p.count, tt, from_zones=zones,
-                                                      up_to=p.up_to, **kw), Scope.YOU_OWN)
+        out = self._on_each(np, lambda tt, p: Effect(EffectKind.PUT_INTO_PLAY, p.count, tt, from_zones=zones,
+                                                     up_to=p.up_to, **kw), Scope.YOU_OWN)
+        if role is not None:  # "..., participating as an attacker": the cards put into play take part in the challenge
+            out += [Effect(EffectKind.PARTICIPATE, e.amount, e.target, up_to=e.up_to, role=role) for e in out]
+        return out
 
     def a_put_into_play(self, c: list[Any]) -> list[Effect]:
         return self._put(c[0], (), c[1:])
@@ -2322,6 +2356,12 @@ class _Reader(Transformer[Token, Any]):
 
     def pu_knelt(self, c: list[Any]) -> dict[str, Any]:
         return {"knelt": True}
+
+    def pu_participating(self, c: list[Any]) -> dict[str, Any]:
+        return {"_participate": c[0]}
+
+    def pu_attackers(self, c: list[Any]) -> dict[str, Any]:
+        return {"_participate": ChallengeRole.ATTACKING}
 
     def pu_attached(self, c: list[Any]) -> dict[str, Any]:
         return {"destination": c[0]}
@@ -2631,6 +2671,12 @@ class _Reader(Transformer[Token, Any]):
 
     def v_participate(self, c: list[Any]) -> list[tuple[EffectKind, dict[str, Any]]]:
         return [(EffectKind.PARTICIPATE, {"amount": 1})]
+
+    def v_participate_in_a(self, c: list[Any]) -> list[tuple[EffectKind, dict[str, Any]]]:
+        """"have it participate in a [military] challenge on your side": in the challenge being resolved (an
+        action's effect happens during it), of that type when one is named."""
+        icon = [t for t in c if isinstance(t, Token) and t.type == "T_ICON"]
+        return [(EffectKind.PARTICIPATE, {"amount": 1, **({"challenge": _ICONS[str(icon[0])]} if icon else {})})]
 
     def _signed(self, items: list[tuple[EffectKind, dict[str, Any]]], sign: int) -> list[tuple[EffectKind, Any]]:
         out: list[tuple[EffectKind, Any]] = []

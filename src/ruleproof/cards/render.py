@@ -46,7 +46,7 @@ SYNONYMS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "get": "str", "+": "mod str", "-": "mod str", "gains": "gain mod", "gain": "gain mod",
     "loses": "discard lose mod", "lose": "discard lose lost mod", "may": "optional",
     "you": "attacking optional resolve self you",
-    "your": "icon own self you", "opponent": "opponent", "opponents": "opponent",
+    "your": "icon own participate self you", "opponent": "opponent", "opponents": "opponent",
     "control": "control controller controls", "controls": "control controller", "controlled": "control controls",
     "own": "own owner owns you", "owned": "own owns", "owner": "deck hand move own owner owns pile return",
     "player": "any player", "each": "any chosen each", "all": "each", "any": "any chosen each", "up": "up",
@@ -60,7 +60,7 @@ SYNONYMS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "cards": "card draw hand plot search", "then": "then", "instead": "instead", "unless": "unless",
     "while": "while", "during": "during in", "win": "win won", "wins": "win", "won": "win winning won",
     "lose ": "lose", "loses ": "lose", "lost": "lose lost", "dominance": "dominance",
-    "challenge": "challenge claim contribute icon icons participating", "than": "gt lt negated than", "same": "eq",
+    "challenge": "challenge claim contribute icon icons participate participating", "than": "gt lt negated than", "same": "eq",
     "side": "contribute participate", "challenges": "challenge challenges", "declared": "declared defenders",
     "attacker": "attacker attacking declared", "defender": "declared defender defending", "attached": "attached",
     "faction": "faction", "power": "power", "gold": "gold", "draw": "draw", "draws": "draw", "hand": "hand",
@@ -129,7 +129,7 @@ FIELD_WORDS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "destination": "to attached", "source": "from", "chooser": "choose chooses", "keywords": "with",
     "prohibited": "cannot", "than": "than", "challenge": "challenge challenges", "from_zone": "from your",
     "token": "token tokens", "factions": "affiliation", "replaces": "instead normal effects",
-    "count": "more", "plus": "higher than",
+    "count": "more", "plus": "higher than", "same_title": "same title sacrificed",
 }.items()}
 
 #: The same, for a field of one kind of node only: (node class, field) -> words.
