@@ -986,3 +986,47 @@ def test_any_number_of_two_kinds_of_cards(pool) -> None:
     with pytest.raises(NotRead):
         read("stand a «Knight» character and characters with a «Direwolf» attachment", "sentence",
              Context(CardKind.CHARACTER))
+
+
+def test_discard_or_dead_pile_and_hand_or_deck(pool) -> None:
+    """20028 Our Blades are Sharp: "return up to 2 «House Bolton» cards from your discard and/or dead pile to your hand"
+    (each from either pile: the dead pile an alternative); 00336 Melisandre's Gambit: "put another character into play
+    from your dead or discard pile"; 06070 Tywin's Stratagem: "after a character is discarded from an opponent's hand
+    or deck"."""
+    a = ability(pool, "20028")
+    assert a.compiled is Compiled.FULL and uncovered(a) == []
+    (ret,) = a.effects
+    assert ret.kind is EffectKind.MOVE_CARD and ret.to_zone is Zone.HAND and ret.up_to and ret.amount == 2
+    assert ret.target.subject.zone is Zone.DISCARD_PILE
+    assert [t.subject.zone for t in ret.target.also] == [Zone.DEAD_PILE]
+    assert ret.target.also[0].subject.traits == ("House Bolton",)
+    b = ability(pool, "00336")
+    assert b.compiled is Compiled.FULL and b.effects[1].from_zones == (Zone.DEAD_PILE, Zone.DISCARD_PILE)
+    c = ability(pool, "06070", AbilityType.REACTION)
+    assert c.compiled is Compiled.FULL and uncovered(c) == []
+    assert c.trigger is not None and (c.trigger.from_zone, c.trigger.also_zones) == (Zone.HAND, (Zone.DRAW_DECK,))
+    assert c.trigger.subject.scope is Scope.OPPONENT_OWNS
+
+
+def test_a_pronoun_after_a_cost_refers_to_the_card_of_the_trigger(pool) -> None:
+    """In a triggered ability about a card, "it"/"that card" after the cost is that card, not the card paid: 03044
+    "when a non-«Army» character you control would be killed, kneel a «Maester» character to save it" saves the
+    character; 02053 Crone of Vaes Dothrak "... kneel a «Dothraki» character to place that card in its owner's dead
+    pile" places the discarded card.  A comparison still means the card paid: 02014 "after you reveal a
+    plot card, discard an attachment from your hand to choose an attachment with equal or lower printed cost".  "Him"
+    is never a location: 12039 "kneel a neutral location with printed cost 1 or higher to stand him" stands ~; 12016
+    "put a «Warship» location into play ... then, if you control ‹Euron Crow's Eye›, stand him" is not read as
+    standing the location."""
+    a = ability(pool, "03044")
+    assert a.effects[0].kind is EffectKind.SAVE and a.effects[0].target.ref is TargetRef.TRIGGER
+    assert a.effects[0].target.subject.not_traits == ("Army",)
+    b = ability(pool, "02053")
+    assert b.compiled is Compiled.FULL
+    assert b.effects == (Effect(EffectKind.MOVE_CARD, 1, Target(TargetRef.TRIGGER, Subject(
+        Scope.OPPONENT_OWNS, CardKind.CHARACTER)), to_zone=Zone.DEAD_PILE),)
+    c = ability(pool, "02014")
+    assert c.effects[0].target.subject.compare == (Compare(Stat.PRINTED_COST, Cmp.LE, None, TargetRef.COST),)
+    d = ability(pool, "12039", AbilityType.REACTION)
+    assert d.effects == (Effect(EffectKind.STAND, 1, me()),)
+    e = ability(pool, "12016")
+    assert all(x.target.subject.card_type is not CardKind.LOCATION for x in e.effects if x.kind is EffectKind.STAND)

@@ -615,24 +615,24 @@ def _first_sentence(s: str, acc: _Acc, conditions: list[Condition]) -> tuple[lis
         except NotRead:
             pass
     to = [mm.start() for mm in re.finditer(r" to,? ", s)]
-    saved = (acc.ctx.antecedent, acc.ctx.player, acc.ctx.gap)
+    saved = (acc.ctx.antecedent, acc.ctx.player, acc.ctx.gap, acc.ctx.paid)
     for i in to:
         costs = _read_costs(s[:i], acc)
         if costs is None:
-            acc.ctx.antecedent, acc.ctx.player, acc.ctx.gap = saved
+            acc.ctx.antecedent, acc.ctx.player, acc.ctx.gap, acc.ctx.paid = saved
             continue
         probe = _Acc(acc.ctx, [])
         effects = _sentence(s[i + 4:].lstrip(", "), probe)
         if not probe.unread:
             acc.read_parts += 1 + probe.read_parts
             return costs, effects
-        acc.ctx.antecedent, acc.ctx.player, acc.ctx.gap = saved
+        acc.ctx.antecedent, acc.ctx.player, acc.ctx.gap, acc.ctx.paid = saved
     probe = _Acc(acc.ctx, [])
     effects = _sentence(s, probe)
     if not probe.unread:
         acc.read_parts += probe.read_parts
         return [], effects
-    acc.ctx.antecedent, acc.ctx.player, acc.ctx.gap = saved
+    acc.ctx.antecedent, acc.ctx.player, acc.ctx.gap, acc.ctx.paid = saved
     if m and not conditions:
         acc.miss(m.group(1), "condition")
         s = m.group(2)
@@ -642,7 +642,7 @@ def _first_sentence(s: str, acc: _Acc, conditions: list[Condition]) -> tuple[lis
         if costs is not None:
             acc.read_parts += 1
             return costs, _sentence(s[i + 4:].lstrip(", "), acc)
-        acc.ctx.antecedent, acc.ctx.player, acc.ctx.gap = saved
+        acc.ctx.antecedent, acc.ctx.player, acc.ctx.gap, acc.ctx.paid = saved
     if to and re.match(_COST_START, s):
         # a cost list read in part: the costs before the first " to " whose effects are read
         for i in to:
@@ -652,7 +652,7 @@ def _first_sentence(s: str, acc: _Acc, conditions: list[Condition]) -> tuple[lis
             acc.ctx.in_cost = False
             costs = _as_costs(got) if got is not None else None
             if costs is None:
-                acc.ctx.antecedent, acc.ctx.player, acc.ctx.gap = saved
+                acc.ctx.antecedent, acc.ctx.player, acc.ctx.gap, acc.ctx.paid = saved
                 continue
             acc.unread.extend(part_acc.unread)
             acc.read_parts += 1

@@ -272,7 +272,9 @@ class Context:
     ``trigger_event``: the event of the triggering condition ("draw that many cards"); ``named_card``: a card
     title was named ("events with that title"); ``hand``: whose hand was looked at or revealed ("that hand");
     ``gap``: an effect before was not read, so a pronoun ("it") is not resolved (it could refer to what that
-    effect named).
+    effect named).  ``paid``: the card chosen to pay a cost ("discard an attachment from your hand to choose an
+    attachment with equal or lower printed cost"), also when a card of the triggering condition is what pronouns
+    refer to.
     """
 
     card_kind: CardKind
@@ -285,6 +287,7 @@ class Context:
     named_card: bool = False
     hand: _Whose | None = None
     gap: bool = False
+    paid: Target | None = None
 
 
 @dataclass(frozen=True)
@@ -616,6 +619,13 @@ class _Reader(Transformer[Token, Any]):
     def zones_two_shadows(self, c: list[Any]) -> tuple[_Whose | None, tuple[Zone, ...]]:
         return _one(c, _Whose), (*_of(c, Zone), Zone.SHADOWS)
 
+    def zones_discard_dead(self, c: list[Any]) -> tuple[_Whose | None, tuple[Zone, ...]]:
+        """"your discard or dead pile": both piles (the first "pile" left out)."""
+        return _one(c, _Whose), (Zone.DISCARD_PILE, Zone.DEAD_PILE)
+
+    def zones_dead_discard(self, c: list[Any]) -> tuple[_Whose | None, tuple[Zone, ...]]:
+        return _one(c, _Whose), (Zone.DEAD_PILE, Zone.DISCARD_PILE)
+
     # ------------------------------------------------------------ card filters
     def head_word(self, c: list[Any]) -> tuple[CardKind, bool]:
         w = _words(c)
@@ -841,6 +851,8 @@ class _Reader(Transformer[Token, Any]):
     def _than(self) -> TargetRef:
         if self.ctx.antecedent is not None:
             return self.ctx.antecedent[0].ref
+        if self.ctx.paid is not None:
+            return TargetRef.COST
         if self.ctx.trigger is not None and self.ctx.trigger.card_type is not None:
             return TargetRef.TRIGGER
         _fail("a comparison with no card to compare with")
@@ -1108,6 +1120,18 @@ class _Reader(Transformer[Token, Any]):
         raise AssertionError
 
     def r_it(self, c: list[Any]) -> _NP:
+        return self._resolve(None)
+
+    def r_he(self, c: list[Any]) -> _NP:
+        """"he", "him", "her": a character; a card of another type named last ("kneel a location to stand him") is
+        not what it refers to."""
+        ante = self.ctx.antecedent
+        if ante is not None and ante[0].subject.card_type not in (None, CardKind.CHARACTER, CardKind.CARD):
+            self.ctx.antecedent = None
+            try:
+                return self._resolve(CardKind.CHARACTER if self.ctx.card_kind is not CardKind.CHARACTER else None)
+            finally:
+                self.ctx.antecedent = ante
         return self._resolve(None)
 
     r_them = r_it
@@ -1940,11 +1964,14 @@ class _Reader(Transformer[Token, Any]):
 
     def tm_from(self, c: list[Any]) -> dict[str, Any]:
         whose, zones = c[0]
+        out: dict[str, Any] = {"from_zone": zones[0]}
+        if zones[1:]:  # "from an opponent's hand or deck"
+            out["also_zones"] = tuple(zones[1:])
         if whose is None or whose.scope is Scope.YOU:
-            return {"from_zone": zones[0]}
+            return out
         if whose.each or whose.owner or whose.role is not None:
             _fail("from the zone of a player named by role")
-        return {"from_zone": zones[0], "scope": _OWN.get(whose.scope, Scope.ANY)}  # whose the card is
+        return dict(out, scope=_OWN.get(whose.scope, Scope.ANY))  # whose the card is
 
     # ------------------------------------------------------------ sentences
     def start_trigger(self, c: list[Any]) -> Trigger:
@@ -2140,12 +2167,19 @@ class _Reader(Transformer[Token, Any]):
             # "kneel ~ or a «Small Council» character to choose another card ... with equal or lower printed cost":
             # the card that paid, whichever it was
             self.ctx.antecedent = (replace(t, ref=TargetRef.COST), np.count)
+        elif not np.pronoun and self.ctx.in_cost and trigger_card and self.ctx.trigger is not None \
+                and self.ctx.trigger.scope is not Scope.SELF and t.ref is TargetRef.CHOSEN:
+            # "when a character would be killed, kneel a «Maester» character to save it": "it" is the card of the
+            # trigger; the card paid is still what a comparison with it means
+            self.ctx.paid = replace(t, ref=TargetRef.COST)
         elif not np.pronoun and (t.ref in (TargetRef.CHOSEN, TargetRef.EACH)
                                  or t.ref is TargetRef.ATTACHED and not trigger_card):
             # "stand attached character and remove it from the challenge": "it" is the card acted on last; with a
             # card in the triggering condition, "kneel attached character to save it" saves that card
             ref = TargetRef.COST if self.ctx.in_cost and t.ref is TargetRef.CHOSEN else t.ref
             self.ctx.antecedent = (replace(t, ref=ref), np.count)
+            if ref is TargetRef.COST:
+                self.ctx.paid = self.ctx.antecedent[0]
         return t
 
     def _on_each(self, np: _NP, make: Any, default: Scope | None = None) -> list[Effect]:
@@ -2307,11 +2341,13 @@ class _Reader(Transformer[Token, Any]):
     def a_return_from(self, c: list[Any]) -> list[Effect]:
         np: _NP = c[0]
         whose, zones = c[1]
-        if len(zones) != 1:
-            _fail("from several zones")
         t = np.target
-        np = replace(np, target=replace(t, subject=replace(
-            t.subject, **self._in_zone(whose, zones[0], t.ref is TargetRef.SELF))))
+        if t.also and len(zones) > 1:
+            _fail("alternative cards from several zones")
+        here = [replace(t.subject, **self._in_zone(whose, z, t.ref is TargetRef.SELF)) for z in zones]
+        # "from your discard or dead pile": a card in either pile (the second pile an alternative of the first)
+        also = t.also + tuple(replace(t, subject=h) for h in here[1:])
+        np = replace(np, target=replace(t, subject=here[0], also=also))
         return self._to_zone(np, Zone.HAND, None)
 
     def a_return_to_shadows(self, c: list[Any]) -> list[Effect]:
@@ -2991,7 +3027,7 @@ def read(text: str, start: str, ctx: Context) -> Any:
 
     On failure ``ctx`` is left as it was.
     """
-    saved = (ctx.trigger, ctx.antecedent, ctx.player, ctx.trigger_event, ctx.named_card, ctx.hand)
+    saved = (ctx.trigger, ctx.antecedent, ctx.player, ctx.trigger_event, ctx.named_card, ctx.hand, ctx.paid)
     try:
         tree = parser().parse(text, start=f"start_{start}")
     except UnexpectedInput as exc:
@@ -3004,10 +3040,10 @@ def read(text: str, start: str, ctx: Context) -> Any:
             raise _Refused("a list of cards where one card is read")
         return out
     except _Refused as exc:
-        ctx.trigger, ctx.antecedent, ctx.player, ctx.trigger_event, ctx.named_card, ctx.hand = saved
+        ctx.trigger, ctx.antecedent, ctx.player, ctx.trigger_event, ctx.named_card, ctx.hand, ctx.paid = saved
         raise NotRead(0, str(exc)) from None
     except VisitError as exc:
-        ctx.trigger, ctx.antecedent, ctx.player, ctx.trigger_event, ctx.named_card, ctx.hand = saved
+        ctx.trigger, ctx.antecedent, ctx.player, ctx.trigger_event, ctx.named_card, ctx.hand, ctx.paid = saved
         if isinstance(exc.orig_exc, _Refused):
             raise NotRead(0, _refusal(exc)) from None
         raise

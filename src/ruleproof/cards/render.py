@@ -46,7 +46,7 @@ SYNONYMS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "get": "str", "+": "mod str", "-": "mod str", "gains": "gain mod", "gain": "gain mod",
     "loses": "discard lose mod", "lose": "discard lose lost mod", "may": "optional",
     "you": "attacking optional resolve self you",
-    "your": "icon own participate self you", "opponent": "opponent", "opponents": "opponent",
+    "your": "icon own participate self you", "and/or": "or from", "opponent": "opponent", "opponents": "opponent",
     "control": "control controller controls", "controls": "control controller", "controlled": "control controls",
     "own": "own owner owns you", "owned": "own owns", "owner": "deck hand move own owner owns pile return",
     "player": "any player", "each": "any chosen each", "all": "each", "any": "any chosen each", "up": "up",
