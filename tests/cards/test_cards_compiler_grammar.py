@@ -1030,3 +1030,26 @@ def test_a_pronoun_after_a_cost_refers_to_the_card_of_the_trigger(pool) -> None:
     assert d.effects == (Effect(EffectKind.STAND, 1, me()),)
     e = ability(pool, "12016")
     assert all(x.target.subject.card_type is not CardKind.LOCATION for x in e.effects if x.kind is EffectKind.STAND)
+
+
+def test_keyword_counts_x_str_attacking_alone_and_a_comma_before_controlled(pool) -> None:
+    """18012 Harwin: "a character you control with 2 or more keywords"; 06094 Overthrowing the Masters: "a defending
+    character with x str or lower" (X defined after); 04102 "Wolf in the Night": "a [stark] character that is attacking
+    alone"; 02011 The Seastone Chair: "a character without attachments, controlled by the losing opponent"; 02030
+    Wardens of the West: "have the losing opponent choose and discard 2 cards from his or her hand"."""
+    h = ability(pool, "18012", AbilityType.ACTION)
+    assert h.compiled is Compiled.FULL and uncovered(h) == []
+    assert h.effects[0].target.subject.compare == (Compare(Stat.KEYWORDS, Cmp.GE, 2),)
+    o = ability(pool, "06094")
+    assert o.compiled is Compiled.FULL and uncovered(o) == []
+    assert o.effects[0].target.subject.compare == (Compare(Stat.STR, Cmp.LE, None),) and o.x is not None
+    w = ability(pool, "04102")
+    assert w.compiled is Compiled.FULL and w.effects[0].target.subject.role is ChallengeRole.ATTACKING_ALONE
+    s = ability(pool, "02011")
+    assert s.compiled is Compiled.FULL and uncovered(s) == []
+    assert s.effects[0].target.subject == Subject(Scope.OPPONENT_CONTROLS, CardKind.CHARACTER, attachments=False,
+                                                  player_role=PlayerRole.LOSING)
+    d = ability(pool, "02030", AbilityType.REACTION)
+    assert d.compiled is Compiled.FULL and uncovered(d) == []
+    assert d.effects == (Effect(EffectKind.DISCARD_FROM_HAND, 2, Target(TargetRef.PLAYER, Subject(
+        Scope.OPPONENT, player_role=PlayerRole.LOSING))),)

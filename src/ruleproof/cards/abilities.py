@@ -458,6 +458,7 @@ class Stat(Enum):
     TOKENS = "tokens"
     ICONS = "icons"
     TRAITS = "traits"
+    KEYWORDS = "keywords"
     INFLUENCE = "influence"
     CLAIM = "claim"
     MARGIN = "margin"

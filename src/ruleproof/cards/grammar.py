@@ -167,8 +167,8 @@ class _Lexer(Lexer):
                     and i > 1 and raw[i - 2][0] == "participating":
                 continue
             elif w == "," and nxt in ("non-", "standing", "kneeling", "participating", "attacking", "defending",
-                                       "unique", "loyal", "neutral"):
-                typ = "_COMMA_PM"  # a comma between the adjectives of a card ("another non-loyal, non-limited card")
+                                       "unique", "loyal", "neutral", "controlled"):
+                typ = "_COMMA_PM"  # a comma between the modifiers of a card ("another non-loyal, non-limited card")
             elif w == "," and (nxt.startswith("«") or nxt.startswith("[")):
                 typ = "_COMMA_L"  # a comma inside a list of traits or factions
             elif w == "," and (nxt in ("a", "an", "another") or nxt.isdigit()):
@@ -823,6 +823,20 @@ class _Reader(Transformer[Token, Any]):
     def pm_cmp_icons(self, c: list[Any]) -> dict[str, Any]:
         value, cmp = c
         return {"compare": (Compare(Stat.ICONS, _CMP[cmp], value),)}
+
+    def pm_cmp_keywords(self, c: list[Any]) -> dict[str, Any]:
+        """"with 2 or more keywords"."""
+        value, cmp = c
+        return {"compare": (Compare(Stat.KEYWORDS, _CMP[cmp], value),)}
+
+    def pm_cmp_num_first(self, c: list[Any]) -> dict[str, Any]:
+        """"with x str or lower" (the number before the stat)."""
+        value, stat, cmp = c
+        return self.pm_cmp([stat, value, cmp])
+
+    def pm_that_is(self, c: list[Any]) -> dict[str, Any]:
+        """"a [stark] character that is attacking alone"."""
+        return {"role": c[0]}
 
     def pm_fewer_icons(self, c: list[Any]) -> dict[str, Any]:
         return {"compare": (Compare(Stat.ICONS, Cmp.LT, c[0]),)}
