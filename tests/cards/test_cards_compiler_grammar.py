@@ -1053,3 +1053,38 @@ def test_keyword_counts_x_str_attacking_alone_and_a_comma_before_controlled(pool
     assert d.compiled is Compiled.FULL and uncovered(d) == []
     assert d.effects == (Effect(EffectKind.DISCARD_FROM_HAND, 2, Target(TargetRef.PLAYER, Subject(
         Scope.OPPONENT, player_role=PlayerRole.LOSING))),)
+
+
+def test_a_shadow_token_and_shadow_x_while_in_shadows(pool) -> None:
+    """23012 The Wolf's Den: "place the bottom card of your deck in shadows with a shadow token on it. while that card
+    is in shadows, it gains shadow (x). x is its printed cost": the move, the token on the card moved, and shadow with
+    the value X while it is in shadows, X that card's printed cost.  26118 "Widow's Ford": "after an attachment or
+    location enters your discard pile, place it in shadows ...": "it" is in the discard pile, so this is a move from
+    that pile (not a card leaving play)."""
+    a = ability(pool, "23012")
+    assert a.compiled is Compiled.FULL and uncovered(a) == []
+    move, token, gains = a.effects
+    bottom = Target(TargetRef.EACH, Subject(Scope.YOU_OWN, CardKind.CARD, zone=Zone.BOTTOM_OF_DECK))
+    assert move == Effect(EffectKind.MOVE_CARD, 1, bottom, to_zone=Zone.SHADOWS)
+    assert token == Effect(EffectKind.PLACE_TOKEN, 1, bottom, token="shadow")
+    assert gains == Effect(EffectKind.KEYWORD_MOD, 1, bottom, keyword=Keyword.SHADOW, keyword_x=True,
+                           condition=Condition(CondWord.WHILE, TestKind.IS, bottom, Subject(zone=Zone.SHADOWS)))
+    assert a.x == Quantity(QuantityKind.STAT, target=bottom, stat=Stat.PRINTED_COST)
+    w = ability(pool, "26118", AbilityType.REACTION)
+    assert w.compiled is Compiled.FULL
+    assert w.effects[0].kind is EffectKind.MOVE_CARD and w.effects[0].target.subject.zone is Zone.DISCARD_PILE
+
+
+def test_he_after_a_card_named_by_its_title_is_that_card(pool) -> None:
+    """01078 Great Kraken: "while you control ‹Balon Greyjoy›, he gains stealth": Balon gains it (not the location);
+    01148 Summer: "while you control ‹Bran Stark›, he gains insight": Bran.  18008: "return ~ to shadows unless you
+    discard 1 gold from him": "him" is ~ (a character), not the plot card of the trigger."""
+    k = ability(pool, "01078", AbilityType.CONSTANT)
+    assert k.compiled is Compiled.FULL
+    assert k.effects[0].target == Target(TargetRef.EACH, Subject(Scope.YOU_CONTROL, CardKind.CHARACTER,
+                                                                 title="Balon Greyjoy"))
+    s = ability(pool, "01148", AbilityType.CONSTANT)
+    assert s.effects[0].keyword is Keyword.INSIGHT and s.effects[0].target.subject.title == "Bran Stark"
+    f = ability(pool, "18008", AbilityType.FORCED_REACTION)
+    cond = f.effects[0].condition
+    assert cond is not None and cond.effects[0].target == me()

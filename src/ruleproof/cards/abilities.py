@@ -838,6 +838,8 @@ class Effect:
     declared as a defender").
     ``replaces``: the effect takes the place of what that event does ("instead of the normal claim effects, kill
     that character": ``claim_applied``).
+    ``keyword_value`` by ``keyword_mod``: the keyword's value ("gains shadow (3)"); ``keyword_x``: the value is X
+    (the ability's ``x`` says what it is: "it gains shadow (x). x is its printed cost").
     ``challenge`` by ``participate``: only in a challenge of that type ("participate in a [military] challenge").
     ``role`` by ``participate``: the part the card takes in the challenge ("put ~ into play ..., participating as an
     attacker": ``attacking``; ``None``: on your side).
@@ -880,6 +882,8 @@ class Effect:
     event: EventKind | None = None
     replaces: EventKind | None = None
     role: ChallengeRole | None = None
+    keyword_value: int | None = None
+    keyword_x: bool = False
 
 
 @dataclass(frozen=True)

@@ -341,6 +341,10 @@ def _split_sentences(s: str) -> list[str]:
 _PAREN_END = re.compile(r"\s*\(([^()]*)\)\s*$")
 
 
+_KEYWORD_VALUE = re.compile(r"\d+|x")
+_VALUED = re.compile(r"\b(shadow|bestow)\s*$")
+
+
 def _trailing_parens(s: str, ctx: Context, ability: bool) -> tuple[str, list[str]]:
     """Split ``s`` into the text before its trailing parentheticals and the parentheticals (in order).
 
@@ -363,8 +367,8 @@ def _trailing_parens(s: str, ctx: Context, ability: bool) -> tuple[str, list[str
                 break
             if got.cannot_be_saved or got.instead is not None or got.instead_effects:
                 break
-        elif inner.startswith("except "):
-            break
+        elif inner.startswith("except ") or _KEYWORD_VALUE.fullmatch(inner) and _VALUED.search(s[:m.start()]):
+            break  # "(except for «Traits»)", "gains shadow (x)": part of the sentence
         parens.insert(0, inner)
         s = s[: m.start()]
     return s.strip(), parens

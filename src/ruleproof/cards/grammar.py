@@ -1139,14 +1139,22 @@ class _Reader(Transformer[Token, Any]):
     def r_he(self, c: list[Any]) -> _NP:
         """"he", "him", "her": a character; a card of another type named last ("kneel a location to stand him") is
         not what it refers to."""
+        person = (None, CardKind.CHARACTER, CardKind.CARD)
+        got = self._resolve(None)
+        if got.target.subject.card_type in person:
+            return got
         ante = self.ctx.antecedent
-        if ante is not None and ante[0].subject.card_type not in (None, CardKind.CHARACTER, CardKind.CARD):
-            self.ctx.antecedent = None
+        if ante is not None and ante[0].subject.card_type not in person:
+            self.ctx.antecedent = None  # the last card named is not a character: the trigger's card, or ~
             try:
-                return self._resolve(CardKind.CHARACTER if self.ctx.card_kind is not CardKind.CHARACTER else None)
+                got = self._resolve(None)
             finally:
                 self.ctx.antecedent = ante
-        return self._resolve(None)
+        if got.target.subject.card_type not in person:
+            if self.ctx.card_kind is not CardKind.CHARACTER or self.ctx.gap:
+                _fail("'he'/'him'/'her' with no character to refer to")
+            got = _NP(Target(TargetRef.SELF, Subject(Scope.SELF, self.ctx.card_kind)), pronoun=True)
+        return got
 
     r_them = r_it
 
@@ -1286,6 +1294,9 @@ class _Reader(Transformer[Token, Any]):
             self.lists_read.add(id(np))
             return {"all_of": tuple(self.t_exists([player, replace(one, conj=())]) for one in (np, *np.conj))}
         s = replace(_sole(np), **self._controls(player))
+        if s.title is not None and not np.pronoun:
+            # "while you control Balon Greyjoy, he gains stealth": "he" is that card
+            self.ctx.antecedent = (Target(TargetRef.EACH, s), 1)
         return {"test": TestKind.EXISTS, "subject": s, "count": np.count if np.count is not None else 1}
 
     def t_not_exists(self, c: list[Any]) -> dict[str, Any]:
@@ -1470,6 +1481,9 @@ class _Reader(Transformer[Token, Any]):
     def st_in_play(self, c: list[Any]) -> dict[str, Any]:
         return {"zone": Zone.PLAY}
 
+    def st_in_shadows(self, c: list[Any]) -> dict[str, Any]:
+        return {"zone": Zone.SHADOWS}
+
     def st_a(self, c: list[Any]) -> dict[str, Any]:
         fields = dict(c[0])
         fields.pop("scope", None)
@@ -1548,6 +1562,9 @@ class _Reader(Transformer[Token, Any]):
 
     def _trig(self, t: Trigger) -> Trigger:
         self.ctx.trigger = t.subject
+        if t.event is EventKind.ENTERS_ZONE and t.to_zone is not None and t.subject.zone is None:
+            # "after an attachment enters your discard pile, place it in shadows": "it" is in that pile now
+            self.ctx.trigger = replace(t.subject, zone=t.to_zone)
         self.ctx.trigger_event = t.event
         return t
 
@@ -2426,6 +2443,13 @@ class _Reader(Transformer[Token, Any]):
     def a_place_in_shadows(self, c: list[Any]) -> list[Effect]:
         return self._to_zone(c[0], Zone.SHADOWS, EffectKind.RETURN_TO_SHADOWS)
 
+    def a_place_in_shadows_token(self, c: list[Any]) -> list[Effect]:
+        """"place the bottom card of your deck in shadows with a shadow token on it": the move, then the token on
+        the card moved."""
+        np, word = c[0], c[1]
+        moved = self._to_zone(np, Zone.SHADOWS, EffectKind.RETURN_TO_SHADOWS)
+        return moved + [Effect(EffectKind.PLACE_TOKEN, 1, e.target, token=str(word)) for e in moved]
+
     def a_place_on_top(self, c: list[Any]) -> list[Effect]:
         return self._to_zone(c[0], Zone.TOP_OF_DECK, None, c[1])
 
@@ -2834,6 +2858,11 @@ class _Reader(Transformer[Token, Any]):
 
     def gi_keyword(self, c: list[Any]) -> list[tuple[EffectKind, dict[str, Any]]]:
         return [(EffectKind.KEYWORD_MOD, {"keyword": c[0]})]
+
+    def gi_keyword_value(self, c: list[Any]) -> list[tuple[EffectKind, dict[str, Any]]]:
+        """"shadow (x)", "bestow (2)": the keyword with its value."""
+        kw, value = c
+        return [(EffectKind.KEYWORD_MOD, {"keyword": kw, "keyword_value": value, "keyword_x": value is None})]
 
     def gi_icon(self, c: list[Any]) -> list[tuple[EffectKind, dict[str, Any]]]:
         return [(EffectKind.ICON_MOD, {"challenge": _ICONS[str(c[0])]})]
