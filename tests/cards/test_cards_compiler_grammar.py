@@ -1088,3 +1088,17 @@ def test_he_after_a_card_named_by_its_title_is_that_card(pool) -> None:
     f = ability(pool, "18008", AbilityType.FORCED_REACTION)
     cond = f.effects[0].condition
     assert cond is not None and cond.effects[0].target == me()
+
+
+def test_a_challenge_initiated_in_which(pool) -> None:
+    """21004 The Iron Fleet: "after you initiate a challenge in which you control an attacking «Raider» character";
+    25030 Insubordination: "after a challenge is initiated against you in which attached character is attacking
+    alone"."""
+    a = ability(pool, "21004", AbilityType.REACTION)
+    assert a.compiled is Compiled.FULL and uncovered(a) == []
+    assert a.trigger == Trigger(EventKind.INITIATE_CHALLENGE, Subject(Scope.YOU), Phase.CHALLENGES, participants=(
+        Subject(Scope.YOU_CONTROL, CardKind.CHARACTER, ("Raider",), role=ChallengeRole.ATTACKING),))
+    b = ability(pool, "25030")
+    assert b.compiled is Compiled.FULL and uncovered(b) == []
+    assert b.trigger is not None and b.trigger.event is EventKind.CHALLENGE_AGAINST
+    assert b.trigger.participants == (Subject(Scope.ATTACHED, CardKind.CHARACTER, role=ChallengeRole.ATTACKING_ALONE),)

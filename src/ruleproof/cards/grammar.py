@@ -1659,19 +1659,32 @@ class _Reader(Transformer[Token, Any]):
         icon = [t for t in c if isinstance(t, Token) and t.type == "T_ICON"]
         return _ICONS[str(icon[0])] if icon else None
 
+    @staticmethod
+    def _in_which(c: list[Any]) -> dict[str, Any]:
+        """"... a challenge in which you control an attacking «Raider» character" / "in which you are the defending
+        player": the participants, or the player's role."""
+        for x in c:
+            if isinstance(x, _AsRole):
+                return {"as_role": x.role}
+            if isinstance(x, tuple) and all(isinstance(y, Subject) for y in x):
+                return {"participants": x}
+        return {}
+
     def t_initiate(self, c: list[Any]) -> Trigger:
-        return self._trig(Trigger(EventKind.INITIATE_CHALLENGE, c[0].subject, Phase.CHALLENGES, self._icon(c)))
+        return self._trig(Trigger(EventKind.INITIATE_CHALLENGE, c[0].subject, Phase.CHALLENGES, self._icon(c),
+                                  **self._in_which(c)))
 
     def t_initiate_against_you(self, c: list[Any]) -> Trigger:
-        return self._trig(Trigger(EventKind.CHALLENGE_AGAINST, c[0].subject, Phase.CHALLENGES, self._icon(c)))
+        return self._trig(Trigger(EventKind.CHALLENGE_AGAINST, c[0].subject, Phase.CHALLENGES, self._icon(c),
+                                  **self._in_which(c)))
 
     def t_initiated_against_you(self, c: list[Any]) -> Trigger:
         return self._trig(Trigger(EventKind.CHALLENGE_AGAINST, Subject(Scope.OPPONENT), Phase.CHALLENGES,
-                                  self._icon(c)))
+                                  self._icon(c), **self._in_which(c)))
 
     def t_initiated(self, c: list[Any]) -> Trigger:
         return self._trig(Trigger(EventKind.INITIATE_CHALLENGE, Subject(Scope.ANY_PLAYER), Phase.CHALLENGES,
-                                  self._icon(c)))
+                                  self._icon(c), **self._in_which(c)))
 
     def t_income(self, c: list[Any]) -> Trigger:
         return self._trig(Trigger(EventKind.COLLECT_INCOME, c[0].subject, Phase.MARSHALING))
