@@ -274,7 +274,8 @@ class Context:
     ``gap``: an effect before was not read, so a pronoun ("it") is not resolved (it could refer to what that
     effect named).  ``paid``: the card chosen to pay a cost ("discard an attachment from your hand to choose an
     attachment with equal or lower printed cost"), also when a card of the triggering condition is what pronouns
-    refer to.
+    refer to.  ``picked``: some of the cards named last were just chosen ("add 1 to your hand"), so "the other" are
+    the rest.
     """
 
     card_kind: CardKind
@@ -288,6 +289,7 @@ class Context:
     hand: _Whose | None = None
     gap: bool = False
     paid: Target | None = None
+    picked: bool = False
 
 
 @dataclass(frozen=True)
@@ -1165,8 +1167,14 @@ class _Reader(Transformer[Token, Any]):
         return self._resolve(c[0][0])
 
     def r_the_other(self, c: list[Any]) -> _NP:
-        _fail("'the other' of several chosen cards")
-        raise AssertionError
+        """"add 1 to your hand, and place the other on the bottom of your deck": the cards looked at that were not
+        added (not chosen); only right after such a choice among them."""
+        ante = self.ctx.antecedent
+        if self.ctx.gap or ante is None or ante[0].ref is not TargetRef.CHOSEN or not self.ctx.picked:
+            _fail("'the other' of several chosen cards")
+            raise AssertionError
+        self.ctx.picked = False
+        return _NP(Target(TargetRef.EACH, replace(ante[0].subject, chosen=False)), None, pronoun=True)
 
     r_those = r_that
 
@@ -2531,6 +2539,20 @@ class _Reader(Transformer[Token, Any]):
     def a_add_to_hand(self, c: list[Any]) -> list[Effect]:
         return self._to_zone(c[0], Zone.HAND, None, c[1])
 
+    def a_add_n_to_hand(self, c: list[Any]) -> list[Effect]:
+        """"look at the top 2 cards of your deck. add 1 to your hand": one of the cards named last (chosen), added to
+        its owner's hand."""
+        n, whose = c
+        ante = self.ctx.antecedent
+        if self.ctx.gap or ante is None or ante[0].ref is not TargetRef.EACH or whose.scope is not Scope.YOU \
+                or ante[0].subject.scope is not Scope.YOU_OWN or ante[1] is None or n is None or n >= ante[1]:
+            _fail("'add N to your hand' with no cards of yours named before")
+            raise AssertionError
+        picked = Target(TargetRef.CHOSEN, ante[0].subject)
+        self.ctx.antecedent = (picked, n)
+        self.ctx.picked = True
+        return [Effect(EffectKind.MOVE_CARD, n, picked, to_zone=Zone.HAND)]
+
     def a_look_at(self, c: list[Any]) -> list[Effect]:
         return self._simple(EffectKind.LOOK_AT, c[0])
 
@@ -3083,7 +3105,8 @@ def read(text: str, start: str, ctx: Context) -> Any:
 
     On failure ``ctx`` is left as it was.
     """
-    saved = (ctx.trigger, ctx.antecedent, ctx.player, ctx.trigger_event, ctx.named_card, ctx.hand, ctx.paid)
+    saved = (ctx.trigger, ctx.antecedent, ctx.player, ctx.trigger_event, ctx.named_card, ctx.hand, ctx.paid,
+             ctx.picked)
     try:
         tree = parser().parse(text, start=f"start_{start}")
     except UnexpectedInput as exc:
@@ -3096,10 +3119,12 @@ def read(text: str, start: str, ctx: Context) -> Any:
             raise _Refused("a list of cards where one card is read")
         return out
     except _Refused as exc:
-        ctx.trigger, ctx.antecedent, ctx.player, ctx.trigger_event, ctx.named_card, ctx.hand, ctx.paid = saved
+        (ctx.trigger, ctx.antecedent, ctx.player, ctx.trigger_event, ctx.named_card, ctx.hand, ctx.paid,
+         ctx.picked) = saved
         raise NotRead(0, str(exc)) from None
     except VisitError as exc:
-        ctx.trigger, ctx.antecedent, ctx.player, ctx.trigger_event, ctx.named_card, ctx.hand, ctx.paid = saved
+        (ctx.trigger, ctx.antecedent, ctx.player, ctx.trigger_event, ctx.named_card, ctx.hand, ctx.paid,
+         ctx.picked) = saved
         if isinstance(exc.orig_exc, _Refused):
             raise NotRead(0, _refusal(exc)) from None
         raise
