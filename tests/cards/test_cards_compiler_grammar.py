@@ -1118,3 +1118,16 @@ def test_add_one_to_your_hand_and_place_the_other(pool) -> None:
                            to_zone=Zone.BOTTOM_OF_DECK)
     with pytest.raises(NotRead):
         read("place the other on the bottom of your deck", "sentence", Context(CardKind.LOCATION))
+
+
+def test_to_a_maximum_of(pool) -> None:
+    """13023: "it gains 1 power for each defending character (to a maximum of 3 power)"; 17169: "draw x cards (to a
+    maximum of 5 cards). x is ..."; a maximum in a unit the effect does not count is not read."""
+    a = ability(pool, "13023", AbilityType.REACTION)
+    assert a.compiled is Compiled.FULL and uncovered(a) == []
+    assert a.effects[0].kind is EffectKind.GAIN_POWER and a.effects[0].maximum == 3 and a.effects[0].x is not None
+    b = ability(pool, "17169")
+    assert b.compiled is Compiled.FULL and b.effects[0].kind is EffectKind.DRAW
+    assert (b.effects[0].amount, b.effects[0].maximum) == (None, 5)
+    (c,) = compile_text("<b>Action:</b> Draw X cards (to a maximum of 5 power). X is the number of cards in your hand.")
+    assert c.compiled is not Compiled.FULL and all(e.maximum is None for e in c.effects)

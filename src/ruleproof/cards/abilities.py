@@ -840,6 +840,8 @@ class Effect:
     that character": ``claim_applied``).
     ``keyword_value`` by ``keyword_mod``: the keyword's value ("gains shadow (3)"); ``keyword_x``: the value is X
     (the ability's ``x`` says what it is: "it gains shadow (x). x is its printed cost").
+    ``maximum``: a variable amount is at most this ("gain 1 power for each defending character (to a maximum of 3
+    power)").
     ``challenge`` by ``participate``: only in a challenge of that type ("participate in a [military] challenge").
     ``role`` by ``participate``: the part the card takes in the challenge ("put ~ into play ..., participating as an
     attacker": ``attacking``; ``None``: on your side).
@@ -884,6 +886,7 @@ class Effect:
     role: ChallengeRole | None = None
     keyword_value: int | None = None
     keyword_x: bool = False
+    maximum: int | None = None
 
 
 @dataclass(frozen=True)

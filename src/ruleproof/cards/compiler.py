@@ -488,6 +488,24 @@ def _instead(effects: list[Effect], p: Paren) -> list[Effect] | None:
     return None
 
 
+_MAXIMUM_KINDS: dict[str, frozenset[EffectKind]] = {
+    "power": frozenset({EffectKind.GAIN_POWER, EffectKind.MOVE_POWER}), "gold": frozenset({EffectKind.GAIN_GOLD}),
+    "card": frozenset({EffectKind.DRAW}), "cards": frozenset({EffectKind.DRAW}),
+}
+
+
+def _maximum(effects: list[Effect], maximum: tuple[int, str | None]) -> list[Effect] | None:
+    """"(to a maximum of 3 power)": the last effect, when its amount is variable (X, "for each") and of that unit."""
+    n, unit = maximum
+    if not effects:
+        return None
+    e = effects[-1]
+    variable = e.amount is None or e.x is not None
+    if not variable or e.maximum is not None or unit is not None and e.kind not in _MAXIMUM_KINDS.get(unit, ()):
+        return None
+    return [*effects[:-1], replace(e, maximum=n)]
+
+
 def _apply_parens(parens: list[str], effects: list[Effect], acc: _Acc) -> tuple[list[Effect], list[Paren]]:
     """Parentheticals after a sentence: "(cannot be saved)" and "(N instead if ...)" belong to its effects;
     the others to the ability."""
@@ -508,6 +526,12 @@ def _apply_parens(parens: list[str], effects: list[Effect], acc: _Acc) -> tuple[
                 acc.miss(f"({p})", "paren")
             else:
                 effects = [*effects, *got.instead_effects]
+        elif got.maximum is not None:
+            changed = _maximum(effects, got.maximum)
+            if changed is None:
+                acc.miss(f"({p})", "paren")
+            else:
+                effects = changed
         elif got.instead is not None:
             changed = _instead(effects, got)
             if changed is None:

@@ -303,6 +303,7 @@ class Paren:
     cannot_be_saved: bool = False
     instead: tuple[str, int | None, bool, Condition] | None = None
     instead_effects: tuple[Effect, ...] = ()
+    maximum: tuple[int, str | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -1523,6 +1524,13 @@ class _Reader(Transformer[Token, Any]):
     def par_instead(self, c: list[Any]) -> Paren:
         n, unit, cond = c
         return Paren(instead=(unit, n, False, cond))
+
+    def par_maximum(self, c: list[Any]) -> Paren:
+        """"(to a maximum of 3 power)": the variable amount of the effect before it is at most that."""
+        n = c[0]
+        if n is None:
+            _fail("a maximum of X")
+        return Paren(maximum=(n, c[1] if len(c) > 1 else None))
 
     def par_instead_up_to(self, c: list[Any]) -> Paren:
         n, unit, cond = c
