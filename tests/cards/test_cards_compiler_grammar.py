@@ -970,6 +970,11 @@ def test_participating_as_an_attacker_and_in_a_challenge_on_your_side(pool) -> N
         Scope.ATTACHED, CardKind.CHARACTER)), challenge=ChallengeType.MILITARY),)
     c = ability(pool, "12035", AbilityType.ACTION)
     assert c.compiled is Compiled.FULL and c.effects == (Effect(EffectKind.PARTICIPATE, 1, me()),)
+    o = ability(pool, "01063")  # "choose a kneeling [baratheon] character you control. that character is now
+    #                             participating as a defender. if you win this challenge, stand that character."
+    assert o.compiled is Compiled.FULL and uncovered(o) == []
+    assert [(e.kind, e.role) for e in o.effects] == [(EffectKind.PARTICIPATE, ChallengeRole.DEFENDING),
+                                                     (EffectKind.STAND, None)]
 
 
 def test_any_number_of_two_kinds_of_cards(pool) -> None:

@@ -2789,6 +2789,10 @@ class _Reader(Transformer[Token, Any]):
     def v_participate(self, c: list[Any]) -> list[tuple[EffectKind, dict[str, Any]]]:
         return [(EffectKind.PARTICIPATE, {"amount": 1})]
 
+    def v_now_participating(self, c: list[Any]) -> list[tuple[EffectKind, dict[str, Any]]]:
+        """"that character is now participating as a defender"."""
+        return [(EffectKind.PARTICIPATE, {"amount": 1, "role": c[0]})]
+
     def v_participate_in_a(self, c: list[Any]) -> list[tuple[EffectKind, dict[str, Any]]]:
         """"have it participate in a [military] challenge on your side": in the challenge being resolved (an
         action's effect happens during it), of that type when one is named."""
