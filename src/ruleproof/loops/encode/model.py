@@ -145,6 +145,10 @@ def build_model(enc: Encoding, spec: ModelSpec) -> System:
     """Build and ground the model of ``enc`` with the targets ``spec`` asks for."""
     rules = spec.rules
     m = Model(f"loop {'+'.join(enc.candidate.cards)}", doc="loop candidate")
+    # The loop model is asked only for its own targets (lasso, passes, ...), never for the consistency checks of a
+    # rules model; building them would expand each guard over its choices, which a model with many named or deck
+    # cards (two card choices over 65 cards or more) cannot do.
+    m.consistency_checks = False
     ids = tuple(cid(c.code) for c in enc.cards)
     card = m.sort("Card", list(ids), labels=[f"{c.name} ({c.code})" for c in enc.cards])
     player = m.sort("Player", list(enc.players))
