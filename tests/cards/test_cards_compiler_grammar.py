@@ -1136,3 +1136,14 @@ def test_to_a_maximum_of(pool) -> None:
     assert (b.effects[0].amount, b.effects[0].maximum) == (None, 5)
     (c,) = compile_text("<b>Action:</b> Draw X cards (to a maximum of 5 power). X is the number of cards in your hand.")
     assert c.compiled is not Compiled.FULL and all(e.maximum is None for e in c.effects)
+
+
+def test_each_player_chooses_if_able(pool) -> None:
+    """01015 Marched to the Wall: "each player chooses a character he or she controls (if able), and discards it from
+    play (cannot be saved)": one discard per player of a character they choose, when they can."""
+    a = ability(pool, "01015")
+    assert a.compiled is Compiled.FULL and uncovered(a) == []
+    (d,) = a.effects
+    assert d.kind is EffectKind.DISCARD and d.prohibited is EventKind.SAVED
+    assert d.condition == Condition(CondWord.IF, TestKind.ABLE)
+    assert d.chooser == Target(TargetRef.EACH, Subject(Scope.ANY_PLAYER))

@@ -144,9 +144,8 @@ def test_margaery_with_two_courtiers_is_limited_twice_per_phase() -> None:
     assert best and best[0]["category"] == "limited" and best[0]["passes"] == 2
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="reader: Marched to the Wall's '(if able)' is not read, so a single when "
-                   "revealed ability that nothing initiates again is not a complete answer (exit 3)")
 def test_marched_to_the_wall_is_a_complete_no_loop_answer() -> None:
+    """Marched to the Wall's '(if able)' is read: a single when revealed ability that nothing initiates again is a
+    complete answer (exit 0)."""
     status, doc = _loops("01015")
     assert not _found(doc) and doc["complete"] is True and status == 0

@@ -49,6 +49,7 @@ from ruleproof.cards.abilities import (
     Subject,
     Target,
     TargetRef,
+    TestKind,
     Trigger,
     Unread,
     Zone,
@@ -560,10 +561,14 @@ def _absorb_choices(effects: list[Effect]) -> list[Effect]:
     for i, e in enumerate(effects):
         nxt = effects[i + 1] if i + 1 < len(effects) else None
         one = (e.amount, e.up_to) == (1, False)  # one card chosen: the target of the next effect says it all
-        if e.kind is EffectKind.CHOOSE and e.condition is None and nxt is not None and nxt.target == e.target \
+        able = e.condition is not None and e.condition.test is TestKind.ABLE  # "(if able)": the next effect's too
+        if e.kind is EffectKind.CHOOSE and (e.condition is None or able and nxt is not None and nxt.condition is None) \
+                and nxt is not None and nxt.target == e.target \
                 and (one or nxt.kind in _COUNTS_TARGETS and (nxt.amount, nxt.up_to) == (e.amount, e.up_to)):
             if e.then:
-                effects[i + 1] = replace(nxt, then=True)
+                nxt = effects[i + 1] = replace(nxt, then=True)
+            if able:
+                effects[i + 1] = replace(nxt, condition=e.condition)
             continue
         out.append(e)
     return out

@@ -3054,6 +3054,15 @@ class _Reader(Transformer[Token, Any]):
     def pv_choose(self, c: list[Any]) -> Any:
         return self._pv_card(EffectKind.CHOOSE, c[0])
 
+    def pv_choose_if_able(self, c: list[Any]) -> Any:
+        """"each player chooses a character he or she controls (if able)": the choice, when the player can make it."""
+        inner = self._pv_card(EffectKind.CHOOSE, c[0])
+        able = Condition(CondWord.IF, TestKind.ABLE)
+
+        def make(player: Target) -> list[Effect]:
+            return [replace(e, condition=able) for e in inner(player)]
+        return make
+
     def pv_choose_and(self, c: list[Any]) -> Any:
         kind, np = c
         return self._pv_card(kind, np, Scope.YOU_CONTROL if kind is EffectKind.SACRIFICE else Scope.ANY)
