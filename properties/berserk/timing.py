@@ -7,7 +7,7 @@ shows the order makes a difference.
 
 from __future__ import annotations
 
-from ruleproof.dsl import And, ForAll, Implies, Model, Or, Term
+from ruleproof.dsl import And, ForAll, Implies, Model, Not, Or, Term, Transition
 
 __all__ = ["register"]
 
@@ -74,6 +74,92 @@ def register(m: Model) -> None:
                                 Implies(t.post(v.step[k]) == v.step[k], t.post(v.turn[k]) == other(p))),
         cites=["111.4"],
         doc="Notes: the players pass in turn; when every player has passed in a row the entry moves on.",
+    )
+    # -- priority in a window (notes 4.1: "Priority and Pass"; the declaration's reading [I]: the active player
+    #    answers first, and a window closes when every player has passed in a row)
+    window_kinds = ("interrupt_window", "reaction_window", "cancel_interrupts", "action_window")
+
+    def is_window(x: Term) -> Term:
+        return Or(*(v.step_kind[x] == w for w in window_kinds))
+
+    def opens_fresh(t: Transition) -> Term:
+        return And(*(Implies(And(t.post(is_window(v.step[k])), t.post(v.step[k]) != v.step[k]),
+                             And(t.post(v.turn[k]) == v.active, t.post(v.passes[k]) == 0)) for k in levels))
+
+    for fam in ("proceed", "pass", "initiate", "resolve", "nest", "return"):
+        m.action_property(
+            f"a window opens with the active player's priority and no pass yet ({fam})", fam,
+            lambda t, *_: opens_fresh(t), cites=["111.4"],
+            doc="Whenever an entry's window opens, or opens again after a response has entered the Очередь, the "
+            "active player has priority first and nobody has passed in it yet (notes 4.1: priority and pass; "
+            "who answers first is the declaration's reading, [I]).",
+        )
+    P = len(players)
+    m.action_property(
+        "a window closes exactly when every player has passed in a row",
+        "pass",
+        lambda t, k, mv, p: And(
+            (t.post(v.step[k]) != v.step[k]) == (v.passes[k] + 1 >= P),
+            Implies(t.post(v.step[k]) == v.step[k], t.post(v.passes[k]) == v.passes[k] + 1),
+        ),
+        cites=["111.4"],
+        doc="Notes 4.1: if the players pass in a row the entry moves on; a pass that leaves the window open is one "
+        "more pass in a row.",
+    )
+    # the owner of each scenario ability that is used in a window (scenario data: the opponent's Заклинатель,
+    # Талос of player 1); Боевой рог is mandatory: it enters the Очередь without anybody's priority
+    owner = {"zaklinatel": players[-1], "talos": players[0]}
+    into = {"zaklinatel": "remove", "boevoy_rog": "horn", "talos": "copy"}  # what each raises (scenario data)
+    m.action_property(
+        "only the player with priority activates an ability in a window",
+        "initiate",
+        lambda t, k, ab: Implies(is_window(v.step[k]), v.turn[k] == owner[ab.name]) if ab.name in owner
+        else Not(is_window(v.step[k])),
+        cites=["111.4", "112"],
+        doc="An ability used in a window (a response, an optional triggered ability) is its controller's "
+        "opportunity: that player has priority.",
+    )
+    m.invariant(
+        "an ability answers one entry of the Очередь at most once",
+        ForAll(Level, lambda k: ForAll(s.Ability, lambda ab: v.used[k, ab] <= 1)),
+        cites=["112"],
+        doc="Each ability of the scenario can be used once for one entry (the declaration's window rule, [I]).",
+    )
+    m.invariant(
+        "an empty place of the Очередь holds no triggering condition",
+        ForAll(Level, lambda k: Implies(v.step[k] == "idle", ForAll(s.Cond, lambda c: Not(v.has[k, c])))),
+        cites=["111.4"],
+        doc="An entry that has left the Очередь leaves nothing behind.",
+    )
+    # -- every activated or triggered ability becomes an entry of the Очередь (table: «После активации или
+    #    срабатывания попадают в Очередь»).  ``raised`` records that the ability's entry was put into the Очередь;
+    #    the first three properties tie it to the game: it starts false, and only opening a new entry sets it.
+    m.action_property(
+        "an ability just used has not entered the Очередь yet",
+        "initiate",
+        lambda t, k, ab: Not(t.post(v.raised[k])),
+        cites=["112"],
+    )
+    m.action_property(
+        "an ability enters the Очередь as a new entry holding what it raises",
+        "nest",
+        lambda t, k, j, ab: And(Not(v.raised[k]), t.post(v.raised[k]), t.post(v.top) == v.top + 1,
+                                t.post(v.step[j]) == "declared", t.post(v.has[j, into[ab.name]])),
+        cites=["111.4", "112"],
+    )
+    for fam in ("proceed", "pass", "initiate", "resolve", "return"):
+        m.action_property(
+            f"only opening a new entry records that an ability entered the Очередь ({fam})", fam,
+            lambda t, *_: And(*(Implies(t.post(v.raised[k]), v.raised[k]) for k in levels)),
+            cites=["112"],
+        )
+    m.action_property(
+        "the window continues only after the ability used has entered the Очередь",
+        "resolve",
+        lambda t, k, ab: v.raised[k],
+        cites=["112"],
+        doc="Table of section 112: activated and triggered abilities enter the Очередь; a response is a new "
+        "entry, so the answered entry's window goes on only once that entry exists.",
     )
     m.invariant(
         "an entry's effects apply only when it resolves, after the responses",

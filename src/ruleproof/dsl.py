@@ -148,6 +148,17 @@ def _suggest(name: str, known: Iterable[str]) -> str:
     return f" (did you mean '{close[0]}'?)" if close else ""
 
 
+def _arity(fn: Callable[..., Any]) -> int:
+    """The number of positional parameters ``fn`` takes (0 when it cannot be told)."""
+    import inspect
+
+    try:
+        params = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return 0
+    return sum(1 for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD))
+
+
 @dataclass(frozen=True)
 class Range:
     """Initial values ``lo..hi`` (inclusive), e.g. "gold anywhere in 0..30"."""
@@ -896,7 +907,7 @@ class Model:
         self._skipped: list[tuple[str, str]] = []
         self._covers: list[tuple[str, Expr]] = []
         self._hidden: set[str] = set()
-        self._shown: dict[str, Callable[[], Operand]] = {}
+        self._shown: dict[str, Callable[..., Operand]] = {}
         self.consistency_checks = True
         self._names: dict[str, Term] = {}
         self.v: _Names[Term] = _Names("variable or static data", self._names)
@@ -942,12 +953,12 @@ class Model:
         t: Type | Sort,
         index: Sort | Sequence[Sort],
         init: InitValue | Callable[..., InitValue] | None = None,
-        observable: bool | Callable[[], Operand] = True,
+        observable: bool | Callable[..., Operand] = True,
     ) -> VarArray: ...
 
     @overload
     def var(self, name: str, t: Type | Sort, *, init: InitValue | None = None,
-            observable: bool | Callable[[], Operand] = True) -> Cell: ...
+            observable: bool | Callable[..., Operand] = True) -> Cell: ...
 
     def var(
         self,
@@ -955,7 +966,7 @@ class Model:
         t: Type | Sort,
         index: Sort | Sequence[Sort] = (),
         init: InitValue | Callable[..., InitValue] | None = None,
-        observable: bool | Callable[[], Operand] = True,
+        observable: bool | Callable[..., Operand] = True,
     ) -> Cell | VarArray:
         """A state variable: a :class:`Cell`, or an array of them over the ``index`` sorts.
 
@@ -966,7 +977,9 @@ class Model:
         an action did, a ghost): not part of what the game shows, so mutation
         testing does not require a mutant to agree with the rules on it.  A
         function returning a condition (``lambda: stage != "idle"``, read once
-        every variable is declared) makes it observable only where that holds.
+        every variable is declared) makes it observable only where that holds;
+        for an array, a function of its indices (``lambda k: step[k] != "idle"``)
+        gives each cell its own condition.
         """
         self._declare(name)
         tt = t.type if isinstance(t, Sort) else t
@@ -1200,6 +1213,16 @@ class Model:
         self._resolutions.append(Resolution(outcome, wins, tuple((k, e, _prime(e)) for k, e in hap), tuple(cites), doc,
                                             user_loc()))
 
+    def observable_where(self, name: str, cond: Callable[..., Operand]) -> None:
+        """Make a declared variable observable only where ``cond`` holds, as ``var(..., observable=cond)`` does.
+
+        For a variable a generator declared: ``cond`` takes no argument, or one per index of the array.
+        """
+        if name not in self._vars:
+            raise _err(f"unknown variable '{name}'{_suggest(name, self._vars)}")
+        self._hidden.discard(name)
+        self._shown[name] = cond
+
     def bookkeeping(self, *names: str) -> None:
         """Mark declared variables as bookkeeping, as ``var(..., observable=False)`` does (e.g. a generator's)."""
         for n in names:
@@ -1230,12 +1253,18 @@ class Model:
         """Ground the model into an :class:`ir.System`."""
         svars: list[ir.StateVar] = []
         for arr in self._vars.values():
+            cond = self._shown.get(arr.name)
+            per_cell = cond is not None and arr.index and _arity(cond) == len(arr.index)
             shown = None
-            if arr.name in self._shown:
-                t = lift(self._shown[arr.name]())
+            if cond is not None and not per_cell:
+                t = lift(cond())
                 _need_bool(t, f"observable= of '{arr.name}'")
                 shown = t.expr
             for key, var in arr.cells.items():
+                if cond is not None and per_cell:
+                    t = lift(cond(*(Term(ir.Const(k, s.type)) for k, s in zip(key, arr.index, strict=True))))
+                    _need_bool(t, f"observable= of '{arr.name}'")
+                    shown = t.expr
                 labels = [s.type.label(k) for s, k in zip(arr.index, key, strict=True)]
                 label = f"{arr.name}[{', '.join(labels)}]" if key else arr.name
                 svars.append(ir.StateVar(var.name, arr.type, arr.name, key, label, arr.loc,

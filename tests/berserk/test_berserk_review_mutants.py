@@ -62,6 +62,16 @@ CASES = [
      "111.2 (таблица): стоимость активируемой способности оплачивается при активации (закрыть героя)"),
     ("abilities111", "drop-guard", "activate_caster", "", "not caster_tapped",
      "111.2 (таблица): стоимость активируемой способности оплачивается при активации (закрыть Заклинателя)"),
+    # 4.4 (the Очередь): a response used but never entered as an entry of its own; a window reopened with
+    # the priority left where it was; an ability used without priority; an entry left behind in the Очередь
+    ("timing", "drop-guard", "resolve", "", "raised[l1]",
+     "the window continues only after the ability used has entered the Очередь"),
+    ("timing", "drop-update", "initiate", "raised", "", "an ability just used has not entered the Очередь yet"),
+    ("timing", "drop-update", "resolve", "turn", "",
+     "a window opens with the active player's priority and no pass yet (resolve)"),
+    ("timing", "drop-guard", "initiate", "", "(turn[l1] == p2)",
+     "only the player with priority activates an ability in a window"),
+    ("timing", "drop-update", "return", "has", "", "an empty place of the Очередь holds no triggering condition"),
 ]
 
 
@@ -78,4 +88,12 @@ def test_the_ghost_of_last_applied_is_bookkeeping() -> None:
     """W6: 111.3 is stated on the order of application; the model's record ``last`` is not observable,
     so dropping it changes nothing the game shows (proved), while 'first applied wins' is killed."""
     r = judged("abilities111", "drop-update", "resolve", "last")
+    assert r.status == "equivalent", (r.status, r.reason)
+
+
+@pytest.mark.parametrize("family,target", [("initiate", "turn"), ("return", "passes")])
+def test_priority_outside_a_window_is_not_shown(family: str, target: str) -> None:
+    """Who has priority and how many passed in a row exist only while a window is open (the next window
+    starts afresh): a mutant that leaves them stale elsewhere is proved equivalent, not a hole."""
+    r = judged("timing", "drop-update", family, target)
     assert r.status == "equivalent", (r.status, r.reason)

@@ -103,3 +103,27 @@ def test_or_and_not_give_the_same_hint() -> None:
         m.invariant("one pool empty", gold[Player.p1] == 0 | gold[Player.p2] == 0)
     with pytest.raises(InputError, match=r"Python's ~ binds tighter"):
         m.invariant("not empty", ~gold[Player.p1] == 0)
+
+
+def test_each_cell_of_an_array_can_be_observable_under_its_own_condition() -> None:
+    """``observable=`` as a function of the indices (or ``observable_where`` for a generator's variable):
+    each cell is compared by mutation testing only where its own condition holds."""
+    from ruleproof import ir
+
+    m = Model("t")
+    Slot = m.sort("Slot", ["a", "b"])
+    busy = m.var("busy", Bool, index=Slot, init=False)
+    m.var("item", Int(0, 2), index=Slot, init=0, observable=lambda k: busy[k])
+    m.var("count", Int(0, 2), index=Slot, init=0)
+    m.var("note", Bool, init=False, observable=False)
+    m.observable_where("count", lambda k: ~busy[k])
+    m.observable_where("note", lambda: busy[Slot.a])
+    m.game_end(busy[Slot.a])
+    system = m.finish()
+    shown = {v.label: v.shown for v in system.vars}
+    assert shown["item[a]"] == ir.Var("busy[a]", ir.BoolT()) and shown["item[b]"] == ir.Var("busy[b]", ir.BoolT())
+    assert shown["count[b]"] == ir.not_(ir.Var("busy[b]", ir.BoolT()))
+    note = next(v for v in system.vars if v.label == "note")
+    assert note.observable and note.shown == ir.Var("busy[a]", ir.BoolT())  # no longer bookkeeping
+    with pytest.raises(InputError, match="did you mean 'count'"):
+        m.observable_where("cont", lambda k: busy[k])
