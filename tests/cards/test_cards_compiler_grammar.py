@@ -1147,3 +1147,21 @@ def test_each_player_chooses_if_able(pool) -> None:
     assert d.kind is EffectKind.DISCARD and d.prohibited is EventKind.SAVED
     assert d.condition == Condition(CondWord.IF, TestKind.ABLE)
     assert d.chooser == Target(TargetRef.EACH, Subject(Scope.ANY_PLAYER))
+
+
+def test_each_player_chooses_keeps_its_chooser(pool) -> None:
+    """25011 Karstark Lancer: "each player chooses a location they control, if able. Each of those locations gains 1
+    power": the choice stays each player's (one location each), never one location gaining power; 05047 Unexpected
+    Delay and 17116 Yoren (the opponent chooses the character Yoren takes) likewise keep who chooses."""
+    a = ability(pool, "25011")
+    choose, gain = a.effects
+    assert choose.kind is EffectKind.CHOOSE and choose.condition == Condition(CondWord.IF, TestKind.ABLE)
+    assert choose.chooser == Target(TargetRef.EACH, Subject(Scope.ANY_PLAYER))
+    assert gain.kind is EffectKind.GAIN_POWER and gain.target == choose.target
+    assert gain.target.subject.card_type is CardKind.LOCATION
+    delay = ability(pool, "05047")
+    assert [e.kind for e in delay.effects] == [EffectKind.CHOOSE, EffectKind.RETURN_TO_HAND]
+    assert delay.effects[0].chooser == Target(TargetRef.EACH, Subject(Scope.ANY_PLAYER))
+    yoren = ability(pool, "17116")
+    assert [e.kind for e in yoren.effects] == [EffectKind.CHOOSE, EffectKind.CHOOSE, EffectKind.TAKE_CONTROL]
+    assert yoren.effects[1].chooser is not None and yoren.effects[1].chooser.subject.scope is Scope.OPPONENT

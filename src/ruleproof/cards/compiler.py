@@ -562,8 +562,10 @@ def _absorb_choices(effects: list[Effect]) -> list[Effect]:
         nxt = effects[i + 1] if i + 1 < len(effects) else None
         one = (e.amount, e.up_to) == (1, False)  # one card chosen: the target of the next effect says it all
         able = e.condition is not None and e.condition.test is TestKind.ABLE  # "(if able)": the next effect's too
+        # the chooser goes only with the choice: "each player chooses a location they control, if able. Each of
+        # those locations gains 1 power" keeps its choice (each player's), never one location gaining power
         if e.kind is EffectKind.CHOOSE and (e.condition is None or able and nxt is not None and nxt.condition is None) \
-                and nxt is not None and nxt.target == e.target \
+                and nxt is not None and nxt.target == e.target and nxt.chooser == e.chooser \
                 and (one or nxt.kind in _COUNTS_TARGETS and (nxt.amount, nxt.up_to) == (e.amount, e.up_to)):
             if e.then:
                 nxt = effects[i + 1] = replace(nxt, then=True)
