@@ -23,6 +23,11 @@ hypothetical cards, one per kind of ability the rules name:
 * Знамя (hypothetical) -- static: "Пока Знамя в игре, Вайл имеет Опыт в атаке".
   Not played and never queued; applies at once and vanishes with its source.
 
+Scenario ``printed`` (``vail_prints=True``, hypothetical): Вайл also prints Рывок, so
+a removal meets a printed instance as well as the ones effects gave (111.3: it removes
+every instance; a later grant gives Рывок back, the last effect wins), and copying
+Вайл's features copies his printed Рывок.
+
 Which entry of the Очередь resolves first is not stated in any stored source:
 ``order`` is a rule parameter, ``"lifo"`` (recommended default) or ``"fifo"``.
 ``mutant`` deliberately breaks one rule (see ``MUTANTS``).
@@ -40,6 +45,8 @@ ABILITIES = ("ryvok", "opyt", "napr")
 ABILITY_LABELS = ("Рывок", "Опыт в атаке", "Направленный удар")
 # printed features (особенности) of each creature: only Берсерк prints one of the three
 PRINTED = {("berserk", "napr")}
+# scenario ``printed`` (hypothetical): Вайл prints Рывок too
+PRINTED_VAIL = PRINTED | {("vail", "ryvok")}
 
 ITEMS = ("none", "grant_hero", "grant_horn", "remove", "copy_berserk", "copy_vail", "static_opyt")
 ITEM_LABELS = (
@@ -61,16 +68,18 @@ MUTANTS = (
     "apply_on_activation",  # the hero's activated ability applies its effect at once, not on resolution
     "static_via_queue",  # the static ability goes into the Очередь instead of applying at once
     "mandatory_declinable",  # the mandatory «В начале хода» trigger may be skipped
+    "copy_wrong_source",  # Талос copying Вайл gets Берсерк's printed features (review W5)
 )
 
 SCENARIOS = {
-    "lifo": {"order": "lifo", "turns": 2, "mutant": ""},
-    "fifo": {"order": "fifo", "turns": 2, "mutant": ""},
+    "lifo": {"order": "lifo", "turns": 2, "mutant": "", "vail_prints": False},
+    "fifo": {"order": "fifo", "turns": 2, "mutant": "", "vail_prints": False},
+    "printed": {"order": "lifo", "turns": 2, "mutant": "", "vail_prints": True},
 }
-CHECKED = ("lifo", "fifo")
+CHECKED = ("lifo", "fifo", "printed")
 
 
-def build(order: str = "lifo", turns: int = 2, mutant: str = "") -> Model:
+def build(order: str = "lifo", turns: int = 2, mutant: str = "", vail_prints: bool = False) -> Model:
     """Abilities, effects and the Очередь of the section 111 example."""
     if order not in ORDERS:
         raise ValueError(f"unknown queue order '{order}' (known: lifo, fifo)")
@@ -79,7 +88,8 @@ def build(order: str = "lifo", turns: int = 2, mutant: str = "") -> Model:
     if not 0 <= turns <= 3:
         raise ValueError("turns must be within 0..3")
     m = Model("abilities111", doc=__doc__ or "")
-    m.params.update(order=order, turns=turns, mutant=mutant)
+    m.params.update(order=order, turns=turns, mutant=mutant, vail_prints=vail_prints)
+    on_card = PRINTED_VAIL if vail_prints else PRINTED
 
     Creature = m.sort("Creature", list(CREATURES), labels=list(CREATURE_LABELS))
     Ability = m.sort("Ability", list(ABILITIES), labels=list(ABILITY_LABELS))
@@ -89,7 +99,7 @@ def build(order: str = "lifo", turns: int = 2, mutant: str = "") -> Model:
     CopyChoice = m.enum("CopyChoice", ["decline", "berserk", "vail"], labels=["отказаться", "Берсерк", "Вайл"])
 
     printed = m.static(
-        "printed", Bool, (Creature, Ability), lambda c, ab: (c.name, ab.name) in PRINTED
+        "printed", Bool, (Creature, Ability), lambda c, ab: (c.name, ab.name) in on_card
     )
 
     grants = m.var("grants", Int(0, 3), index=(Creature, Ability), init=0)
@@ -150,6 +160,8 @@ def build(order: str = "lifo", turns: int = 2, mutant: str = "") -> Model:
 
     def copy_from(a: Step, src: Term, when: Term) -> None:
         """111.1: Талос copies the printed features of ``src``, never abilities granted by effects."""
+        if mutant == "copy_wrong_source":
+            src = Creature.berserk
         for ab in Ability:
             value = has(src, ab) if mutant == "copy_abilities" else printed[src, ab]
             a.set(copied[ab], value, when=when)

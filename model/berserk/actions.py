@@ -15,13 +15,22 @@ Lifecycle of one action (one action is in flight at a time; the notes, 2.2):
    (539.2).
 2. **Ответы (responses).** The opponent may assign a defender (защитник: a
    sudden action that reserves the defender's tap), heal one of their
-   creatures by 1, or block a tap ability.
+   creatures by 1, block a tap ability, or (roster ``static``: a hypothetical
+   fast effect, «закрыть существо») tap the acting card.  The reserved
+   resources are checked for legality while the action is pending (539.2):
+   an acting card tapped in response has lost its reserved tap (and an open
+   card is needed to move), so its action is no longer legal.
 3. **Выполнение (performance)**, or **прерывание**: an action that is no longer
-   legal leaves the stack unpaid (526.1).  A simple strike: the attacker strikes
+   legal (a card gone, a target no longer valid, a reserved resource no longer
+   there) leaves the stack unpaid (526.1).  A simple strike: the attacker strikes
    the defender (or the target), its "при ударе"/"при нападении" trigger may
    resolve, the victim counter-strikes (ответный удар), the defender's "при
-   ударе" trigger may resolve (539.4.1).  A triggered 539.4 modifier locks in
-   the waiver when it resolves.
+   ударе" trigger may resolve (539.4.1).  A 539.4 modifier is interactive:
+   the heal trigger is declared (or declined: «может»), the opponent may
+   answer it (a fast effect that wounds the healer by 1, or a block), and it
+   then resolves: the heal applies (unless blocked) and the Келе condition
+   «если после этого у Келе нет ран» is read at resolution, which locks in
+   the waiver.
 4. **Этап оплаты (payment).** Reserved resources are paid minus the ones a 539
    feature waives.  A blocked ability is still paid.
 5. **Completion.** After an attack or an ability the card is подействовавшая:
@@ -127,7 +136,13 @@ MUTANTS = (
     "recheck_at_payment",  # the Келе waiver is re-checked at payment instead of locked in
     "pay_interrupted",  # an interrupted action is paid
     "blocked_unpaid",  # a blocked ability is not paid
+    "reservation_unchecked",  # 539.2: a reserved resource lost in response does not make the action illegal
+    "condition_at_declaration",  # 539.4: the Келе condition is read when the heal is declared, not when it resolves
 )
+# rosters where the opponent has the fast effect «закрыть существо» (a response that taps the acting card)
+TAP_RESPONSE = ("static",)
+# rosters where the heal trigger can be answered: a fast effect that wounds the healer by 1, and a block
+HEAL_RESPONSES = ("kele_attacks", "kele_defends")
 
 _DEFAULTS = {"interrupted_acted": False, "last_use_taps": True, "mutant": ""}
 SCENARIOS = {
@@ -141,14 +156,16 @@ SCENARIOS = {
 }
 CHECKED = ("kele_attacks", "kele_defends", "static", "twice", "twice_no_last_tap", "finish")
 
-STAGES = ("idle", "declared", "strike", "trig_a", "counter", "trig_d", "payment")
+STAGES = ("idle", "declared", "strike", "trig_a", "heal_a", "counter", "trig_d", "heal_d", "payment")
 STAGE_LABELS = (
     "нет действия",
     "заявлено (в стеке)",
     "удар",
     "срабатывание нападающего",
+    "излечение нападающего заявлено",
     "ответный удар",
     "срабатывание защитника",
+    "излечение защитника заявлено",
     "этап оплаты",
 )
 KINDS = ("attack", "move", "ability")
@@ -290,12 +307,24 @@ def build(
         a.set(wounds[t], wounds[t] - 1)
         a.set(responded, True)
 
+    @m.action(Card, describe="в ответ быстрый эффект противника закрывает действующую карту {c}",
+              cites=["539.2", "526.1"], where=lambda c: roster in TAP_RESPONSE)
+    def respond_tap(a: Step, c: Term) -> None:
+        a.require((stage == "declared") & (actor == c) & ~responded & ~tapped[c])
+        a.set(tapped[c], True)
+        a.set(responded, True)
+
     @m.action(describe="способность блокирована", cites=["RP 3.1-1 блокирование"])
     def respond_block(a: Step) -> None:
         a.require((stage == "declared") & (kind == "ability") & ~blocked)
         a.set(blocked, True)
 
-    legal = If(
+    # 539.2: «к ним применяются общие правила проверки легальности»: every reserved resource is still there
+    reserved_there = And(*(((~rsv_tap[c]) | ~tapped[c]) & ((~rsv_move[c]) | (~tapped[c] & (move[c] >= 1)))
+                           for c in Card))
+    if mutant == "reservation_unchecked":
+        reserved_there = Or(True)
+    legal = reserved_there & If(
         kind == "attack",
         alive(actor) & alive(target),
         If(kind == "ability", alive(target) & (lives[target] - wounds[target] <= finish[actor]), True),
@@ -348,10 +377,40 @@ def build(
     def trigger_attacker(a: Step) -> None:
         a.require(stage == "trig_a")
         accept = a.choose("излечиться", Bool)  # «может»: the controller may decline
-        healed = Min(wounds[actor], 2)
-        a.set(wounds[actor], wounds[actor] - If(accept, healed, 0))
-        a.set(mod_att, accept & (wounds[actor] - healed == 0))
-        a.set(stage, "counter")
+        a.set(stage, If(accept, Stage.heal_a, Stage.counter))  # declared under the general rules (539.4)
+        if mutant == "condition_at_declaration":
+            a.set(mod_att, accept & (wounds[actor] <= 2))
+
+    def resolve_heal(a: Step, healer: Term, mod: Term, nxt: str) -> None:
+        """539.4: the declared heal resolves: heal 2 unless blocked (or its source has left play); the
+        condition «если после этого нет ран» is read now, at resolution."""
+        takes = ~blocked & alive(healer)
+        after = wounds[healer] - If(takes, Min(wounds[healer], 2), 0)
+        a.set(wounds[healer], after)
+        if mutant != "condition_at_declaration" or nxt != "counter":
+            a.set(mod, takes & (after == 0))
+        a.set(stage, nxt)
+
+    @m.action(describe="излечение нападающего разрешается", cites=["539.4"])
+    def resolve_heal_a(a: Step) -> None:
+        a.require(stage == "heal_a")
+        resolve_heal(a, actor, mod_att, "counter")
+
+    heal_pending = (stage == "heal_a") | (stage == "heal_d")
+    healer = If(stage == "heal_a", actor, defender)
+
+    @m.action(describe="в ответ на излечение быстрый эффект противника наносит излечивающейся карте 1 рану",
+              cites=["539.4"], where=lambda: roster in HEAL_RESPONSES)
+    def respond_wound(a: Step) -> None:
+        a.require(heal_pending & ~responded & alive(healer))
+        a.set(wounds[healer], Min(wounds[healer] + 1, lives[healer]))
+        a.set(responded, True)
+
+    @m.action(describe="излечение блокировано", cites=["539.4", "RP 3.1-1 блокирование"],
+              where=lambda: roster in HEAL_RESPONSES)
+    def block_heal(a: Step) -> None:
+        a.require(heal_pending & ~blocked)
+        a.set(blocked, True)
 
     def defender_trigger_fires() -> Term:
         ok = feat[defender] == "heal_strike"
@@ -370,10 +429,12 @@ def build(
     def trigger_defender(a: Step) -> None:
         a.require(stage == "trig_d")
         accept = a.choose("излечиться", Bool)
-        healed = Min(wounds[defender], 2)
-        a.set(wounds[defender], wounds[defender] - If(accept, healed, 0))
-        a.set(mod_def, accept & (wounds[defender] - healed == 0))
-        a.set(stage, "payment")
+        a.set(stage, If(accept, Stage.heal_d, Stage.payment))
+
+    @m.action(describe="излечение защитника разрешается", cites=["539.4.1"])
+    def resolve_heal_d(a: Step) -> None:
+        a.require(stage == "heal_d")
+        resolve_heal(a, defender, mod_def, "payment")
 
     def waived(c: Term) -> Term:
         """Whether a 539 feature waives the tap ``c`` reserved for the action in flight."""

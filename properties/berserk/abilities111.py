@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ruleproof.dsl import And, Exists, ForAll, Implies, Model, Not, Or, Term, Transition
+from ruleproof.dsl import And, ForAll, Implies, Model, Not, Or, Term, Transition
 
 __all__ = ["register"]
 
@@ -137,11 +137,20 @@ def register(m: Model) -> None:
         cites=["111.1"],
         doc="The scenario has one Талос: once in play, it does not enter play again (nor its trigger).",
     )
-    m.invariant(
+    def copying(src: str) -> Term:
+        item = f"copy_{src}"
+        if order == "lifo":
+            return Or(*(And(v.qlen == i + 1, v.queue[sl] == item) for i, sl in enumerate(slots)))
+        return v.queue[slots[0]] == item
+
+    m.action_property(
         "111.1: копирование даёт только напечатанные особенности",
-        ForAll(Ability, lambda ab: Implies(v.copied[ab], Exists(Creature, lambda c: v.printed[c, ab]))),
+        "resolve",
+        lambda t: And(*(Implies(copying(c.name), And(*(t.post(v.copied[ab]) == v.printed[c, ab] for ab in Ability)))
+                        for c in (Creature.berserk, Creature.vail))),
         cites=["111.1"],
-        doc="Талос gets Берсерк's printed Направленный удар, never the Рывок Вайл got from an effect.",
+        doc="Талос copying a creature gets exactly the features printed on that creature: Берсерк's "
+        "Направленный удар, never the Рывок Вайл got from an effect, and nothing printed on another card.",
     )
     for fam in ("activate_hero", "activate_caster", "start_turn", "play_talos"):
         m.action_property(
@@ -178,6 +187,12 @@ def register(m: Model) -> None:
         v.grants[Creature.vail, Ability.ryvok] == 2,
         cites=["111.3"],
     )
+    if m.params.get("vail_prints"):
+        m.reachable(
+            "sanity: Вайл потерял напечатанный Рывок",
+            And(v.printed[Creature.vail, Ability.ryvok], v.lost[Creature.vail, Ability.ryvok]),
+            cites=["111.3"],
+        )
     m.reachable(
         "sanity: Талос скопировал Направленный удар",
         has(Creature.talos, Ability.napr),

@@ -78,23 +78,26 @@ def register(m: Model) -> None:
         ForAll(
             Card,
             lambda c: And(
-                Implies(v.rsv_tap[c], And(v.stage != "idle", holder(c), Not(v.tapped[c]))),
+                Implies(v.rsv_tap[c], And(v.stage != "idle", holder(c))),
                 Implies(v.rsv_move[c], And(v.actor == c, v.kind == "move", v.move[c] >= 1, Not(v.acted[c]))),
                 Implies(v.rsv_use[c], And(v.actor == c, v.kind == "attack", v.uses[c] < v.limit[c])),
             ),
         ),
         cites=["539.2"],
-        doc="A reserved resource is still there (open card, movement point, use left) until the payment stage.",
+        doc="Reserved resources belong to the action in flight; a response may take one away (539.2: the "
+        "legality check then interrupts the action).",
     )
     m.invariant(
         "539.4: модификатор ресурсов существует только у выполняющегося нападения",
         And(
-            Implies(v.mod_att,
-                    And(v.kind == "attack", Or(v.stage == "counter", v.stage == "trig_d", v.stage == "payment"))),
+            Implies(v.mod_att, And(v.kind == "attack", Or(v.stage == "counter", v.stage == "trig_d",
+                                                           v.stage == "heal_d", v.stage == "payment"))),
             Implies(v.mod_def, And(v.has_def, v.stage == "payment")),
             Implies(v.has_def, And(v.kind == "attack", v.stage != "idle", v.side[v.defender] != v.active)),
             Implies(v.stage != "idle", v.side[v.actor] == v.active),
-            Implies(v.blocked, And(v.kind == "ability", Or(v.stage == "declared", v.stage == "payment"))),
+            Implies(v.blocked, Or(And(v.kind == "ability", Or(v.stage == "declared", v.stage == "payment")),
+                                  And(v.kind == "attack", v.stage != "idle", v.stage != "declared",
+                                      v.stage != "strike", v.stage != "trig_a"))),
         ),
         cites=["539.4", "539.4.1"],
     )
@@ -286,6 +289,18 @@ def register(m: Model) -> None:
         doc="The scenario's fast effect: the opponent of the active player, in response to a declared "
         "ability, heals one wounded creature of theirs by 1 (once per action).",
     )
+    if m.params["roster"] == "static":
+        m.action_property(
+            "ответ «закрыть существо»: противник закрывает открытую действующую карту, один раз за действие",
+            "respond_tap",
+            lambda t, c: And(
+                v.stage == "declared", v.actor == c, v.side[c] == v.active, Not(v.responded), Not(v.tapped[c]),
+                t.post(v.tapped[c]), t.post(v.responded), t.post(v.stage) == "declared",
+            ),
+            cites=["539.2"],
+            doc="The scenario's fast effect: in response to a declared action, the opponent taps the acting "
+            "creature (once per action); the action stays on the stack until the legality check.",
+        )
     m.action_property(
         "блокирование (RP 3.1-1): заявленная способность блокируется до выполнения",
         "respond_block",
@@ -295,12 +310,16 @@ def register(m: Model) -> None:
 
     def legal_now() -> Term:
         """526.1: an attack stays legal while the attacker and its target are in play; a finishing ability
-        while its target is in play with no more lives left than the ability finishes."""
+        while its target is in play with no more lives left than the ability finishes.  539.2: the resources
+        the action needs are checked too: an attack and a tap ability need the acting card open (its tap is
+        reserved even when a feature waives paying it), a move needs it open with a movement point (506.3)."""
+        a = v.actor
         return If(
             v.kind == "attack",
-            And(alive(v.actor), alive(v.target)),
-            If(v.kind == "ability", And(alive(v.target), v.lives[v.target] - v.wounds[v.target] <= v.finish[v.actor]),
-               True),
+            And(alive(a), alive(v.target), Not(v.tapped[a])),
+            If(v.kind == "ability",
+               And(alive(v.target), v.lives[v.target] - v.wounds[v.target] <= v.finish[a], Not(v.tapped[a])),
+               And(Not(v.tapped[a]), v.move[a] >= 1)),
         )
 
     m.action_property(
@@ -336,35 +355,75 @@ def register(m: Model) -> None:
         cites=["539.4.1"],
     )
 
-    def heal_trigger(who: Term, mod: Any) -> Callable[[Transition], Term]:
+    # 539.4: «Такие особенности являются интерактивными, заявляются и выполняются по общим правилам»: the heal
+    # trigger is declared (or declined, «может»), may be answered, and resolves; its condition is read then.
+    def declared_heal(heal_stage: str, skip: str, mod: Any) -> Callable[[Transition], Term]:
         def prop(t: Transition) -> Term:
             accept = t.choice("излечиться")  # «может»: the controller chooses
+            return And(
+                Implies(accept, t.post(v.stage) == heal_stage), Implies(Not(accept), t.post(v.stage) == skip),
+                Not(t.post(mod)),
+                *(t.post(v.wounds[c]) == v.wounds[c] for c in Card),
+            )
+        return prop
+
+    def resolved_heal(heal_stage: str, who: Term, mod: Any) -> Callable[[Transition], Term]:
+        def prop(t: Transition) -> Term:
             per_card = []
             for c in Card:
                 w, after = v.wounds[c], t.post(v.wounds[c])
+                takes = And(Not(v.blocked), alive(c))  # a blocked ability applies no effect (RP 3.1-1)
                 per_card.append(Implies(who == c, And(
-                    after == If(accept, If(w >= 2, w - 2, 0), w),  # «излечиться на 2»
-                    t.post(mod) == And(accept, after == 0),  # «если после этого у Келе нет ран»
+                    after == If(takes, If(w >= 2, w - 2, 0), w),  # «излечиться на 2»
+                    t.post(mod) == And(takes, after == 0),  # «если после этого у Келе нет ран», read now
                 )))
-            return And(*per_card)
+            return And(v.stage == heal_stage, *per_card)
         return prop
 
-    m.action_property(
-        "539.4: Келе излечивается на 2 (или отказывается); модификатор — только если после этого нет ран",
-        "trigger_attacker",
-        heal_trigger(v.actor, v.mod_att),
-        cites=["539.4"],
-        doc="«При ударе может излечиться на 2, если после этого у Келе нет ран — не закрывается после этой "
-        "атаки»: the waiver is set exactly when the heal was taken and left no wounds.  (A heal of a card "
-        "with no wounds is read as taken only when it changes something: it then cannot be told from "
-        "a decline.)",
-    )
-    m.action_property(
-        "539.4.1: Келе-защитник излечивается на 2 (или отказывается); модификатор — только если после этого нет ран",
-        "trigger_defender",
-        heal_trigger(v.defender, v.mod_def),
-        cites=["539.4.1"],
-    )
+    for fam, heal_stage, skip, who, mod, cite, whose in (
+            ("trigger_attacker", "heal_a", "counter", v.actor, v.mod_att, "539.4", "Келе"),
+            ("trigger_defender", "heal_d", "payment", v.defender, v.mod_def, "539.4.1", "Келе-защитник")):
+        m.action_property(
+            f"{cite}: {whose}: срабатывание излечения заявляется (или отклоняется) и ничего не меняет до разрешения",
+            fam,
+            declared_heal(heal_stage, skip, mod),
+            cites=[cite],
+            doc="539.4: a modifying feature is interactive, declared and performed under the general rules: "
+            "accepting the optional heal («может») declares it; nothing happens until it resolves.",
+        )
+        m.action_property(
+            f"{cite}: {whose} излечивается на 2 при разрешении; модификатор — только если после этого нет ран",
+            f"resolve_heal_{heal_stage[-1]}",
+            resolved_heal(heal_stage, who, mod),
+            cites=[cite],
+            doc="«При ударе может излечиться на 2, если после этого у Келе нет ран — не закрывается после этой "
+            "атаки»: when the declared heal resolves (unless blocked), the waiver is set exactly when it left "
+            "no wounds, counting the wounds a response dealt in between.",
+        )
+    heal_roster = m.params["roster"] in ("kele_attacks", "kele_defends")
+    if heal_roster:
+        def healer() -> Term:
+            return If(v.stage == "heal_a", v.actor, v.defender)
+
+        m.action_property(
+            "539.4: ответ на излечение: противник наносит излечивающейся карте 1 рану, один раз за действие",
+            "respond_wound",
+            lambda t: And(
+                Or(v.stage == "heal_a", v.stage == "heal_d"), Not(v.responded), t.post(v.responded),
+                t.post(v.stage) == v.stage,
+                *(t.post(v.wounds[c]) == If(healer() == c, Min(v.wounds[c] + 1, v.lives[c]), v.wounds[c])
+                  for c in Card),
+            ),
+            cites=["539.4"],
+            doc="The scenario's fast effect answers the declared heal before it resolves.",
+        )
+        m.action_property(
+            "539.4: излечение можно заблокировать, пока оно заявлено",
+            "block_heal",
+            lambda t: And(Or(v.stage == "heal_a", v.stage == "heal_d"), Not(v.blocked), t.post(v.blocked),
+                          t.post(v.stage) == v.stage),
+            cites=["539.4", "RP 3.1-1 блокирование"],
+        )
     m.action_property(
         "539.2: этап оплаты наступает только после выполнения (и срабатываний)",
         "pay",
@@ -396,6 +455,17 @@ def register(m: Model) -> None:
             And(v.stage == "idle", v.acted[Card.kele], Not(v.tapped[Card.kele]), v.wounds[Card.kele] >= 1),
             cites=["539.4"],
         )
+    if m.params["roster"] == "kele_attacks":
+        m.reachable(
+            "sanity: ответ ранил Келе до разрешения излечения, и модификатор не наложен",
+            And(v.stage == "counter", v.responded, Not(v.mod_att), v.wounds[Card.kele] >= 1),
+            cites=["539.4"],
+        )
+        m.reachable(
+            "sanity: излечение Келе заблокировано",
+            And(v.stage == "heal_a", v.blocked),
+            cites=["539.4"],
+        )
     if "kele" in names and m.params["roster"] == "kele_defends":
         m.reachable(
             "sanity: Келе-защитник избавлена от закрытия",
@@ -413,6 +483,12 @@ def register(m: Model) -> None:
             "sanity: заблокированная способность дошла до этапа оплаты",
             And(v.stage == "payment", v.kind == "ability", v.blocked),
             cites=["RP 3.1-1 блокирование"],
+        )
+    if m.params["roster"] == "static":
+        m.reachable(
+            "sanity: ответ закрыл нападающую карту, и нападение будет прервано",
+            And(v.stage == "declared", v.kind == "attack", v.tapped[v.actor], v.feat[v.actor] == "no_tap_attack"),
+            cites=["539.2", "526.1"],
         )
     if "raider" in names:
         m.reachable(

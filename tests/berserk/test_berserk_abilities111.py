@@ -24,7 +24,7 @@ def load(scenario: str, **over: Any) -> System:
     return load_system(SPEC, scenario, over)
 
 
-@pytest.mark.parametrize("order", ["lifo", "fifo"])
+@pytest.mark.parametrize("order", ["lifo", "fifo", "printed"])
 def test_every_property_is_proved(order: str) -> None:
     results = check_system(load(order), "explicit", Options(depth=40))
     safety = [r for r in results if r.kind != PropKind.REACH.value]
@@ -49,6 +49,7 @@ MUTANT_CASES = [
      "111.2: эффект способности (activate_hero) применяется только после разрешения в Очереди"),
     ("static_via_queue", "lifo", "111.2: постоянная способность действует, пока её источник в игре"),
     ("mandatory_declinable", "fifo", "111.2: обязательная срабатывающая способность всегда попадает в Очередь"),
+    ("copy_wrong_source", "printed", "111.1: копирование даёт только напечатанные особенности"),
 ]
 
 
@@ -63,3 +64,13 @@ def test_every_mutant_has_a_case() -> None:
     from berserk_helpers import model_mutants
 
     assert model_mutants("abilities111.py") == {c[0] for c in MUTANT_CASES}
+
+
+def test_a_removal_meets_a_printed_instance_in_some_checked_scenario() -> None:
+    """Review F13: with no printed Рывок anywhere, the record of a removed printed instance was never exercised;
+    scenario ``printed`` (Вайл prints Рывок) is checked, and its sanity target is reached."""
+    assert "printed" in SPEC.checked
+    system = load("printed")
+    r = next(r for r in check_system(system, "explicit", Options(depth=40))
+             if r.property == "sanity: Вайл потерял напечатанный Рывок")
+    assert r.verdict is Verdict.PROVED and r.trace is not None

@@ -37,8 +37,10 @@ def test_every_property_is_proved(scenario: str) -> None:
     open_ = [(r.property, r.verdict, r.reason) for r in results
              if r.kind != PropKind.REACH.value and r.verdict is not Verdict.PROVED]
     assert not open_
-    # 33 rules + the range check + deadlock, determinism, 539.2 cannot-vs-must
-    assert len([r for r in results if r.kind != PropKind.REACH.value]) == 37
+    # 35 rules (static: 36, with the response that taps the acting card; kele_*: 37, with the response to the
+    # declared heal and its block) + the range check + deadlock, determinism, 539.2 cannot-vs-must
+    expected = {"static": 40, "kele_attacks": 41, "kele_defends": 41}.get(scenario, 39)
+    assert len([r for r in results if r.kind != PropKind.REACH.value]) == expected
 
 
 @pytest.mark.parametrize(
@@ -75,6 +77,9 @@ MUTANT_CASES = [
      "539.4: модификатор, наложенный срабатыванием, действует даже если карта снова ранена"),
     ("pay_interrupted", "finish", "526.1: прерванное действие ничего не оплачивает"),
     ("blocked_unpaid", "finish", "Блокирование (RP 3.1-1): заблокированная способность всё равно оплачивается"),
+    ("reservation_unchecked", "static", "526.1: выполняется только легальное заявленное действие"),
+    ("condition_at_declaration", "kele_attacks",
+     "539.4: Келе излечивается на 2 при разрешении; модификатор — только если после этого нет ран"),
 ]
 
 
@@ -89,6 +94,20 @@ def test_every_mutant_has_a_case() -> None:
     from berserk_helpers import model_mutants
 
     assert model_mutants("actions.py") == {c[0] for c in MUTANT_CASES}
+
+
+def test_reservation_has_a_behavioural_meaning() -> None:
+    """Review F1/W2: 539.2 checks the reserved resources for legality while the action is pending.  A
+    feature's waived tap that is not reserved (mutant) lets an attacker tapped in response still attack:
+    the legality property, stated on the resources the action needs (not on the reservation flags), notices."""
+    from berserk_helpers import assert_mutant_caught
+
+    assert_mutant_caught(load("static", mutant="no_reserve_when_waived"),
+                         "526.1: выполняется только легальное заявленное действие", depth=8)
+    system = load("static")
+    target = "sanity: ответ закрыл нападающую карту, и нападение будет прервано"
+    r = check_property(system, system.prop(target), "bmc", Options(depth=8))
+    assert r.verdict is Verdict.PROVED and r.trace is not None
 
 
 def test_unknown_roster_is_an_input_error() -> None:

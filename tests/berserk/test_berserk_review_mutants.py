@@ -33,10 +33,11 @@ def judged(system: str, kind: str, family: str, target: str = "", detail: str = 
 
 CASES = [
     # F3: the Келе condition «если после этого у Келе нет ран» was in no property
-    ("actions", "drop-update", "trigger_attacker", "wounds", "",
-     "539.4: Келе излечивается на 2 (или отказывается); модификатор — только если после этого нет ран"),
-    ("actions", "drop-update", "trigger_defender", "wounds", "",
-     "539.4.1: Келе-защитник излечивается на 2 (или отказывается); модификатор — только если после этого нет ран"),
+    # (539.4 is interactive since review F2: the heal is declared by trigger_*, and heals when resolve_heal_* runs)
+    ("actions", "drop-update", "resolve_heal_a", "wounds", "",
+     "539.4: Келе излечивается на 2 при разрешении; модификатор — только если после этого нет ран"),
+    ("actions", "drop-update", "resolve_heal_d", "wounds", "",
+     "539.4.1: Келе-защитник излечивается на 2 при разрешении; модификатор — только если после этого нет ран"),
     # F10: payment before the performance, an illegal action performed, a legal one interrupted
     ("actions", "drop-guard", "pay", "", "(stage == payment)",
      "539.2: этап оплаты наступает только после выполнения (и срабатываний)"),
@@ -62,6 +63,9 @@ CASES = [
      "111.2 (таблица): стоимость активируемой способности оплачивается при активации (закрыть героя)"),
     ("abilities111", "drop-guard", "activate_caster", "", "not caster_tapped",
      "111.2 (таблица): стоимость активируемой способности оплачивается при активации (закрыть Заклинателя)"),
+    # F13: a removal of a printed instance (scenario printed: Вайл prints Рывок)
+    ("abilities111", "drop-update", "resolve", "lost", "",
+     "111.3: после удаления способности не остаётся ни одного её экземпляра"),
     # 4.4 (the Очередь): a response used but never entered as an entry of its own; a window reopened with
     # the priority left where it was; an ability used without priority; an entry left behind in the Очередь
     ("timing", "drop-guard", "resolve", "", "raised[l1]",
