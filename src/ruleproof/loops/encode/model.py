@@ -356,6 +356,13 @@ def _effects(s: AbilityStep) -> None:
     for ei, e in enumerate(s.a.effects):
         entry, key = entry_of(e, rules), effect_key(e)
         assert entry is not None and key is not None
+        if e.at_end_of is not None:
+            # a delayed effect resolves at the end of the phase (or challenge), after the loop's window (Delayed
+            # Effects): nothing of the model's state moves now ("return her to your hand" at the end of the phase
+            # never required her in play before she was put into play); it counts as a change, as untracked ones do
+            s.changes.append(true())
+            full.append(true())
+            continue
         tag = f"target{ei}"
         amt = e.amount if e.amount is not None else len(s.ctx.ids)  # X cards: up to every card (a widening)
         if e.then and rules.then.gate:

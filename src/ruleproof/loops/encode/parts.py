@@ -294,12 +294,18 @@ def _effect_resolve_ability(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt:
 
 def _effect_untracked(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: int) -> None:
     """An effect on a value the loop model does not track (a STR modifier, an icon, a challenge): its target is
-    chosen as printed and the effect counts as a change; nothing of the model's state moves."""
+    chosen as printed and the effect counts as a change; nothing of the model's state moves.  The card may also be
+    one an earlier effect of the ability put into play ("put ~ into play from your hand knelt, participating as a
+    defender")."""
     if ef.target.is_player or ef.target.ref in (TargetRef.FACTION_CARD, TargetRef.PLAYER, TargetRef.NEXT) or (
             ef.target.subject.card_type is None and ef.target.ref is TargetRef.SELF):
         s.changes.append(true())
         return
-    s.effect_targets(tag, ef.target, amt if ef.target.ref is TargetRef.CHOSEN else 1, s.in_play)
+
+    def eligible(k: str) -> Term:
+        return Or(s.in_play(k), s.sym[("zone", k)] == Place.PLAY.value)
+
+    s.effect_targets(tag, ef.target, amt if ef.target.ref is TargetRef.CHOSEN else 1, eligible)
 
 
 def _effect_save(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: int) -> None:
