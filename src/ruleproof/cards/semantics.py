@@ -56,6 +56,7 @@ from ruleproof.cards.abilities import (
     Cmp,
     Cost,
     CostKind,
+    Duration,
     Effect,
     EffectKind,
     EventKind,
@@ -72,7 +73,9 @@ from ruleproof.cards.abilities import (
 )
 
 __all__ = [
+    "BANNABLE",
     "BOTH",
+    "LOOP_WINDOW",
     "AltRule",
     "CONTROL_RES",
     "MUTANTS",
@@ -89,6 +92,7 @@ __all__ = [
     "InitiatorRule",
     "DupRule",
     "Entry",
+    "EventRule",
     "LimitRule",
     "Move",
     "PileRule",
@@ -103,6 +107,7 @@ __all__ = [
     "dest_place",
     "effect_key",
     "entry_of",
+    "event_plays",
     "fits",
     "initiated",
     "is_forced",
@@ -196,6 +201,14 @@ class CardFacts:
             return CardKind(self.type)
         except ValueError:
             return CardKind.CARD
+
+    @property
+    def shadow(self) -> int | None:
+        """The shadow cost ("Shadow (2)": 2), ``None`` without the keyword (or with an X)."""
+        for k in self.keywords:
+            if k.startswith("shadow (") and k.endswith(")") and k[8:-1].isdigit():
+                return int(k[8:-1])
+        return None
 
     def has_keyword(self, kw: Keyword) -> bool:
         """The card's printed keywords include ``kw`` (its value, e.g. ``bestow (2)``, aside)."""
@@ -405,7 +418,12 @@ class Entry:
     card changing place; ``untracked``: what it changes that the loop model
     does not track (a STR or claim modifier, an icon, a challenge's
     participants...): the model takes it as changing the game state and
-    leaves the value out ("" for the tracked kinds).
+    leaves the value out ("" for the tracked kinds).  ``instant``: the
+    effect happens at once and cannot last (a stand, a kill, a draw): a
+    duration the reader finds in its sentence qualifies another part of it
+    ("save it, stand it, and set its STR to 1 until the end of the phase":
+    only the STR lasts; Lasting Effects).  ``anywhere``: its card may be out
+    of play, where the text names ("choose a location in a discard pile").
     """
 
     does: str
@@ -416,6 +434,8 @@ class Entry:
     events: tuple[EventKind, ...] = ()
     move: Move | None = None
     untracked: str = ""
+    instant: bool = False
+    anywhere: bool = False
 
 
 @dataclass(frozen=True)
@@ -513,6 +533,17 @@ class PileRule:
 
 
 @dataclass(frozen=True)
+class EventRule:
+    """Playing an event (Shadows; Replacement Effects): from its owner's hand for its printed cost, or from shadows
+    for its shadow cost; one whose printed cost is "-" cannot be played from hand (``dash_from_hand`` false).  Once
+    resolved it goes to its owner's discard pile, unless its own text replaces that ("return ~ to your hand instead
+    of placing it in your discard pile": ``replaced``, the card goes there instead)."""
+
+    dash_from_hand: bool = False
+    replaced: bool = True
+
+
+@dataclass(frozen=True)
 class Rules:
     """The whole table: cost and effect entries and the framework rules (see the module docstring)."""
 
@@ -528,12 +559,13 @@ class Rules:
     initiators: InitiatorRule = InitiatorRule(any_player=True)
     unique: UniqueRule = UniqueRule(one_per_player=True)
     alternatives: AltRule = AltRule(either=True)
+    events: EventRule = EventRule()
 
     def swap(self, section: str, key: object, entry: object) -> Rules:
         """A copy with one entry replaced (``section``: ``costs``, ``effects``, ``limits``, ``refs``; or ``then``,
         ``piles``, ``dups`` with ``key`` ``None``)."""
         change: dict[str, Any] = {}
-        if section in ("then", "piles", "dups", "cannot", "plots", "initiators", "unique", "alternatives"):
+        if section in ("then", "piles", "dups", "cannot", "plots", "initiators", "unique", "alternatives", "events"):
             change[section] = entry
         else:
             table = dict(getattr(self, section))
@@ -649,7 +681,28 @@ _EFFECTS: dict[EffectKind, Entry] = {
                            frozenset({TargetRef.TRIGGER, TargetRef.SELF, TargetRef.COST}), (Res.IN_PLAY,),
                            (Res.IN_PLAY,),
                            (EventKind.SAVED,)),
+    EffectKind.PROHIBIT: Entry("a lasting 'cannot': for its duration the card cannot be knelt, stood, killed ... (it "
+                               "cannot be chosen for it, and it does not happen to it); it ends when the card leaves "
+                               "play", ("Lasting Effects", "Cannot"), _ONE_CARD | {TargetRef.EACH}, (Res.IN_PLAY,)),
+    EffectKind.CHOOSE: Entry("choose the card (or player) the effects after it act on ('that card'); choosing "
+                             "changes nothing", ("Target",), frozenset({TargetRef.CHOSEN, TargetRef.PLAYER}),
+                             anywhere=True),
 }
+#: Effects that happen at once: a duration the reader finds in their sentence belongs to another part of it.
+_INSTANT = (EffectKind.STAND, EffectKind.KNEEL, EffectKind.GAIN_GOLD, EffectKind.DRAW, EffectKind.GAIN_POWER,
+            EffectKind.DISCARD_FROM_HAND, EffectKind.KILL, EffectKind.DISCARD, EffectKind.SACRIFICE,
+            EffectKind.RETURN_TO_HAND, EffectKind.RETURN_TO_SHADOWS, EffectKind.REMOVE_FROM_GAME, EffectKind.REVEAL,
+            EffectKind.RESOLVE_ABILITY, EffectKind.MOVE_CARD, EffectKind.PUT_INTO_PLAY, EffectKind.SAVE)
+_EFFECTS.update({k: dataclasses.replace(_EFFECTS[k], instant=True) for k in _INSTANT})
+
+#: Durations a lasting effect keeps through any loop: a loop repeats card abilities at one point of the game, where
+#: no challenge, phase or round ends (Lasting Effects: it expires only at the timing point its duration names).
+LOOP_WINDOW = frozenset({Duration.UNTIL_END_OF_CHALLENGE, Duration.UNTIL_END_OF_PHASE, Duration.UNTIL_END_OF_ROUND,
+                         Duration.UNTIL_END_OF_GAME})
+#: What a lasting "cannot" of the loop model can forbid (the others, e.g. being declared as an attacker, are about
+#: framework steps no loop takes: not tracked).
+BANNABLE = frozenset({EventKind.KNELT, EventKind.STOOD, EventKind.KILLED, EventKind.SAVED, EventKind.DISCARDED,
+                      EventKind.SACRIFICED, EventKind.RETURNED_TO_HAND, EventKind.LEAVES_PLAY})
 
 _LIMITS = {
     LimitKind.LIMIT: LimitRule(per_title=False, per_player=True, renews=True),
@@ -660,6 +713,19 @@ _REFS = {TargetRef.ATTACHED: RefRule("host"), TargetRef.CHOSEN: RefRule("any"), 
 #: The rules as written.
 RULES = Rules(MappingProxyType(_COSTS), MappingProxyType(_EFFECTS), MappingProxyType(_LIMITS),
               MappingProxyType(_REFS), ThenRule(gate=True), PileRule("owner"))
+
+
+def event_plays(k: CardFacts, rules: Rules = RULES) -> tuple[tuple[Place, int], ...]:
+    """Where an event can be played from and for how much gold: its hand for its printed cost (an X cost: 0, which
+    the loop encoder names as a widening), shadows for its shadow cost (Shadows)."""
+    out: list[tuple[Place, int]] = []
+    if k.cost is not None:
+        out.append((Place.HAND, k.cost))
+    elif k.shadow is None or rules.events.dash_from_hand:
+        out.append((Place.HAND, 0))
+    if k.shadow is not None:
+        out.append((Place.SHADOWS, k.shadow))
+    return tuple(out)
 
 
 def target_ref(part: Cost | Effect) -> TargetRef:
@@ -862,6 +928,15 @@ MUTANTS: Mapping[str, tuple[str, Callable[[Rules], Rules]]] = MappingProxyType({
                         _swap_effect(EffectKind.KILL, dataclasses.replace(
                             _EFFECTS[EffectKind.KILL], makes=(Res.IN_DISCARD,),
                             move=dataclasses.replace(_KILL, dest=Place.DISCARD)))),
+    "lasting_cannot_ignored": ("a lasting 'cannot' (\"until the end of the phase, that character cannot leave play\") "
+                               "changes nothing the model tracks (Lasting Effects, Cannot)",
+                               _swap_effect(EffectKind.PROHIBIT, dataclasses.replace(
+                                   _EFFECTS[EffectKind.PROHIBIT], untracked="a lasting 'cannot'"))),
+    "dash_event_from_hand": ("an event whose printed cost is '-' is played from hand for 0 (Shadows: only from "
+                             "shadows)", lambda r: r.swap("events", None, EventRule(dash_from_hand=True))),
+    "event_replacement_ignored": ("an event goes to its owner's discard pile even when its text sends it elsewhere "
+                                  "instead (Replacement Effects)",
+                                  lambda r: r.swap("events", None, EventRule(replaced=False))),
     "save_leaves_play": ("a saved card still leaves play (Save: it remains in play)",
                          _swap_effect(EffectKind.SAVE, dataclasses.replace(_EFFECTS[EffectKind.SAVE], makes=()))),
     "plot_deck_recycles": ("the used pile returns to the plot deck as soon as it is empty, mid-chain (Plot Card)",

@@ -47,10 +47,15 @@ from ruleproof.cards.abilities import (
 )
 from ruleproof.cards.graph import Candidate, same_card
 from ruleproof.cards.semantics import (
+    BANNABLE,
+    LOOP_WINDOW,
     RULES,
     CardFacts,
+    Entry,
+    Place,
     Res,
     Rules,
+    dest_place,
     entry_of,
     fits,
     initiated,
@@ -291,7 +296,11 @@ def _part_problem(part: Cost | Effect, rules: Rules, ability: Ability, card: Car
         return f"{what}: target '{ref.value}' is not modelled by the loop encoder"
     if ref is TargetRef.ATTACHED and card.type != "attachment":
         return "'attached' on a card that is not an attachment"
-    if part.amount is None and ref is not TargetRef.EACH:
+    shared = isinstance(part, Effect) and ref is TargetRef.CHOSEN and _refers_back(ability, part)
+    # a lasting "cannot" on one named card ("attached character cannot stand") counts nothing
+    single = part.kind is EffectKind.PROHIBIT and ref in (TargetRef.SELF, TargetRef.ATTACHED, TargetRef.TRIGGER,
+                                                         TargetRef.COST)
+    if part.amount is None and ref is not TargetRef.EACH and not shared and not single:
         if isinstance(part, Cost):  # X paid as 0: the model pays less than the card may
             out.append(LeftOut(label, f"{what}: the amount X is taken as 0", Direction.WIDENS))
         elif ref is TargetRef.CHOSEN and not part.target.is_player:  # "X characters": any number the model has
@@ -305,16 +314,29 @@ def _part_problem(part: Cost | Effect, rules: Rules, ability: Ability, card: Car
             out.append(LeftOut(label, f"{what}: only the model's cards in the deck can be found", Direction.NARROWS))
         return None
     extra = set_fields(part) - (_COST_READ if isinstance(part, Cost) else _EFFECT_READ)
-    if isinstance(part, Effect) and part.at_end_of is not None:
-        # a delayed effect at the end of the phase (or round) happens after the loop's window (Delayed Effects)
-        out.append(LeftOut(label, f"{what}: happens at the end of the {part.at_end_of.value}, after the loop",
-                           Direction.UNTRACKED))
-        return None
     if isinstance(part, Effect) and entry.move is not None:
         extra -= _MOVE_READ
         if part.prohibited not in (None, EventKind.SAVED):
             return f"{what}: '{part.prohibited.value}' prohibited is not modelled by the loop encoder"
+    if isinstance(part, Effect) and part.instead_of is not None:
+        p = _replacement_problem(part, card, entry, what, label, out)
+        if p:
+            return p
+        extra -= {"instead", "instead_of", "condition", "to_zone"}
+    if isinstance(part, Effect) and part.kind is EffectKind.PROHIBIT:
+        p = _prohibit_problem(part, ability, what, label, out)
+        if p:
+            return p
+        extra -= {"prohibited", "phase"}
     if isinstance(part, Effect):
+        if "duration" in extra and entry.instant and part.condition is None and part.duration is not None:
+            # "save it, stand it, and set its STR to 1 until the end of the phase": only the STR lasts
+            out.append(LeftOut(label, f"{what}: '{part.duration.value}' belongs to another part of its sentence (a "
+                               f"{part.kind.value.replace('_', ' ')} happens at once: Lasting Effects)",
+                               Direction.UNTRACKED))
+            extra -= {"duration"}
+        elif "duration" in extra and not entry.instant and part.duration in LOOP_WINDOW:
+            extra -= {"duration"}  # it lasts through the loop: no challenge, phase or round ends within one
         if "duration" in extra:
             return f"{what}: lasting effects are not modelled by the loop encoder"
         if "condition" in extra:
@@ -334,7 +356,7 @@ def _part_problem(part: Cost | Effect, rules: Rules, ability: Ability, card: Car
     zone = part.target.subject.zone
     if zone is Zone.PLAY:
         zone = None  # "in play" is where the model looks anyway
-    if zone is not None and (entry.move is None or place_of(zone) is None):
+    if zone is not None and (entry.move is None and not entry.anywhere or place_of(zone) is None):
         return f"{what}: a card in the {zone.value.replace('_', ' ')} is not modelled by the loop encoder"
     if entry.move is not None and move_of(part, rules) is None:
         return f"{what}: the text names no place the card goes to or comes from that the model has"
@@ -346,6 +368,53 @@ def _part_problem(part: Cost | Effect, rules: Rules, ability: Ability, card: Car
                            "(the model assumes they are)", Direction.WIDENS))
         return None
     _filter_left_out(s, what, label, out)
+    return None
+
+
+def _replacement_problem(e: Effect, card: CardFacts, entry: Entry, what: str, label: str,
+                         out: list[LeftOut]) -> str | None:
+    """An event that goes elsewhere instead of its owner's discard pile once resolved ("return ~ to your hand instead
+    of placing it in your discard pile"): modelled (Replacement Effects), its condition, if any, left to the player
+    (the model lets it apply or not: a widening)."""
+    if card.type != "event" or e.target.ref is not TargetRef.SELF or e.instead_of is not Zone.DISCARD_PILE:
+        return f"{what}: 'instead of' {e.instead_of.value if e.instead_of else ''} is not modelled by the loop encoder"
+    if entry.move is None or dest_place(e, entry) in (None, Place.DISCARD, Place.PLAY):
+        return f"{what}: the place it goes instead is not one the model has"
+    if e.condition is not None:
+        out.append(LeftOut(label, f"{what}: the condition of going there instead of the discard pile is not modelled "
+                           "(the model lets it apply or not)", Direction.WIDENS))
+    return None
+
+
+def _refers_back(a: Ability, part: Effect) -> bool:
+    """Does the chosen target of ``part`` name the card an earlier effect of ``a`` chose ("choose a character. Stand
+    that character": the reader copies the chosen card's filter to the pronoun)?  The loop model acts on that one
+    card (:meth:`ruleproof.loops.encode.step.AbilityStep.targets`)."""
+    for e in a.effects:
+        if e is part:
+            return False
+        if e.target == part.target:
+            return True
+    return False
+
+
+def _prohibit_problem(e: Effect, a: Ability, what: str, label: str, out: list[LeftOut]) -> str | None:
+    """A lasting "cannot": modelled while it lasts through the loop, on what the model tracks; one restricted to
+    another phase than the ability's, or forbidding a framework step (being declared as an attacker), changes
+    nothing a loop does (named as not tracked)."""
+    if e.duration not in LOOP_WINDOW:
+        return f"{what}: a 'cannot' lasting '{e.duration.value if e.duration else 'while its condition holds'}' " \
+            "is not modelled by the loop encoder"
+    if e.prohibited not in BANNABLE:
+        ev = e.prohibited.value.replace("_", " ") if e.prohibited is not None else "what it names"
+        out.append(LeftOut(label, f"{what}: 'cannot be {ev}' is about a step no loop takes (not tracked)",
+                           Direction.UNTRACKED))
+    elif e.phase is not None and (own := phase_of(a)) is not None and own is not e.phase:
+        out.append(LeftOut(label, f"{what}: it applies during the {e.phase.value} phase only, not the "
+                           f"{own.value} phase of this ability (not tracked)", Direction.UNTRACKED))
+    elif e.phase is not None:
+        out.append(LeftOut(label, f"{what}: it applies during the {e.phase.value} phase only: the model leaves it "
+                           "out", Direction.WIDENS))
     return None
 
 
@@ -383,7 +452,7 @@ _UNREAD_GAPS = frozenset({"no effect", "a triggered ability without a triggering
 def _ability_problem(a: Ability, card: CardFacts, rules: Rules, label: str, out: list[LeftOut]) -> str | None:
     if a.type not in _SUPPORTED_TYPES:
         return f"{a.type.value} abilities are not modelled by the loop encoder"
-    if card.type == "event" and card.cost is None:  # X, or a shadow-only event ("-"): played for 0 in the model
+    if card.type == "event" and card.cost is None and card.shadow is None:  # X: played for 0 in the model
         out.append(LeftOut(label, "the event's gold cost is not a printed number: the model plays it for 0",
                            Direction.WIDENS))
     if card.type not in _CARD_TYPES:
@@ -546,6 +615,7 @@ def encode(candidate: Candidate, abilities: Mapping[str, Sequence[Ability]], car
         a = _after_search(abilities[code][idx])
         label = f"{card.name} ({code}#{idx})"
         a = _without_wider_replacements(a, label, left)
+        a = _without_delayed(a, label, left)
         before = len(left)
         p = _ability_problem(a, card, rules, label, left)
         if p:
@@ -629,6 +699,17 @@ def _without_wider_replacements(a: Ability, label: str, out: list[LeftOut]) -> A
             continue
         keep.append(e)
     return a if len(keep) == len(a.effects) else replace(a, effects=tuple(keep))
+
+
+def _without_delayed(a: Ability, label: str, out: list[LeftOut]) -> Ability:
+    """Drop the delayed effects ("at the end of the phase, ... kill it"): they happen after the loop's window, where
+    the phase ends (Delayed Effects), so the loop model does not run them (each named)."""
+    keep = tuple(e for e in a.effects if e.at_end_of is None)
+    for e in a.effects:
+        if e.at_end_of is not None:
+            out.append(LeftOut(label, f"effect {e.kind.value}: happens at the end of the {e.at_end_of.value}, after "
+                               "the loop", Direction.UNTRACKED))
+    return a if len(keep) == len(a.effects) else replace(a, effects=keep)
 
 
 def _after_search(a: Ability) -> Ability:

@@ -41,24 +41,27 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ruleproof.cards.abilities import Ability, AbilityType, Cost, CostKind, Effect, EffectKind, TargetRef
-from ruleproof.cards.semantics import MUTANTS as _TABLE_MUTANTS
+from ruleproof.cards.abilities import Ability, AbilityType, Cost, CostKind, Effect, EffectKind, EventKind, TargetRef
 from ruleproof.cards.semantics import (
+    BANNABLE,
     PLOT_PLACES,
     Move,
     Place,
     Rules,
+    dest_place,
     effect_key,
     entry_of,
+    event_plays,
     move_of,
     mutant,
     src_places,
 )
-from ruleproof.dsl import And, Bool, Int, Model, Not, OneOf, Or, Range, Sort, Step, Sum, Term
+from ruleproof.cards.semantics import MUTANTS as _TABLE_MUTANTS
+from ruleproof.dsl import And, Bool, If, Int, Model, Not, OneOf, Or, Range, Sort, Step, Sum, Term
 from ruleproof.ir import Const, System
 from ruleproof.loops.encode.accept import Encoding, static_match
 from ruleproof.loops.encode.parts import COST_ENCODERS, EFFECT_ENCODERS
-from ruleproof.loops.encode.step import CARD_EVENTS, AbilityStep, Ctx, cid, false, pending_name, true
+from ruleproof.loops.encode.step import CARD_EVENTS, AbilityStep, Ctx, ban_name, cid, false, pending_name, true
 
 __all__ = ["ALL_GROUPS", "GROUP_TEXT", "MUTANTS", "ModelSpec", "build_model", "initiators", "takes_control"]
 
@@ -71,10 +74,12 @@ _LEAVES = frozenset({"KILLED", "SACRIFICED", "LEAVES_PLAY", "DISCARDED", "RETURN
 MUTANTS: tuple[str, ...] = tuple(_TABLE_MUTANTS)
 
 # dominance groups: which part of the state must be "at least as good" after a pass
-ALL_GROUPS = ("standing", "zones", "triggers", "gold", "cgold", "hand", "deck", "power", "dups", "plots", "limits")
+ALL_GROUPS = ("standing", "zones", "bans", "triggers", "gold", "cgold", "hand", "deck", "power", "dups", "plots",
+              "limits")
 GROUP_TEXT = {
     "standing": "standing/kneeling state of the cards",
     "zones": "where the cards are (in play, hand, discard pile...)",
+    "bans": "lasting 'cannot' effects on the cards",
     "triggers": "pending triggering conditions",
     "gold": "gold",
     "cgold": "gold on cards",
@@ -88,7 +93,7 @@ GROUP_TEXT = {
 _GROUP_OF = {"standing": "standing", "fstand": "standing", "zone": "zones", "imm": "zones", "ctl": "zones",
              "pending": "triggers", "trig": "triggers", "gold": "gold", "cgold": "cgold", "hand": "hand",
              "deck": "deck", "power": "power", "fpower": "power", "used": "limits", "dups": "dups",
-             "plots": "plots"}
+             "plots": "plots", **{ban_name(ev): "bans" for ev in BANNABLE}}
 _COUNTERS = frozenset({"gold", "cgold", "hand", "deck", "power", "fpower", "dups", "plots"})
 
 
@@ -182,7 +187,7 @@ def build_model(enc: Encoding, spec: ModelSpec) -> System:
 def _declare_state(ctx: Ctx, zone: Sort, removal: Sort, player: Sort, abil: Sort) -> None:
     enc, m, cells, snaps = ctx.enc, ctx.m, ctx.cells, ctx.snaps
     gold_need = sum(c.amount or 0 for a in enc.abilities for c in a.costs if c.kind is CostKind.PAY_GOLD)
-    gold_need += sum(c.cost or 0 for c in enc.cards if c.type == "event")
+    gold_need += sum(max(g for _, g in event_plays(c, ctx.rules)) for c in enc.cards if c.type == "event")
     g0 = max(10, 2 * gold_need + 2)
 
     def declare(name: str, t: Any, index: Sort, init: Any, snap_init: Any) -> None:
@@ -198,8 +203,9 @@ def _declare_state(ctx: Ctx, zone: Sort, removal: Sort, player: Sort, abil: Sort
         c = ctx.by_id[_name(k)]
         if c.type == "agenda":
             return OneOf(Place.PLAY.value)
-        if c.type == "event":
-            return OneOf(Place.HAND.value, Place.DISCARD.value)
+        if c.type == "event":  # (in shadows too, when it has the keyword)
+            return OneOf(*dict.fromkeys([Place.HAND.value, Place.DISCARD.value,
+                                         *(p.value for p, _ in event_plays(c, ctx.rules))]))
         if c.type == "plot":
             return OneOf(*(p.value for p in PLOT_PLACES))
         return OneOf(*places)
@@ -218,6 +224,10 @@ def _declare_state(ctx: Ctx, zone: Sort, removal: Sort, player: Sort, abil: Sort
                 lambda k: Range(0, 2) if ctx.by_id[_name(k)].unique else 0, 0)
     if ctx.control:  # who controls each card (Ownership and Control): its owner, unless someone took control
         declare("ctl", player, ctx.card, OneOf(*enc.players), enc.players[0])
+    for ev in _banned(enc, ctx.rules):  # lasting "cannot"s the cycle puts on cards (none on a card out of play)
+        declare(ban_name(ev), Bool, ctx.card, OneOf(False, True), False)
+        for k in ctx.ids:
+            m.init_constraint(Or(cells[("zone", k)] == Place.PLAY.value, Not(cells[(ban_name(ev), k)])))
     declare("imm", removal, ctx.card, "none", "none")
     declare("gold", Int(0, _BIG), player, Range(0, g0), 0)
     declare("hand", Int(0, _BIG), player, Range(0, 6), 0)
@@ -263,6 +273,15 @@ def _declare_state(ctx: Ctx, zone: Sort, removal: Sort, player: Sort, abil: Sort
             m.init_constraint(Or(Not(cells[("pending", f"a{j}")]), *(cells[("trig", f"a{j}")] == k for k in fits)))
 
 
+def _banned(enc: Encoding, rules: Rules) -> list[EventKind]:
+    """What the lasting "cannot"s of the cycle's effects forbid, when the table tracks them."""
+    entry = rules.effects.get(EffectKind.PROHIBIT)
+    if entry is None or entry.untracked:
+        return []
+    return sorted({e.prohibited for a in enc.abilities for e in a.effects if e.kind is EffectKind.PROHIBIT
+                   and e.prohibited in BANNABLE and e.phase is None}, key=lambda ev: ev.value)
+
+
 def takes_control(enc: Encoding) -> bool:
     """Some effect of the cycle takes control of a card: who controls a card is part of the state."""
     return any(e.kind is EffectKind.TAKE_CONTROL for a in enc.abilities for e in a.effects)
@@ -305,8 +324,8 @@ def _where_from(s: AbilityStep) -> None:
     zone = s.sym[("zone", s.sid)]
     own_entry = next((e for e in a.effects if e.kind is EffectKind.PUT_INTO_PLAY and e.target.ref is TargetRef.SELF),
                      None)
-    if src.type == "event":
-        s.st.require(zone == Place.HAND.value)
+    if src.type == "event":  # from hand, or from shadows (Shadows)
+        s.st.require(Or(*(zone == p.value for p, _ in event_plays(src, s.ctx.rules))))
     elif a.type is AbilityType.WHEN_REVEALED:  # its plot was revealed (or is treated as if it just was)
         s.st.require(Or(zone == Place.REVEALED.value, zone == Place.USED.value))
     elif own_entry is not None:  # "put ~ into play from your dead pile": usable while ~ is where the text says
@@ -354,6 +373,8 @@ def _effects(s: AbilityStep) -> None:
     rules = s.ctx.rules
     full: list[Term] = []
     for ei, e in enumerate(s.a.effects):
+        if e.instead_of is not None:
+            continue  # where the event goes instead of the discard pile (_play_event)
         entry, key = entry_of(e, rules), effect_key(e)
         assert entry is not None and key is not None
         if e.at_end_of is not None:
@@ -384,6 +405,28 @@ def _effects(s: AbilityStep) -> None:
         full.append(whole_draw if e.kind is EffectKind.DRAW else (Or(*mine) if mine else true()))
     s.sym.guard = None
     s.st.require(Or(*s.changes) if s.changes else false())
+
+
+def _play_event(s: AbilityStep) -> None:
+    """An event pays its cost (printed from hand, shadow cost from shadows) and goes to its owner's discard pile, or
+    where its own replacement sends it instead (Shadows; Replacement Effects)."""
+    zone = s.pre[("zone", s.sid)]
+    (_, cost), *others = event_plays(s.src, s.ctx.rules)
+    paid: Term | int = cost
+    for place, gold in others:
+        paid = If(zone == place.value, gold, paid)
+    s.st.require(s.sym[("gold", s.me)] >= paid)
+    s.sym.put(("gold", s.me), s.sym[("gold", s.me)] - paid)
+    s.sym.put(("zone", s.sid), Place.DISCARD.value)
+    if not s.ctx.rules.events.replaced:
+        return
+    for ei, e in enumerate(s.a.effects):
+        entry = entry_of(e, s.ctx.rules)
+        dest = dest_place(e, entry) if entry is not None and e.instead_of is not None else None
+        if dest is None:
+            continue
+        use = s.st.choose(f"instead{ei}", Bool) if e.condition is not None else true()  # (condition: the player's)
+        s.sym.put(("zone", s.sid), dest.value, when=use)
 
 
 def initiators(enc: Encoding, i: int, control: bool, rules: Rules | None = None) -> tuple[str, ...]:
@@ -417,10 +460,8 @@ def _ability_action(ctx: Ctx, i: int, pos: Term, passes: Term, player: Sort) -> 
             entry = entry_of(c, ctx.rules)
             assert entry is not None
             COST_ENCODERS[c.kind](s, c, entry, f"cost{ci}", c.amount or 0)
-        if s.src.type == "event":  # an event pays its printed cost and goes to its owner's discard pile
-            st.require(s.sym[("gold", s.me)] >= (s.src.cost or 0))
-            s.sym.put(("gold", s.me), s.sym[("gold", s.me)] - (s.src.cost or 0))
-            s.sym.put(("zone", s.sid), Place.DISCARD.value)
+        if s.src.type == "event":
+            _play_event(s)
         _effects(s)
         if a.type in _INTERRUPTS:  # the interrupt's step ends with the removal it interrupted, unless saved
             for k in ctx.ids:

@@ -20,9 +20,9 @@ from types import MappingProxyType
 from typing import Callable, Mapping
 
 from ruleproof.cards.abilities import Cost, CostKind, Effect, EffectKind, EventKind, Subject, TargetRef
-from ruleproof.cards.semantics import Entry, Move, Place, Res, move_of, src_places
+from ruleproof.cards.semantics import BANNABLE, Entry, Move, Place, Res, move_of, place_of, src_places
 from ruleproof.dsl import And, Bool, If, Not, Or, Term
-from ruleproof.loops.encode.step import AbilityStep, false, pending_name, true
+from ruleproof.loops.encode.step import AbilityStep, ban_name, false, pending_name, true
 
 __all__ = ["COST_ENCODERS", "EFFECT_ENCODERS", "CostEncoder", "EffectEncoder"]
 
@@ -308,6 +308,40 @@ def _effect_untracked(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: int) 
     s.effect_targets(tag, ef.target, amt if ef.target.ref is TargetRef.CHOSEN else 1, eligible)
 
 
+def _effect_prohibit(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: int) -> None:
+    """A lasting "cannot" on cards in play ("until the end of the phase, that character cannot leave play"): it lasts
+    through the loop (no phase ends within one) until the card leaves play; while it lasts, the card cannot be
+    chosen for what it forbids and that does not happen to it (Lasting Effects, Cannot).  One the model does not
+    track (another phase's, a framework step's) only counts as a change."""
+    ev = ef.prohibited
+    if e.untracked or ev not in BANNABLE or ef.phase is not None:
+        _effect_untracked(s, ef, e, tag, amt)
+        return
+    name = ban_name(ev)
+    def eligible(k: str) -> Term:  # now: "put it into play ... that character cannot leave play" is the new card
+        return And(s.sym[("zone", k)] == Place.PLAY.value, s.state_ok(ef.target.subject, k, s.sym))
+
+    for k, cond in s.targets(tag, ef.target, amt, eligible, False).items():
+        applies = And(cond, s.sym[("zone", k)] == Place.PLAY.value, Not(s.sym[(name, k)]))
+        s.changes.append(applies)
+        s.sym.put((name, k), True, when=applies)
+
+
+def _effect_choose(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: int) -> None:
+    """Choose the card the effects after it act on ("choose a location in a discard pile and put it into play"): it
+    must be where the text says (in play unless it names a place); choosing changes nothing (Target)."""
+    if ef.target.is_player or ef.target.ref is not TargetRef.CHOSEN:
+        return  # "choose an opponent": the player effects after it name their players themselves
+    zone = ef.target.subject.zone
+    place = place_of(zone) if zone is not None else Place.PLAY
+    assert place is not None
+
+    def eligible(k: str) -> Term:
+        return And(s.pre[("zone", k)] == place.value, s.state_ok(ef.target.subject, k))
+
+    s.targets(tag, ef.target, amt, eligible, False)
+
+
 def _effect_save(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: int) -> None:
     """Save a card that would leave play (the card of the trigger, this card, or the one paying the cost, as the
     text says): it stays in play (Save), unless it cannot be saved."""
@@ -349,4 +383,6 @@ EFFECT_ENCODERS: Mapping[EffectKind, EffectEncoder] = MappingProxyType({
         EffectKind.LOOK_AT, EffectKind.SEARCH_DECK, EffectKind.SHUFFLE_DECK)},
     EffectKind.RESOLVE_ABILITY: _effect_resolve_ability,
     EffectKind.SAVE: _effect_save,
+    EffectKind.PROHIBIT: _effect_prohibit,
+    EffectKind.CHOOSE: _effect_choose,
 })

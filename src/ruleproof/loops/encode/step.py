@@ -18,11 +18,12 @@ from dataclasses import dataclass, field
 from typing import Callable, Mapping
 
 from ruleproof.cards.abilities import Ability, AbilityType, CardKind, EventKind, Scope, Subject, Target, TargetRef
-from ruleproof.cards.semantics import CardFacts, Move, Place, Rules, answers, trigger_of
+from ruleproof.cards.semantics import BANNABLE, CardFacts, Move, Place, Rules, answers, trigger_of
 from ruleproof.dsl import And, Bool, If, Model, Not, Or, Sort, Step, Sum, Term
 from ruleproof.loops.encode.accept import Encoding, static_match, target_match
 
-__all__ = ["CARD_EVENTS", "AbilityStep", "Ctx", "Sym", "cid", "false", "pending_name", "player_scope_ok", "true"]
+__all__ = ["CARD_EVENTS", "AbilityStep", "Ctx", "Sym", "ban_name", "cid", "false", "pending_name", "player_scope_ok",
+           "true"]
 
 _INTERRUPTS = frozenset({AbilityType.INTERRUPT, AbilityType.FORCED_INTERRUPT})
 #: Card events a cycle can raise (and a pending trigger can be about).
@@ -132,6 +133,8 @@ class AbilityStep:
         self.trig_card = ctx.cells[("trig", f"a{i}")]
         #: the cards chosen to pay a cost ("kneel a «Knight» to stand it": the effect acts on that card)
         self.cost_cards: dict[str, Term] = {}
+        #: the cards an effect chose, by its target ("choose a character. Stand that character": one card)
+        self.chosen: dict[Target, dict[str, Term]] = {}
 
     # reading -------------------------------------------------------------
     def players(self, t: Target) -> list[str]:
@@ -196,6 +199,9 @@ class AbilityStep:
                 hit = static_match(e.target.subject, src, card)
             if hit:
                 parts.append(self.pre[("zone", cid(src.code))] == Place.PLAY.value)
+        for ev in events:  # a lasting "cannot" an ability of the model put on the card (Lasting Effects)
+            if (ban_name(ev), k) in self.sym:
+                parts.append(self.sym[(ban_name(ev), k)])
         return Or(*parts)
 
     # targets -------------------------------------------------------------
@@ -237,9 +243,13 @@ class AbilityStep:
             return {k: And(c, eligible(k)) for k, c in self.cost_cards.items()}
         if t.ref is TargetRef.EACH:
             return {k: eligible(k) for k in self.candidates(t, False)}
+        if not cost and t in self.chosen:  # "that character": the card an earlier effect chose (Target)
+            return {k: And(c, eligible(k)) for k, c in self.chosen[t].items()}
         sel = self._chosen(tag, t, amount, eligible, cost)
         if cost and not self.cost_cards:
             self.cost_cards = dict(sel)
+        if not cost:
+            self.chosen[t] = sel
         return sel
 
     def _chosen(self, tag: str, t: Target, amount: int, eligible: Callable[[str], Term],
@@ -367,12 +377,20 @@ class AbilityStep:
             self.sym.put(("cgold", kid), 0, when=cond)
         if ("dups", kid) in self.sym:  # its duplicates are discarded with it (Leaves Play)
             self.sym.put(("dups", kid), 0, when=cond)
+        for ev in BANNABLE:  # lasting effects on it end: if it comes back, it is a new copy (Leaves Play)
+            if (ban_name(ev), kid) in self.sym:
+                self.sym.put((ban_name(ev), kid), False, when=cond)
         for ev in move.after:
             self.emit(ev, kid, cond, move.src)
         for c in attached:
             aid = cid(c.code)
             dest = ctx.moves["discard"] if "terminal" in c.keywords else ctx.moves["return_to_hand"]
             self.finish_removal(dest, aid, And(cond, was[aid]))
+
+
+def ban_name(ev: EventKind) -> str:
+    """The state array of a lasting "cannot be ``ev``" on the model's cards."""
+    return f"ban_{ev.value}"
 
 
 def player_scope_ok(scope: Scope, holder_owner: str, player: str) -> bool:
