@@ -65,3 +65,34 @@ def test_mutant_lasting_cannot_ignored_is_caught() -> None:
     assert run.step(0, target0=BARRISTAN)
     assert run.get("imm", BARRISTAN) in ("kill", "none") and run.get("zone", BARRISTAN) in ("play", "dead")
     assert not (run.get("zone", BARRISTAN) == "play" and run.get("imm", BARRISTAN) == "none")
+
+
+DAARIO, CROWS, CROWS2 = "08014", "opp:08033", "opp:00266"
+
+
+def _daario(mutant: str = "") -> Run:
+    """Daario Naharis (08014: "Reaction: After you win a challenge in which Daario Naharis is attacking, choose
+    another Ally, Companion, or Mercenary character. Stand that character and take control of it until the end of
+    the phase.") with two kneeling Stormcrows (Mercenary) of the opponent."""
+    enc = encoding([(DAARIO, 1)], named=[CROWS, CROWS2])
+    return Run(model(enc, mutant), zone={DAARIO: "play", CROWS: "play", CROWS2: "play"},
+               standing={CROWS: False, CROWS2: False}, ctl={DAARIO: "you", CROWS: "opp", CROWS2: "opp"},
+               pending={"a0": True}, pos=0)
+
+
+def test_that_character_is_the_chosen_one_and_control_lasts_through_the_loop() -> None:
+    """"Stand that character and take control of it": one card, chosen once (Target); control "until the end of the
+    phase" lasts through the loop."""
+    run = _daario()
+    assert "target1" not in {c.name for a in run.system.actions for c in a.choices}
+    assert run.step(0, target0=CROWS)
+    assert run.get("standing", CROWS) is True and run.get("ctl", CROWS) == "you"
+    assert run.get("standing", CROWS2) is False and run.get("ctl", CROWS2) == "opp"
+
+
+def test_mutant_pronoun_chosen_anew_is_caught() -> None:
+    """Read as a second choice, Daario could stand one Stormcrows and take the other."""
+    run = _daario("pronoun_chosen_anew")
+    assert run.step(0, target0=CROWS, target1=CROWS2)
+    assert run.get("standing", CROWS) is True and run.get("ctl", CROWS) == "opp"
+    assert run.get("ctl", CROWS2) == "you"

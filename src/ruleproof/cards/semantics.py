@@ -97,6 +97,7 @@ __all__ = [
     "Move",
     "PileRule",
     "PlotRule",
+    "PronounRule",
     "Place",
     "RefRule",
     "Res",
@@ -533,6 +534,14 @@ class PileRule:
 
 
 @dataclass(frozen=True)
+class PronounRule:
+    """Target: "choose a character. Stand that character and take control of it": every effect naming the chosen
+    card acts on the one card chosen (``shared``), not on a card chosen anew."""
+
+    shared: bool = True
+
+
+@dataclass(frozen=True)
 class EventRule:
     """Playing an event (Shadows; Replacement Effects): from its owner's hand for its printed cost, or from shadows
     for its shadow cost; one whose printed cost is "-" cannot be played from hand (``dash_from_hand`` false).  Once
@@ -560,12 +569,14 @@ class Rules:
     unique: UniqueRule = UniqueRule(one_per_player=True)
     alternatives: AltRule = AltRule(either=True)
     events: EventRule = EventRule()
+    pronouns: PronounRule = PronounRule()
 
     def swap(self, section: str, key: object, entry: object) -> Rules:
         """A copy with one entry replaced (``section``: ``costs``, ``effects``, ``limits``, ``refs``; or ``then``,
         ``piles``, ``dups`` with ``key`` ``None``)."""
         change: dict[str, Any] = {}
-        if section in ("then", "piles", "dups", "cannot", "plots", "initiators", "unique", "alternatives", "events"):
+        if section in ("then", "piles", "dups", "cannot", "plots", "initiators", "unique", "alternatives", "events",
+                       "pronouns"):
             change[section] = entry
         else:
             table = dict(getattr(self, section))
@@ -937,6 +948,8 @@ MUTANTS: Mapping[str, tuple[str, Callable[[Rules], Rules]]] = MappingProxyType({
     "event_replacement_ignored": ("an event goes to its owner's discard pile even when its text sends it elsewhere "
                                   "instead (Replacement Effects)",
                                   lambda r: r.swap("events", None, EventRule(replaced=False))),
+    "pronoun_chosen_anew": ("'that character' after a choice is a card chosen anew (Target: the chosen card)",
+                            lambda r: r.swap("pronouns", None, PronounRule(shared=False))),
     "save_leaves_play": ("a saved card still leaves play (Save: it remains in play)",
                          _swap_effect(EffectKind.SAVE, dataclasses.replace(_EFFECTS[EffectKind.SAVE], makes=()))),
     "plot_deck_recycles": ("the used pile returns to the plot deck as soon as it is empty, mid-chain (Plot Card)",

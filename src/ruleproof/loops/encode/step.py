@@ -243,7 +243,7 @@ class AbilityStep:
             return {k: And(c, eligible(k)) for k, c in self.cost_cards.items()}
         if t.ref is TargetRef.EACH:
             return {k: eligible(k) for k in self.candidates(t, False)}
-        if not cost and t in self.chosen:  # "that character": the card an earlier effect chose (Target)
+        if not cost and t in self.chosen and self.ctx.rules.pronouns.shared:  # "that character": the card an earlier effect chose (Target)
             return {k: And(c, eligible(k)) for k, c in self.chosen[t].items()}
         sel = self._chosen(tag, t, amount, eligible, cost)
         if cost and not self.cost_cards:
