@@ -52,3 +52,36 @@ def test_an_event_with_a_dash_cost_cannot_be_played_from_hand_and_the_mutant_is_
 
 def test_mutant_event_replacement_ignored_is_caught() -> None:
     assert _played("event_replacement_ignored").get("zone", SHADOW) == "discard"
+
+
+BRIBERY, CROWS, LORD = "15045", "opp:08033", "opp:17122"
+
+
+def _bribe(target: str, instead: bool, mutant: str = "") -> Run | None:
+    """Bribery (15045: "Action: Choose and kneel a character with printed cost X or lower. If that character has the
+    Ally or Mercenary trait, you may take control of it instead.") on a standing character of the opponent:
+    Stormcrows (a Mercenary) or Wyman Manderly (a Lord)."""
+    enc = encoding([(BRIBERY, 0)], named=[CROWS, LORD])
+    run = Run(model(enc, mutant), zone={BRIBERY: "hand", CROWS: "play", LORD: "play"},
+              standing={CROWS: True, LORD: True}, ctl={BRIBERY: "you", CROWS: "opp", LORD: "opp"}, gold={"you": 0},
+              pos=0)
+    return run if run.step(0, target0=target, instead1=instead) else None
+
+
+def test_instead_replaces_the_effect_before_it_when_its_condition_holds() -> None:
+    """Taking control of the Mercenary replaces kneeling it (one or the other, never both); a Lord has no Ally or
+    Mercenary trait, so he can only be knelt (the condition is read from his printed traits)."""
+    took = _bribe(CROWS, True)
+    assert took is not None and took.get("ctl", CROWS) == "you" and took.get("standing", CROWS) is True
+    knelt = _bribe(CROWS, False)
+    assert knelt is not None and knelt.get("ctl", CROWS) == "opp" and knelt.get("standing", CROWS) is False
+    assert _bribe(LORD, True) is None
+    lord = _bribe(LORD, False)
+    assert lord is not None and lord.get("standing", LORD) is False and lord.get("ctl", LORD) == "opp"
+    enc = encoding([(BRIBERY, 0)], named=[CROWS, LORD])
+    assert not any("instead" in x.phrase or "condition" in x.phrase for x in enc.left_out), enc.left_out
+
+
+def test_mutant_instead_adds_is_caught() -> None:
+    both = _bribe(CROWS, True, "instead_adds")
+    assert both is not None and both.get("ctl", CROWS) == "you" and both.get("standing", CROWS) is False

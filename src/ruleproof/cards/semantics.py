@@ -90,6 +90,7 @@ __all__ = [
     "CannotRule",
     "CardFacts",
     "InitiatorRule",
+    "InsteadRule",
     "DupRule",
     "Entry",
     "EventRule",
@@ -542,6 +543,14 @@ class PronounRule:
 
 
 @dataclass(frozen=True)
+class InsteadRule:
+    """Replacement Effects: an effect that resolves "instead" of the one before it replaces it (``replaces``): only
+    one of the two resolves."""
+
+    replaces: bool = True
+
+
+@dataclass(frozen=True)
 class EventRule:
     """Playing an event (Shadows; Replacement Effects): from its owner's hand for its printed cost, or from shadows
     for its shadow cost; one whose printed cost is "-" cannot be played from hand (``dash_from_hand`` false).  Once
@@ -570,13 +579,14 @@ class Rules:
     alternatives: AltRule = AltRule(either=True)
     events: EventRule = EventRule()
     pronouns: PronounRule = PronounRule()
+    instead: InsteadRule = InsteadRule()
 
     def swap(self, section: str, key: object, entry: object) -> Rules:
         """A copy with one entry replaced (``section``: ``costs``, ``effects``, ``limits``, ``refs``; or ``then``,
         ``piles``, ``dups`` with ``key`` ``None``)."""
         change: dict[str, Any] = {}
         if section in ("then", "piles", "dups", "cannot", "plots", "initiators", "unique", "alternatives", "events",
-                       "pronouns"):
+                       "pronouns", "instead"):
             change[section] = entry
         else:
             table = dict(getattr(self, section))
@@ -948,6 +958,8 @@ MUTANTS: Mapping[str, tuple[str, Callable[[Rules], Rules]]] = MappingProxyType({
     "event_replacement_ignored": ("an event goes to its owner's discard pile even when its text sends it elsewhere "
                                   "instead (Replacement Effects)",
                                   lambda r: r.swap("events", None, EventRule(replaced=False))),
+    "instead_adds": ("an effect that resolves 'instead' of the one before it resolves as well (Replacement Effects: "
+                     "it replaces it)", lambda r: r.swap("instead", None, InsteadRule(replaces=False))),
     "pronoun_chosen_anew": ("'that character' after a choice is a card chosen anew (Target: the chosen card)",
                             lambda r: r.swap("pronouns", None, PronounRule(shared=False))),
     "save_leaves_play": ("a saved card still leaves play (Save: it remains in play)",

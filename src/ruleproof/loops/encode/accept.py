@@ -29,6 +29,7 @@ from ruleproof.cards.abilities import (
     CardKind,
     ClauseRole,
     Compiled,
+    Condition,
     Cost,
     Duration,
     Effect,
@@ -40,6 +41,7 @@ from ruleproof.cards.abilities import (
     Subject,
     Target,
     TargetRef,
+    TestKind,
     Trigger,
     Zone,
     describe_subject,
@@ -75,6 +77,7 @@ __all__ = [
     "LoopCard",
     "Unsupported",
     "can_host",
+    "card_test",
     "encode",
     "missing_targets",
     "source_zones",
@@ -339,8 +342,16 @@ def _part_problem(part: Cost | Effect, rules: Rules, ability: Ability, card: Car
             extra -= {"duration"}  # it lasts through the loop: no challenge, phase or round ends within one
         if "duration" in extra:
             return f"{what}: lasting effects are not modelled by the loop encoder"
+        if part.instead and part.instead_of is None:  # it replaces the effect before it (Replacement Effects)
+            if ability.effects.index(part) == 0:
+                return f"{what}: 'instead' of no effect before it"
+            if "condition" in extra and not _evaluable(ability, part, part.condition):
+                out.append(LeftOut(label, f"{what}: the condition of resolving it instead of the effect before is not "
+                                   "modelled (the model lets either resolve)", Direction.WIDENS))
+            extra -= {"instead", "condition"}
         if "condition" in extra:
-            out.append(LeftOut(label, f"{what}: its condition is not modelled", Direction.EITHER))
+            if not _evaluable(ability, part, part.condition):
+                out.append(LeftOut(label, f"{what}: its condition is not modelled", Direction.EITHER))
             extra -= {"condition"}
         if entry.move is not None and entry.move.src is None:
             if not src_places(part, entry):
@@ -384,6 +395,34 @@ def _replacement_problem(e: Effect, card: CardFacts, entry: Entry, what: str, la
         out.append(LeftOut(label, f"{what}: the condition of going there instead of the discard pile is not modelled "
                            "(the model lets it apply or not)", Direction.WIDENS))
     return None
+
+
+#: The filter fields of a printed fact: a test of them on a card the model holds is decided by :func:`fits`.
+_PRINTED = frozenset({"scope", "card_type", "other_types", "traits", "factions", "not_traits", "not_factions",
+                      "not_types", "unique", "loyal", "limited", "icons", "lacks_icons", "keywords", "lacks_keywords",
+                      "title"})
+_DESIGNATED = frozenset({TargetRef.SELF, TargetRef.TRIGGER, TargetRef.CHOSEN, TargetRef.COST})
+
+
+def card_test(cond: Condition) -> bool:
+    """Is ``cond`` "that card is (not) a «Hatchling» ..." on printed facts only, about a card the ability names (this
+    card, the card of the trigger, the chosen card, the card paying the cost)?  The loop model evaluates it
+    (:meth:`ruleproof.loops.encode.step.AbilityStep.card_condition`)."""
+    return (cond.test in (TestKind.IS, TestKind.IS_NOT) and cond.target is not None and cond.subject is not None
+            and cond.target.ref in _DESIGNATED and not cond.all_of and cond.period is None
+            and cond.subject.scope is Scope.ANY and set_fields(cond.subject) <= _PRINTED)
+
+
+def _evaluable(a: Ability, part: Effect, cond: Condition | None) -> bool:
+    """A condition of ``part`` the model evaluates: a :func:`card_test` whose chosen card an earlier effect chose, or
+    whose cost card a cost pays."""
+    if cond is None or not card_test(cond) or cond.target is None:
+        return False
+    if cond.target.ref is TargetRef.CHOSEN:
+        return any(e.target == cond.target for e in a.effects[:a.effects.index(part)])
+    if cond.target.ref is TargetRef.COST:
+        return bool(a.costs)
+    return True
 
 
 def _refers_back(a: Ability, part: Effect) -> bool:

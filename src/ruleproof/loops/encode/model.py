@@ -369,10 +369,19 @@ def _initiation(s: AbilityStep, pos: Term) -> None:
 
 
 def _effects(s: AbilityStep) -> None:
-    """The effects in order; after "then", only if everything before resolved in full (the table's rule)."""
+    """The effects in order; after "then", only if everything before resolved in full (the table's rule).
+
+    An effect with "instead" ("kneel it. If it has the «Ally» trait, you may take control of it instead") replaces
+    the one before it: exactly one of the two resolves, the second when its condition holds (and the player chooses
+    it, if "may"); a condition the model cannot evaluate is left to the player (Replacement Effects).  A condition
+    on a card the ability names ("if it is a «Knight»") is read from that card's printed facts.
+    """
     rules = s.ctx.rules
+    effects = s.a.effects
     full: list[Term] = []
-    for ei, e in enumerate(s.a.effects):
+    replaced = {j - 1: j for j, e in enumerate(effects) if j > 0 and e.instead and e.instead_of is None}
+    instead: dict[int, Term] = {}
+    for ei, e in enumerate(effects):
         if e.instead_of is not None:
             continue  # where the event goes instead of the discard pile (_play_event)
         entry, key = entry_of(e, rules), effect_key(e)
@@ -390,15 +399,28 @@ def _effects(s: AbilityStep) -> None:
             s.sym.guard = And(*full) if full else true()
         first = len(s.changes)
         whole_draw = s.sym[("deck", s.me)] >= amt
-        if e.optional:  # "may": the player chooses to resolve it (May)
-            use = s.st.choose(f"use{ei}", Bool)
-            outer = s.sym.guard
-            s.sym.guard = use if outer is None else And(outer, use)
-            EFFECT_ENCODERS[key](s, e, entry, tag, amt)
-            s.sym.guard = outer
-            s.changes[first:] = [And(use, c) for c in s.changes[first:]]
+        guards: list[Term] = []
+        if ei in replaced:
+            instead[replaced[ei]] = s.st.choose(f"instead{replaced[ei]}", Bool)
+            if rules.instead.replaces:
+                guards.append(Not(instead[replaced[ei]]))
+        if ei in instead:
+            guards.append(instead[ei])
+            cond = s.card_condition(e.condition) if e.condition is not None else true()
+            if cond is not None:  # (None: a condition the model does not evaluate, the player's to pick)
+                s.st.require(Or(Not(instead[ei]), cond) if e.optional else instead[ei] == cond)
         else:
-            EFFECT_ENCODERS[key](s, e, entry, tag, amt)
+            if e.condition is not None and (cond := s.card_condition(e.condition)) is not None:
+                guards.append(cond)
+            if e.optional:  # "may": the player chooses to resolve it (May)
+                guards.append(s.st.choose(f"use{ei}", Bool))
+        outer = s.sym.guard
+        if guards:
+            s.sym.guard = And(*guards) if outer is None else And(outer, *guards)
+        EFFECT_ENCODERS[key](s, e, entry, tag, amt)
+        s.sym.guard = outer
+        if guards:
+            s.changes[first:] = [And(*guards, c) for c in s.changes[first:]]
         mine = s.changes[first:]
         if s.sym.guard is not None:
             s.changes[first:] = [And(s.sym.guard, c) for c in mine]

@@ -17,10 +17,21 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Mapping
 
-from ruleproof.cards.abilities import Ability, AbilityType, CardKind, EventKind, Scope, Subject, Target, TargetRef
-from ruleproof.cards.semantics import BANNABLE, CardFacts, Move, Place, Rules, answers, trigger_of
+from ruleproof.cards.abilities import (
+    Ability,
+    AbilityType,
+    CardKind,
+    Condition,
+    EventKind,
+    Scope,
+    Subject,
+    Target,
+    TargetRef,
+    TestKind,
+)
+from ruleproof.cards.semantics import BANNABLE, CardFacts, Move, Place, Rules, answers, fits, trigger_of
 from ruleproof.dsl import And, Bool, If, Model, Not, Or, Sort, Step, Sum, Term
-from ruleproof.loops.encode.accept import Encoding, static_match, target_match
+from ruleproof.loops.encode.accept import Encoding, card_test, static_match, target_match
 
 __all__ = ["CARD_EVENTS", "AbilityStep", "Ctx", "Sym", "ban_name", "cid", "false", "pending_name", "player_scope_ok",
            "true"]
@@ -204,6 +215,27 @@ class AbilityStep:
                 parts.append(self.sym[(ban_name(ev), k)])
         return Or(*parts)
 
+    def card_condition(self, cond: Condition) -> Term | None:
+        """Whether "if that card is (not) a «Hatchling»" holds, read from the printed facts of the card the ability
+        names (this card, the card of the trigger, the chosen card, the card paying the cost); ``None``: not such a
+        test, or a card the model does not know (:func:`ruleproof.loops.encode.accept.card_test`)."""
+        if not card_test(cond) or cond.target is None or cond.subject is None:
+            return None
+        t = cond.target
+        sel: Mapping[str, Term] | None
+        if t.ref is TargetRef.SELF:
+            sel = {self.sid: true()}
+        elif t.ref is TargetRef.TRIGGER:
+            sel = {k: self.trig_card == k for k in self.ctx.ids}
+        elif t.ref is TargetRef.COST:
+            sel = self.cost_cards or None
+        else:
+            sel = self.chosen.get(t)
+        if sel is None:
+            return None
+        negate = (cond.test is TestKind.IS_NOT) != cond.negated
+        return Or(*(c for k, c in sel.items() if fits(cond.subject, self.ctx.by_id[k]) != negate))
+
     # targets -------------------------------------------------------------
     def targets(self, tag: str, t: Target, amount: int, eligible: Callable[[str], Term],
                 cost: bool) -> dict[str, Term]:
@@ -243,7 +275,8 @@ class AbilityStep:
             return {k: And(c, eligible(k)) for k, c in self.cost_cards.items()}
         if t.ref is TargetRef.EACH:
             return {k: eligible(k) for k in self.candidates(t, False)}
-        if not cost and t in self.chosen and self.ctx.rules.pronouns.shared:  # "that character": the card an earlier effect chose (Target)
+        if not cost and t in self.chosen and self.ctx.rules.pronouns.shared:
+            # "that character": the card an earlier effect chose (Target)
             return {k: And(c, eligible(k)) for k, c in self.chosen[t].items()}
         sel = self._chosen(tag, t, amount, eligible, cost)
         if cost and not self.cost_cards:
