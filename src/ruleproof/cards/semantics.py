@@ -691,7 +691,10 @@ _EFFECTS: dict[EffectKind, Entry] = {
         (EffectKind.REMOVE_FROM_CHALLENGE, "a challenge's participants"),
         (EffectKind.REDUCE_COST, "the cost of a card to come"), (EffectKind.LOOK_AT, "what a player has seen"),
         (EffectKind.SEARCH_DECK, "which card of the deck a search finds (the next effect moves it)"),
-        (EffectKind.SHUFFLE_DECK, "the order of the deck"))},
+        (EffectKind.SHUFFLE_DECK, "the order of the deck"),
+        (EffectKind.END_CHALLENGE, "the challenge in progress (it ends with no winner or loser)"))},
+    EffectKind.MOVE_GOLD: Entry("move gold from one player's gold pool to another's (moved gold is not gained)",
+                                ("Move", "Gold", "Gains"), _PLAYER, (Res.GOLD,), (Res.GOLD,)),
     EffectKind.MOVE_CARD: Entry("place a card in the place the text names (placed in the dead pile is not killed)",
                                 ("Dead Pile", "Discard Pile", "Leaves Play"), _ANY_CARD, (Res.IN_PLAY,), (),
                                 move=_PLACE),
@@ -960,6 +963,9 @@ MUTANTS: Mapping[str, tuple[str, Callable[[Rules], Rules]]] = MappingProxyType({
                                   lambda r: r.swap("events", None, EventRule(replaced=False))),
     "instead_adds": ("an effect that resolves 'instead' of the one before it resolves as well (Replacement Effects: "
                      "it replaces it)", lambda r: r.swap("instead", None, InsteadRule(replaces=False))),
+    "move_gold_from_treasury": ("gold moved from an opponent's gold pool comes from the treasury (Move: it leaves "
+                                "that pool)", _swap_effect(EffectKind.MOVE_GOLD, dataclasses.replace(
+                                    _EFFECTS[EffectKind.MOVE_GOLD], needs=()))),
     "pronoun_chosen_anew": ("'that character' after a choice is a card chosen anew (Target: the chosen card)",
                             lambda r: r.swap("pronouns", None, PronounRule(shared=False))),
     "save_leaves_play": ("a saved card still leaves play (Save: it remains in play)",

@@ -104,6 +104,8 @@ _ABILITY_READ = frozenset({"type", "trigger", "costs", "effects", "limit", "phas
                            "unread"})
 #: Effect and cost fields the model reads.
 _EFFECT_READ = frozenset({"kind", "amount", "target", "optional", "from_zones", "then", "up_to"})
+#: Effect fields read by the effects that move gold between pools (where it comes from).
+_SOURCE_READ = frozenset({"source"})
 #: Effect fields read only by the effects that move a card: where it goes, and "(cannot be saved)".
 _MOVE_READ = frozenset({"to_zone", "prohibited", "knelt"})
 _COST_READ = frozenset({"kind", "target", "amount"})
@@ -317,6 +319,10 @@ def _part_problem(part: Cost | Effect, rules: Rules, ability: Ability, card: Car
             out.append(LeftOut(label, f"{what}: only the model's cards in the deck can be found", Direction.NARROWS))
         return None
     extra = set_fields(part) - (_COST_READ if isinstance(part, Cost) else _EFFECT_READ)
+    if isinstance(part, Effect) and part.kind is EffectKind.MOVE_GOLD:
+        if part.source is None or not part.source.is_player:
+            return f"{what}: gold from a card is not modelled by the loop encoder"
+        extra -= _SOURCE_READ
     if isinstance(part, Effect) and entry.move is not None:
         extra -= _MOVE_READ
         if part.prohibited not in (None, EventKind.SAVED):
@@ -665,7 +671,8 @@ def encode(candidate: Candidate, abilities: Mapping[str, Sequence[Ability]], car
         abil.append(a)
     phases = {p for p in (phase_of(a) for a in abil) if p is not None}
     # the opponent is in the model with their cards, or when any player may initiate an ability of the cycle
-    both = any(c.owner == "opp" for c in used) or any(a.any_player for a in abil)
+    both = any(c.owner == "opp" for c in used) or any(a.any_player for a in abil) or any(_names_opponent(a)
+                                                                                        for a in abil)
     players = ("you", "opp") if both else ("you",)
     prohibits = tuple((c.code, e) for c in used for a in abilities.get(c.code, ()) if _prohibition(a)
                       for e in a.effects)
@@ -684,6 +691,15 @@ def encode(candidate: Candidate, abilities: Mapping[str, Sequence[Ability]], car
     return Encoding(candidate, tuple(used), tuple(abil), next(iter(phases), None) if len(phases) == 1 else None,
                     players, unmodelled, tuple(dict.fromkeys(left)), static, prohibits, tuple(controls),
                     tuple(dict.fromkeys(taken)))
+
+
+def _names_opponent(a: Ability) -> bool:
+    """Does a cost or effect of ``a`` act on the opponent as a player ("each opponent discards 1 card", "move 1 gold
+    from an opponent's gold pool")?  Then the opponent's pools are in the model."""
+    parts: tuple[Cost | Effect, ...] = (*a.costs, *a.effects)
+    targets = [p.target for p in parts] + [e.source for e in a.effects if e.source is not None]
+    return any(t.is_player and t.subject.scope in (Scope.OPPONENT, Scope.OPPONENT_CONTROLS, Scope.OPPONENT_OWNS,
+                                                   Scope.ANY_PLAYER) for t in targets)
 
 
 _PROHIBITABLE = frozenset({EventKind.KNELT, EventKind.STOOD, EventKind.KILLED, EventKind.SAVED, EventKind.DISCARDED,

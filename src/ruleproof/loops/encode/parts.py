@@ -148,6 +148,26 @@ def _effect_gain_gold(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: int) 
         s.sym.put(("cgold", k), s.sym[("cgold", k)] + amt, when=And(cond, s.sym[("zone", k)] == Place.PLAY.value))
 
 
+def _effect_move_gold(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: int) -> None:
+    """Move gold from the gold pool of the player its source names to the target player's, as much as there is (Move:
+    not to the same pool; moved gold is not gained, Gains)."""
+    if ef.source is None:
+        return
+    for src in s.players(ef.source):
+        for dst in s.players(ef.target):
+            if src == dst:
+                continue
+            if Res.GOLD not in e.needs:  # (a misreading: gold from the treasury)
+                s.changes.append(true())
+                s.sym.put(("gold", dst), s.sym[("gold", dst)] + amt)
+                continue
+            have = s.sym[("gold", src)]
+            s.changes.append(s.pre[("gold", src)] >= 1)
+            moved = If(have >= amt, amt, have)
+            s.sym.put(("gold", src), have - moved)
+            s.sym.put(("gold", dst), s.sym[("gold", dst)] + moved)
+
+
 def _effect_draw(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: int) -> None:
     """Each named player draws cards from the top of their deck, as many as there are (Drawing Cards; Effects)."""
     for p in s.players(ef.target):
@@ -380,7 +400,8 @@ EFFECT_ENCODERS: Mapping[EffectKind, EffectEncoder] = MappingProxyType({
         EffectKind.STR_MOD, EffectKind.ICON_MOD, EffectKind.KEYWORD_MOD, EffectKind.TRAIT_MOD, EffectKind.CLAIM_MOD,
         EffectKind.INCOME_MOD, EffectKind.RESERVE_MOD, EffectKind.INITIATIVE_MOD, EffectKind.DOMINANCE_MOD,
         EffectKind.CONTRIBUTE_STR, EffectKind.PARTICIPATE, EffectKind.REMOVE_FROM_CHALLENGE, EffectKind.REDUCE_COST,
-        EffectKind.LOOK_AT, EffectKind.SEARCH_DECK, EffectKind.SHUFFLE_DECK)},
+        EffectKind.LOOK_AT, EffectKind.SEARCH_DECK, EffectKind.SHUFFLE_DECK, EffectKind.END_CHALLENGE)},
+    EffectKind.MOVE_GOLD: _effect_move_gold,
     EffectKind.RESOLVE_ABILITY: _effect_resolve_ability,
     EffectKind.SAVE: _effect_save,
     EffectKind.PROHIBIT: _effect_prohibit,

@@ -1,0 +1,46 @@
+"""Gold moved between the players' gold pools, and the opponent's pools in the model, on real cards (Rules
+Reference: Move; Gold; Gains; Challenges: ending a challenge).
+
+Cards: Clydas (17117: "Action: Kneel Clydas or a Raven card to move 1 gold from an opponent's gold pool to your
+own. (Limit twice per round.)"), I Shall Win No Glory (07024: "Reaction: After a challenge is initiated against you,
+kneel 3 Builder characters, 3 Ranger characters, or 3 Steward characters to end the challenge immediately with no
+winner or loser.").  The gold rule has a mutant (the semantics table with its entry swapped) that the same steps
+catch.
+"""
+
+from __future__ import annotations
+
+from realcards import Run, encoding, model
+
+CLYDAS, GLORY = "17117", "07024"
+
+
+def _clydas(mutant: str = "", opp_gold: int = 2) -> Run:
+    enc = encoding([(CLYDAS, 0)])
+    assert enc.players == ("you", "opp")  # the opponent's gold pool is in the model
+    return Run(model(enc, mutant), zone={CLYDAS: "play"}, standing={CLYDAS: True}, gold={"you": 0, "opp": opp_gold},
+               pos=0)
+
+
+def test_moved_gold_leaves_the_opponents_pool() -> None:
+    run = _clydas()
+    assert run.step(0)
+    assert run.get("gold", "you") == 1 and run.get("gold", "opp") == 1
+
+
+def test_no_gold_to_move_means_no_change_and_the_ability_cannot_be_initiated() -> None:
+    assert not _clydas(opp_gold=0).step(0)
+
+
+def test_mutant_move_gold_from_treasury_is_caught() -> None:
+    run = _clydas("move_gold_from_treasury", opp_gold=0)
+    assert run.step(0)
+    assert run.get("gold", "you") == 1 and run.get("gold", "opp") == 0
+
+
+def test_ending_a_challenge_is_a_change_the_model_does_not_track() -> None:
+    """I Shall Win No Glory alone: ending the challenge is named as not tracked, and the cycle cannot repeat (its
+    kneeling cost is restored by nothing), which the report says without the solver."""
+    enc = encoding([(GLORY, 0)])
+    assert any("challenge in progress" in x.phrase and x.direction.value == "untracked" for x in enc.left_out)
+    assert "spends standing that nothing in the cycle restores" in enc.static
