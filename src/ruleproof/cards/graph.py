@@ -81,6 +81,7 @@ from ruleproof.cards.semantics import (
     is_forced,
     makes,
     needs,
+    parts_of,
     phase_of,
     raises,
     sides,
@@ -412,8 +413,7 @@ def build_ability_graph(abilities: Mapping[str, tuple[Ability, ...]],
             for r in needs(part):
                 by_need.setdefault(r, []).append((n, part))
     for n in nodes:
-        parts: tuple[Cost | Effect, ...] = (*n.ability.costs, *n.ability.effects)
-        for part in parts:
+        for part in parts_of(n.ability):  # (with the effects of each option of a choice)
             _trigger_edges(n, part, by_event, facts, add)
             _enable_edges(n, part, by_need, facts, add)
     ctl = {n.key: n.controller for n in nodes}  # edges across players are marked by the cards' controllers

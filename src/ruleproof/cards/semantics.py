@@ -117,6 +117,7 @@ __all__ = [
     "move_of",
     "mutant",
     "needs",
+    "parts_of",
     "phase_of",
     "trigger_of",
     "place_of",
@@ -708,6 +709,8 @@ _EFFECTS: dict[EffectKind, Entry] = {
     EffectKind.PROHIBIT: Entry("a lasting 'cannot': for its duration the card cannot be knelt, stood, killed ... (it "
                                "cannot be chosen for it, and it does not happen to it); it ends when the card leaves "
                                "play", ("Lasting Effects", "Cannot"), _ONE_CARD | {TargetRef.EACH}, (Res.IN_PLAY,)),
+    EffectKind.CHOICE: Entry("the player picks one of the options ('choose one'); its effects resolve", ("Effects",),
+                             frozenset({TargetRef.PLAYER, TargetRef.CHOSEN, TargetRef.SELF})),
     EffectKind.CHOOSE: Entry("choose the card (or player) the effects after it act on ('that card'); choosing "
                              "changes nothing", ("Target",), frozenset({TargetRef.CHOSEN, TargetRef.PLAYER}),
                              anywhere=True),
@@ -749,6 +752,16 @@ def event_plays(k: CardFacts, rules: Rules = RULES) -> tuple[tuple[Place, int], 
         out.append((Place.HAND, 0))
     if k.shadow is not None:
         out.append((Place.SHADOWS, k.shadow))
+    return tuple(out)
+
+
+def parts_of(a: Ability) -> tuple[Cost | Effect, ...]:
+    """The costs and effects of an ability, with the effects of each option of a choice ("(choose one): draw 2
+    cards, or gain 3 gold"): what it may need, make or raise."""
+    out: list[Cost | Effect] = [*a.costs]
+    for e in a.effects:
+        out.append(e)
+        out.extend(x for option in e.options for x in option)
     return tuple(out)
 
 
@@ -966,6 +979,9 @@ MUTANTS: Mapping[str, tuple[str, Callable[[Rules], Rules]]] = MappingProxyType({
     "move_gold_from_treasury": ("gold moved from an opponent's gold pool comes from the treasury (Move: it leaves "
                                 "that pool)", _swap_effect(EffectKind.MOVE_GOLD, dataclasses.replace(
                                     _EFFECTS[EffectKind.MOVE_GOLD], needs=()))),
+    "choice_untracked": ("a '(choose one)' of effects changes nothing the model tracks (Effects: the picked "
+                         "option resolves)", _swap_effect(EffectKind.CHOICE, dataclasses.replace(
+                             _EFFECTS[EffectKind.CHOICE], untracked="the options"))),
     "pronoun_chosen_anew": ("'that character' after a choice is a card chosen anew (Target: the chosen card)",
                             lambda r: r.swap("pronouns", None, PronounRule(shared=False))),
     "save_leaves_play": ("a saved card still leaves play (Save: it remains in play)",

@@ -301,6 +301,14 @@ def _part_problem(part: Cost | Effect, rules: Rules, ability: Ability, card: Car
         return f"{what}: target '{ref.value}' is not modelled by the loop encoder"
     if ref is TargetRef.ATTACHED and card.type != "attachment":
         return "'attached' on a card that is not an attachment"
+    if isinstance(part, Effect) and part.kind is EffectKind.CHOICE:  # each option as an effect of its own
+        if not part.options:
+            return f"{what}: its options were not read"
+        for x in (x for option in part.options for x in option):
+            p = _part_problem(x, rules, ability, card, label, out)
+            if p:
+                return p
+        return None
     shared = isinstance(part, Effect) and ref is TargetRef.CHOSEN and _refers_back(ability, part)
     # a lasting "cannot" on one named card ("attached character cannot stand") counts nothing
     single = part.kind is EffectKind.PROHIBIT and ref in (TargetRef.SELF, TargetRef.ATTACHED, TargetRef.TRIGGER,
@@ -349,7 +357,7 @@ def _part_problem(part: Cost | Effect, rules: Rules, ability: Ability, card: Car
         if "duration" in extra:
             return f"{what}: lasting effects are not modelled by the loop encoder"
         if part.instead and part.instead_of is None:  # it replaces the effect before it (Replacement Effects)
-            if ability.effects.index(part) == 0:
+            if part not in ability.effects or ability.effects.index(part) == 0:
                 return f"{what}: 'instead' of no effect before it"
             if "condition" in extra and not _evaluable(ability, part, part.condition):
                 out.append(LeftOut(label, f"{what}: the condition of resolving it instead of the effect before is not "
@@ -425,7 +433,7 @@ def _evaluable(a: Ability, part: Effect, cond: Condition | None) -> bool:
     if cond is None or not card_test(cond) or cond.target is None:
         return False
     if cond.target.ref is TargetRef.CHOSEN:
-        return any(e.target == cond.target for e in a.effects[:a.effects.index(part)])
+        return any(e.target == cond.target for e in a.effects[:a.effects.index(part) if part in a.effects else None])
     if cond.target.ref is TargetRef.COST:
         return bool(a.costs)
     return True

@@ -20,8 +20,19 @@ from types import MappingProxyType
 from typing import Callable, Mapping
 
 from ruleproof.cards.abilities import Cost, CostKind, Effect, EffectKind, EventKind, Subject, TargetRef
-from ruleproof.cards.semantics import BANNABLE, Entry, Move, Place, Res, move_of, place_of, src_places
-from ruleproof.dsl import And, Bool, If, Not, Or, Term
+from ruleproof.cards.semantics import (
+    BANNABLE,
+    Entry,
+    Move,
+    Place,
+    Res,
+    effect_key,
+    entry_of,
+    move_of,
+    place_of,
+    src_places,
+)
+from ruleproof.dsl import And, Bool, If, Int, Not, Or, Term
 from ruleproof.loops.encode.step import AbilityStep, ban_name, false, pending_name, true
 
 __all__ = ["COST_ENCODERS", "EFFECT_ENCODERS", "CostEncoder", "EffectEncoder"]
@@ -362,6 +373,26 @@ def _effect_choose(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: int) -> 
     s.targets(tag, ef.target, amt, eligible, False)
 
 
+def _effect_choice(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: int) -> None:
+    """"(choose one): draw 2 cards, or gain 3 gold": the player picks one option, and its effects resolve; the ability
+    changes the game state if the picked option does (Effects)."""
+    if e.untracked:  # (a misreading: the options change nothing the model tracks)
+        _effect_untracked(s, ef, e, tag, amt)
+        return
+    pick = s.st.choose(f"{tag}_option", Int(0, max(len(ef.options) - 1, 0)))
+    outer = s.sym.guard
+    for j, option in enumerate(ef.options):
+        chosen = pick == j
+        s.sym.guard = chosen if outer is None else And(outer, chosen)
+        first = len(s.changes)
+        for k, x in enumerate(option):
+            entry, key = entry_of(x, s.ctx.rules), effect_key(x)
+            assert entry is not None and key is not None
+            EFFECT_ENCODERS[key](s, x, entry, f"{tag}_{j}_{k}", x.amount if x.amount is not None else len(s.ctx.ids))
+        s.changes[first:] = [And(chosen, c) for c in s.changes[first:]]
+    s.sym.guard = outer
+
+
 def _effect_save(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: int) -> None:
     """Save a card that would leave play (the card of the trigger, this card, or the one paying the cost, as the
     text says): it stays in play (Save), unless it cannot be saved."""
@@ -406,4 +437,5 @@ EFFECT_ENCODERS: Mapping[EffectKind, EffectEncoder] = MappingProxyType({
     EffectKind.SAVE: _effect_save,
     EffectKind.PROHIBIT: _effect_prohibit,
     EffectKind.CHOOSE: _effect_choose,
+    EffectKind.CHOICE: _effect_choice,
 })

@@ -21,7 +21,19 @@ from __future__ import annotations
 from typing import Callable, Sequence
 
 from ruleproof.cards.abilities import Ability, AbilityType, Cost, Effect, EventKind, Scope
-from ruleproof.cards.semantics import PLAYER_RES, Place, Res, Rules, answers, entry_of, makes, needs, raises, trigger_of
+from ruleproof.cards.semantics import (
+    PLAYER_RES,
+    Place,
+    Res,
+    Rules,
+    answers,
+    entry_of,
+    makes,
+    needs,
+    parts_of,
+    raises,
+    trigger_of,
+)
 
 __all__ = ["cannot_repeat", "consumes"]
 
@@ -71,8 +83,7 @@ def cannot_repeat(abilities: Sequence[Ability], owners: Sequence[str], labels: S
     made: set[tuple[Res, str]] = set()
     events: list[tuple[EventKind, Place | None]] = []
     for a, owner in zip(abilities, owners, strict=True):
-        parts: tuple[Cost | Effect, ...] = (*a.costs, *a.effects)
-        for part in parts:
+        for part in parts_of(a):  # (with the effects of each option of a choice)
             entry = entry_of(part, rules)
             kept = entry.makes if entry is not None else ()  # a save keeps the card in play: it restores that too
             for r in (*makes(part, rules), *kept):

@@ -1,11 +1,11 @@
-"""Gold moved between the players' gold pools, and the opponent's pools in the model, on real cards (Rules
-Reference: Move; Gold; Gains; Challenges: ending a challenge).
+"""Gold moved between the players' gold pools (and the opponent's pools in the model), ending a challenge, and a
+choice of effects ("either: ..., or ..."), on real cards (Rules Reference: Move; Gold; Gains; Effects).
 
 Cards: Clydas (17117: "Action: Kneel Clydas or a Raven card to move 1 gold from an opponent's gold pool to your
 own. (Limit twice per round.)"), I Shall Win No Glory (07024: "Reaction: After a challenge is initiated against you,
 kneel 3 Builder characters, 3 Ranger characters, or 3 Steward characters to end the challenge immediately with no
-winner or loser.").  The gold rule has a mutant (the semantics table with its entry swapped) that the same steps
-catch.
+winner or loser."), Ser Barristan Selmy (00246, below).  The gold and the choice rules have a mutant each (the
+semantics table with its entry swapped) that the same steps catch.
 """
 
 from __future__ import annotations
@@ -44,3 +44,27 @@ def test_ending_a_challenge_is_a_change_the_model_does_not_track() -> None:
     enc = encoding([(GLORY, 0)])
     assert any("challenge in progress" in x.phrase and x.direction.value == "untracked" for x in enc.left_out)
     assert "spends standing that nothing in the cycle restores" in enc.static
+
+
+BARRISTAN, JAIME = "00246", "00151"
+
+
+def _barristan(option: int, mutant: str = "") -> Run:
+    """Ser Barristan Selmy (00246: "Reaction: After you win a challenge in which Ser Barristan Selmy is participating,
+    discard 1 card from your hand to, either: stand each defending Knight character, or raise the claim value on your
+    revealed plot card by 1 until the end of the challenge.") with a kneeling Knight, Ser Jaime Lannister."""
+    enc = encoding([(BARRISTAN, 1)], named=[JAIME])
+    run = Run(model(enc, mutant), zone={BARRISTAN: "play", JAIME: "play"}, standing={JAIME: False},
+              pending={"a0": True}, hand={"you": 2}, pos=0)
+    assert run.step(0, target0_option=option)
+    assert run.get("hand", "you") == 1  # the cost is paid whichever option
+    return run
+
+
+def test_a_choice_resolves_the_option_the_player_picks() -> None:
+    assert _barristan(0).get("standing", JAIME) is True
+    assert _barristan(1).get("standing", JAIME) is False  # the claim raise: not tracked, nothing stands
+
+
+def test_mutant_choice_untracked_is_caught() -> None:
+    assert _barristan(0, "choice_untracked").get("standing", JAIME) is False
