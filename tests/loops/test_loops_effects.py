@@ -68,3 +68,26 @@ def test_a_choice_resolves_the_option_the_player_picks() -> None:
 
 def test_mutant_choice_untracked_is_caught() -> None:
     assert _barristan(0, "choice_untracked").get("standing", JAIME) is False
+
+
+NORTH, WYMAN, CROWS = "06042", "17122", "opp:08033"
+
+
+def _north(mutant: str = "") -> tuple[Run, bool]:
+    """The North Remembers (06042: "Challenges Action: Each player sacrifices a character or location.") with your
+    Wyman Manderly and the opponent's Stormcrows in play."""
+    enc = encoding([(NORTH, 0)], named=[WYMAN, CROWS])
+    run = Run(model(enc, mutant), zone={NORTH: "hand", WYMAN: "play", CROWS: "play"}, gold={"you": 5}, pos=0)
+    return run, run.step(0, target0_you=WYMAN, target0_opp=CROWS, target0=WYMAN)
+
+
+def test_each_player_sacrifices_one_of_their_own_cards() -> None:
+    run, ok = _north()
+    assert ok and run.get("zone", WYMAN) == "discard" and run.get("zone", CROWS) == "discard"
+    assert run.get("gold", "you") == 3  # the event's printed cost
+
+
+def test_mutant_initiator_chooses_for_all_is_caught() -> None:
+    """Read as the initiator's choice, only a card of yours can be sacrificed (Sacrifice: a card you control)."""
+    run, ok = _north("initiator_chooses_for_all")
+    assert ok and run.get("zone", WYMAN) == "discard" and run.get("zone", CROWS) == "play"

@@ -88,6 +88,7 @@ __all__ = [
     "YOU",
     "YOURS",
     "CannotRule",
+    "ChooserRule",
     "CardFacts",
     "InitiatorRule",
     "InsteadRule",
@@ -552,6 +553,14 @@ class InsteadRule:
 
 
 @dataclass(frozen=True)
+class ChooserRule:
+    """"Each player sacrifices a character": each player the text names chooses among their own cards (``each``), not
+    the player who initiated the ability for everyone (Sacrifice; Target)."""
+
+    each: bool = True
+
+
+@dataclass(frozen=True)
 class EventRule:
     """Playing an event (Shadows; Replacement Effects): from its owner's hand for its printed cost, or from shadows
     for its shadow cost; one whose printed cost is "-" cannot be played from hand (``dash_from_hand`` false).  Once
@@ -581,13 +590,14 @@ class Rules:
     events: EventRule = EventRule()
     pronouns: PronounRule = PronounRule()
     instead: InsteadRule = InsteadRule()
+    choosers: ChooserRule = ChooserRule()
 
     def swap(self, section: str, key: object, entry: object) -> Rules:
         """A copy with one entry replaced (``section``: ``costs``, ``effects``, ``limits``, ``refs``; or ``then``,
         ``piles``, ``dups`` with ``key`` ``None``)."""
         change: dict[str, Any] = {}
         if section in ("then", "piles", "dups", "cannot", "plots", "initiators", "unique", "alternatives", "events",
-                       "pronouns", "instead"):
+                       "pronouns", "instead", "choosers"):
             change[section] = entry
         else:
             table = dict(getattr(self, section))
@@ -982,6 +992,9 @@ MUTANTS: Mapping[str, tuple[str, Callable[[Rules], Rules]]] = MappingProxyType({
     "choice_untracked": ("a '(choose one)' of effects changes nothing the model tracks (Effects: the picked "
                          "option resolves)", _swap_effect(EffectKind.CHOICE, dataclasses.replace(
                              _EFFECTS[EffectKind.CHOICE], untracked="the options"))),
+    "initiator_chooses_for_all": ("'each player sacrifices a character' is chosen by the initiator alone (Sacrifice: "
+                                  "each player chooses their own)",
+                                  lambda r: r.swap("choosers", None, ChooserRule(each=False))),
     "pronoun_chosen_anew": ("'that character' after a choice is a card chosen anew (Target: the chosen card)",
                             lambda r: r.swap("pronouns", None, PronounRule(shared=False))),
     "save_leaves_play": ("a saved card still leaves play (Save: it remains in play)",

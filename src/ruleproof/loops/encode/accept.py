@@ -333,6 +333,8 @@ def _part_problem(part: Cost | Effect, rules: Rules, ability: Ability, card: Car
         extra -= _SOURCE_READ
     if isinstance(part, Effect) and entry.move is not None:
         extra -= _MOVE_READ
+        if part.chooser is not None and part.chooser.is_player and ref is TargetRef.CHOSEN:
+            extra -= {"chooser"}  # each player it names chooses among their own cards
         if part.prohibited not in (None, EventKind.SAVED):
             return f"{what}: '{part.prohibited.value}' prohibited is not modelled by the loop encoder"
     if isinstance(part, Effect) and part.instead_of is not None:
@@ -705,7 +707,7 @@ def _names_opponent(a: Ability) -> bool:
     """Does a cost or effect of ``a`` act on the opponent as a player ("each opponent discards 1 card", "move 1 gold
     from an opponent's gold pool")?  Then the opponent's pools are in the model."""
     parts: tuple[Cost | Effect, ...] = (*a.costs, *a.effects)
-    targets = [p.target for p in parts] + [e.source for e in a.effects if e.source is not None]
+    targets = [p.target for p in parts] + [x for e in a.effects for x in (e.source, e.chooser) if x is not None]
     return any(t.is_player and t.subject.scope in (Scope.OPPONENT, Scope.OPPONENT_CONTROLS, Scope.OPPONENT_OWNS,
                                                    Scope.ANY_PLAYER) for t in targets)
 

@@ -217,6 +217,9 @@ def _effect_move_out(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: int) -
     own cards; "(cannot be saved)" keeps any save away (Save)."""
     mv = move_of(ef, s.ctx.rules)
     assert mv is not None and mv.src is not None and mv.dest is not None
+    if ef.chooser is not None and ef.target.ref is TargetRef.CHOSEN and s.ctx.rules.choosers.each:
+        _each_chooses(s, ef, e, tag, amt)
+        return
     if mv.src is not Place.PLAY:
         _move_out_of_play(s, ef, mv, tag, amt)
         return
@@ -231,6 +234,22 @@ def _effect_move_out(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: int) -
     sel = s.effect_targets(tag, ef.target, amt, eligible)
     sel = {k: And(c, s.sym[("zone", k)] == Place.PLAY.value, s.sym[("imm", k)] == "none") for k, c in sel.items()}
     s.remove(mv, sel, cost=False)
+
+
+def _each_chooses(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: int) -> None:
+    """"Each player sacrifices a character": each player its chooser names picks among the cards they control, as the
+    effect's "you" (a player with none picks nothing: the effect resolves as far as it can)."""
+    assert ef.chooser is not None
+    me, outer = s.me, s.sym.guard
+    plain = dataclasses.replace(ef, chooser=None)
+    try:
+        for p in s.players(ef.chooser):
+            s.me = p
+            s.chosen.pop(plain.target, None)  # each player's own choice, not the one before
+            s.sym.guard = outer if outer is not None else true()  # (none to choose: nothing happens for p)
+            _effect_move_out(s, plain, e, f"{tag}_{p}", amt)
+    finally:
+        s.me, s.sym.guard = me, outer
 
 
 def _move_out_of_play(s: AbilityStep, ef: Effect, mv: Move, tag: str, amt: int) -> None:
