@@ -91,3 +91,37 @@ def test_mutant_initiator_chooses_for_all_is_caught() -> None:
     """Read as the initiator's choice, only a card of yours can be sacrificed (Sacrifice: a card you control)."""
     run, ok = _north("initiator_chooses_for_all")
     assert ok and run.get("zone", WYMAN) == "discard" and run.get("zone", CROWS) == "play"
+
+
+GATES, STATUE = "11038", "13058"
+
+
+def test_a_card_that_discards_itself_from_hand_as_a_cost_is_used_from_hand() -> None:
+    """City Gates (11038: "Action: Pay 1 gold and discard City Gates from your hand to draw 1 card."): from hand it
+    draws a card and goes to the discard pile (raising "discarded from your hand"); in play it cannot be used."""
+    enc = encoding([(GATES, 1)])
+    assert not enc.left_out, enc.left_out
+    run = Run(model(enc), zone={GATES: "hand"}, gold={"you": 1}, deck={"you": 3}, hand={"you": 0}, pos=0)
+    assert run.step(0)
+    assert run.get("zone", GATES) == "discard" and run.get("hand", "you") == 1 and run.get("gold", "you") == 0
+    assert not Run(model(enc), zone={GATES: "play"}, gold={"you": 1}, deck={"you": 3}, pos=0).step(0)
+
+
+def test_mutant_hand_cost_from_play_is_caught() -> None:
+    enc = encoding([(GATES, 1)])
+    run = Run(model(enc, "hand_cost_from_play"), zone={GATES: "hand"}, gold={"you": 1}, deck={"you": 3}, pos=0)
+    assert not run.step(0)
+
+
+def test_power_discarded_from_a_card_you_control_pays_to_stand_it() -> None:
+    """Statue of Baelor (13058: "Action: Kneel Statue of Baelor and discard 1 power from another character or location
+    you control to stand that character or location."): the power comes off the card that then stands."""
+    enc = encoding([(STATUE, 0)], named=[WYMAN])
+    run = Run(model(enc), zone={STATUE: "play", WYMAN: "play"}, standing={STATUE: True, WYMAN: False},
+              power={WYMAN: 1}, pos=0)
+    assert run.step(0, cost1=WYMAN)
+    assert run.get("power", WYMAN) == 0 and run.get("standing", WYMAN) is True
+    assert run.get("standing", STATUE) is False
+    broke = Run(model(enc), zone={STATUE: "play", WYMAN: "play"}, standing={STATUE: True, WYMAN: False},
+                power={WYMAN: 0}, pos=0)
+    assert not broke.step(0, cost1=WYMAN)

@@ -648,11 +648,12 @@ _COSTS: dict[CostKind, Entry] = {
                              _PLAYER | {TargetRef.SELF}, (Res.GOLD,)),
     CostKind.DISCARD_GOLD: Entry("return gold on the card to the treasury", ("Bestow", "Costs"),
                                  frozenset({TargetRef.SELF}), (Res.CARD_GOLD,)),
-    CostKind.DISCARD_POWER: Entry("discard power from the card", ("Power", "Costs"),
-                                  frozenset({TargetRef.SELF, TargetRef.FACTION_CARD}), (Res.POWER,)),
-    CostKind.DISCARD_FROM_HAND: Entry("discard cards from your hand", ("Discard Pile", "Costs"),
-                                      _PLAYER | {TargetRef.CHOSEN}, (Res.HAND,), (), (EventKind.DISCARDED,),
-                                      _HAND_DISCARD),
+    CostKind.DISCARD_POWER: Entry("discard power from the card (one the payer controls)", ("Power", "Costs"),
+                                  frozenset({TargetRef.SELF, TargetRef.FACTION_CARD, TargetRef.CHOSEN}),
+                                  (Res.POWER,)),
+    CostKind.DISCARD_FROM_HAND: Entry("discard cards from your hand (or this card, from your hand)",
+                                      ("Discard Pile", "Costs"), _PLAYER | {TargetRef.CHOSEN, TargetRef.SELF},
+                                      (Res.HAND,), (), (EventKind.DISCARDED,), _HAND_DISCARD),
     CostKind.SACRIFICE: _leaves("sacrifice a card you control", _SACRIFICE, ("Sacrifice", "Costs"), _PAY),
     CostKind.KILL: _leaves("kill a character", _KILL, ("Kill, Killed", "Costs"), _PAY),
     CostKind.DISCARD_FROM_PLAY: _leaves("discard a card from play", _DISCARD, ("Discard Pile", "Costs"), _PAY),
@@ -865,6 +866,9 @@ def needs(part: Cost | Effect, rules: Rules = RULES) -> tuple[Res, ...]:
         return tuple(r for r in (res_in(p) for p in src_places(part, e)) if r is not None)
     if isinstance(part, Effect) and part.kind is EffectKind.GAIN_GOLD:
         return ()
+    if e.move is not None and e.move.src not in (None, Place.PLAY) and part.target.ref is TargetRef.SELF:
+        got = res_in(e.move.src)  # "discard ~ from your hand": this card, where it must be
+        return (got,) if got is not None else ()
     state = part.target.subject.standing  # "kill a standing character": its target must stand
     extra = (Res.STANDING,) if state is True else (Res.KNEELING,) if state is False else ()
     return e.needs + tuple(r for r in extra if r not in e.needs and Res.IN_PLAY in e.needs)
@@ -995,6 +999,10 @@ MUTANTS: Mapping[str, tuple[str, Callable[[Rules], Rules]]] = MappingProxyType({
     "initiator_chooses_for_all": ("'each player sacrifices a character' is chosen by the initiator alone (Sacrifice: "
                                   "each player chooses their own)",
                                   lambda r: r.swap("choosers", None, ChooserRule(each=False))),
+    "hand_cost_from_play": ("'discard ~ from your hand' as a cost discards the card from play (Costs: from where "
+                            "the text says)", lambda r: r.swap("costs", CostKind.DISCARD_FROM_HAND, dataclasses.replace(
+                                _COSTS[CostKind.DISCARD_FROM_HAND],
+                                move=dataclasses.replace(_HAND_DISCARD, src=Place.PLAY)))),
     "pronoun_chosen_anew": ("'that character' after a choice is a card chosen anew (Target: the chosen card)",
                             lambda r: r.swap("pronouns", None, PronounRule(shared=False))),
     "save_leaves_play": ("a saved card still leaves play (Save: it remains in play)",

@@ -388,7 +388,7 @@ def _part_problem(part: Cost | Effect, rules: Rules, ability: Ability, card: Car
     if entry.move is not None and move_of(part, rules) is None:
         return f"{what}: the text names no place the card goes to or comes from that the model has"
     s = part.target.subject
-    if Res.HAND in entry.needs and (set_fields(s) - {"scope", "card_type", "zone"} or
+    if Res.HAND in entry.needs and ref is not TargetRef.SELF and (set_fields(s) - {"scope", "card_type", "zone"} or
                                     s.card_type not in (None, CardKind.CARD)):
         # the cards in hand are not named: the model assumes the hand holds cards that fit
         out.append(LeftOut(label, f"{what}: whether the cards in hand are {describe_subject(s)}s is not known "

@@ -326,6 +326,12 @@ def _where_from(s: AbilityStep) -> None:
                      None)
     if src.type == "event":  # from hand, or from shadows (Shadows)
         s.st.require(Or(*(zone == p.value for p, _ in event_plays(src, s.ctx.rules))))
+    elif (own_cost := next((c for c in a.costs if c.target.ref is TargetRef.SELF and (m := move_of(c, s.ctx.rules))
+                            is not None and m.src is not Place.PLAY), None)) is not None:
+        # "discard ~ from your hand to ...": used from where its cost takes it
+        mv = move_of(own_cost, s.ctx.rules)
+        assert mv is not None and mv.src is not None
+        s.st.require(zone == mv.src.value)
     elif a.type is AbilityType.WHEN_REVEALED:  # its plot was revealed (or is treated as if it just was)
         s.st.require(Or(zone == Place.REVEALED.value, zone == Place.USED.value))
     elif own_entry is not None:  # "put ~ into play from your dead pile": usable while ~ is where the text says

@@ -88,6 +88,11 @@ def _cost_discard_gold(s: AbilityStep, c: Cost, e: Entry, tag: str, amt: int) ->
 
 def _cost_discard_power(s: AbilityStep, c: Cost, e: Entry, tag: str, amt: int) -> None:
     """Discard power from the card (or the faction card) to the treasury."""
+    if c.target.ref is TargetRef.CHOSEN:  # "discard 1 power from a card you control"
+        for k, cond in s.targets(tag, c.target, 1, lambda k: And(s.in_play(k), s.sym[("power", k)] >= amt,
+                                                                 s.state_ok(c.target.subject, k)), True).items():
+            s.sym.put(("power", k), s.sym[("power", k)] - amt, when=cond)
+        return
     cell = ("fpower", s.me) if c.target.ref is TargetRef.FACTION_CARD else ("power", s.sid)
     if c.target.ref is not TargetRef.FACTION_CARD:
         s.st.require(s.in_play(s.sid))
@@ -97,6 +102,12 @@ def _cost_discard_power(s: AbilityStep, c: Cost, e: Entry, tag: str, amt: int) -
 
 def _cost_discard_from_hand(s: AbilityStep, c: Cost, e: Entry, tag: str, amt: int) -> None:
     """Discard cards from the payer's hand (the hand's own "discarded from your hand" reactions answer)."""
+    if c.target.ref is TargetRef.SELF:  # "discard ~ from your hand": this card, from its owner's hand
+        assert e.move is not None and e.move.src is not None and e.move.dest is not None
+        s.st.require(s.sym[("zone", s.sid)] == e.move.src.value)
+        s.sym.put(("zone", s.sid), e.move.dest.value)
+        s.emit_hand_discard(s.me, true())
+        return
     cell = ("hand", s.me)
     s.st.require(s.sym[cell] >= amt)
     s.sym.put(cell, s.sym[cell] - amt)
