@@ -125,3 +125,33 @@ def test_power_discarded_from_a_card_you_control_pays_to_stand_it() -> None:
     broke = Run(model(enc), zone={STATUE: "play", WYMAN: "play"}, standing={STATUE: True, WYMAN: False},
                 power={WYMAN: 0}, pos=0)
     assert not broke.step(0, cost1=WYMAN)
+
+
+GOLDENGROVE, SMALL_COUNCIL, BOYS, MERCENARY = "21024", "02107", "00237", "08033"
+
+
+def test_a_cost_paid_by_this_card_or_a_chosen_one_and_the_mutant_first_alternative_only_is_caught() -> None:
+    """Goldengrove (21024: "Action: Kneel Goldengrove or a Small Council character to choose another card you own ...
+    Stand that card and take control of it."): a standing Small Council character (Ser Barristan Selmy) pays while
+    Goldengrove kneels; read with the first alternative only, he cannot."""
+    enc = encoding([(GOLDENGROVE, 0)], named=[SMALL_COUNCIL, WYMAN])
+    assert not any(x.direction.value == "narrows" for x in enc.left_out), enc.left_out
+    for mutant, ok in (("", True), ("first_alternative_only", False)):
+        run = Run(model(enc, mutant), zone={GOLDENGROVE: "play", SMALL_COUNCIL: "play", WYMAN: "play"},
+                  standing={GOLDENGROVE: False, SMALL_COUNCIL: True, WYMAN: False}, pos=0)
+        assert run.step(0, cost0=SMALL_COUNCIL, target0=WYMAN) is ok, mutant
+        if ok:
+            assert run.get("standing", SMALL_COUNCIL) is False and run.get("standing", WYMAN) is True
+
+
+def test_alternatives_share_the_place_the_text_names_once() -> None:
+    """The Bastard's Boys (00237: "Challenges Action: Sacrifice The Bastard's Boys to put a House Bolton or
+    non-[stark] character with printed cost 5 or lower into play from your hand."): a non-[stark] character from your
+    hand (Stormcrows) is one of the alternatives, both from hand; the mutant reading only the first refuses him."""
+    enc = encoding([(BOYS, 1)], named=[MERCENARY])
+    assert not any(x.direction.value == "narrows" for x in enc.left_out), enc.left_out
+    for mutant, ok in (("", True), ("first_alternative_only", False)):
+        run = Run(model(enc, mutant), zone={BOYS: "play", MERCENARY: "hand"}, pos=0)
+        assert run.step(0, target0=MERCENARY) is ok, mutant
+        if ok:
+            assert run.get("zone", MERCENARY) == "play" and run.get("zone", BOYS) == "discard"

@@ -81,7 +81,9 @@ __all__ = [
     "encode",
     "missing_targets",
     "source_zones",
+    "inherited",
     "plain_alternatives",
+    "self_or_chosen",
     "static_match",
     "target_match",
 ]
@@ -227,20 +229,40 @@ _CONTROL_SCOPES = frozenset({Scope.YOU_CONTROL, Scope.OPPONENT_CONTROLS, Scope.Y
 _STATE_FIELDS = ("scope", "other", "standing", "zone", "role", "attachments", "player_role")
 
 
+_UNSET = Subject()
+
+
+def inherited(x: Target, t: Target) -> Subject:
+    """An alternative's filter with the state fields it leaves unset taken from the first target ("put a «House
+    Bolton» or non-[stark] character ... into play from your hand": both from your hand)."""
+    fill = {f: getattr(t.subject, f) for f in _STATE_FIELDS if getattr(x.subject, f) == getattr(_UNSET, f)}
+    return replace(x.subject, **fill) if fill else x.subject
+
+
 def plain_alternatives(t: Target) -> bool:
     """Are ``t``'s alternatives ("another [thenightswatch] or «Lord» character") the same reference, scope and
-    state as ``t``, differing only in printed facts the model reads?  Then a card fits ``t`` when it fits any of
-    them (:func:`target_match`), and nothing is left out."""
+    state as ``t`` (the state fields an alternative leaves unset are the first's), differing only in printed facts
+    the model reads?  Then a card fits ``t`` when it fits any of them (:func:`target_match`), and nothing is left
+    out."""
     return all(x.ref is t.ref and not x.also and not unread_filter(x.subject)
-               and all(getattr(x.subject, f) == getattr(t.subject, f) for f in _STATE_FIELDS) for x in t.also)
+               and all(getattr(inherited(x, t), f) == getattr(t.subject, f) for f in _STATE_FIELDS) for x in t.also)
+
+
+def self_or_chosen(t: Target) -> bool:
+    """Is ``t`` "~ or a «Small Council» character": this card, or a card chosen by the filters of its alternatives
+    (printed facts the model reads)?  The model lets either pay or be the target
+    (:meth:`ruleproof.loops.encode.step.AbilityStep.targets`)."""
+    return t.ref is TargetRef.SELF and bool(t.also) and all(
+        x.ref is TargetRef.CHOSEN and not x.also and not unread_filter(x.subject) for x in t.also)
 
 
 def target_match(t: Target, src: CardFacts, k: CardFacts, viewer: str | None = None,
                  control_fixed: bool = True, rules: Rules = RULES) -> bool:
     """:func:`static_match` for a target and its plain alternatives (:func:`plain_alternatives`; as the table's
     rule of alternatives says)."""
-    alts = (t, *t.also) if rules.alternatives.either and plain_alternatives(t) else (t,)
-    return any(static_match(x.subject, src, k, viewer, control_fixed) for x in alts)
+    alts = (t.subject, *(inherited(x, t) for x in t.also)) if rules.alternatives.either and plain_alternatives(t) \
+        else (t.subject,)
+    return any(static_match(x, src, k, viewer, control_fixed) for x in alts)
 
 
 def static_match(s: Subject, src: CardFacts, k: CardFacts, viewer: str | None = None,
@@ -377,7 +399,8 @@ def _part_problem(part: Cost | Effect, rules: Rules, ability: Ability, card: Car
         return f"{what}: '{', '.join(sorted(extra))}' is not modelled by the loop encoder"
     if part.target.subject.card_type is CardKind.FACTION_CARD and ref is TargetRef.CHOSEN:
         return f"{what}: faction card as a chosen target"
-    if part.target.also and not (rules.alternatives.either and plain_alternatives(part.target)):
+    if part.target.also and not (rules.alternatives.either and (plain_alternatives(part.target)
+                                                                 or self_or_chosen(part.target))):
         # "~ or a «Small Council» character": the model takes the first; the others only add
         out.append(LeftOut(label, f"{what}: the alternative targets are not modelled", Direction.NARROWS))
     zone = part.target.subject.zone

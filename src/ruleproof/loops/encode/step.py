@@ -31,7 +31,7 @@ from ruleproof.cards.abilities import (
 )
 from ruleproof.cards.semantics import BANNABLE, CardFacts, Move, Place, Rules, answers, fits, trigger_of
 from ruleproof.dsl import And, Bool, If, Model, Not, Or, Sort, Step, Sum, Term
-from ruleproof.loops.encode.accept import Encoding, card_test, static_match, target_match
+from ruleproof.loops.encode.accept import Encoding, card_test, self_or_chosen, static_match, target_match
 
 __all__ = ["CARD_EVENTS", "AbilityStep", "Ctx", "Sym", "ban_name", "cid", "false", "pending_name", "player_scope_ok",
            "true"]
@@ -246,6 +246,12 @@ class AbilityStep:
         a fixed card that is not eligible makes a cost unpayable, and a
         post-then aspect fail (The word "Then").
         """
+        if self_or_chosen(t) and self.ctx.rules.alternatives.either:  # "kneel ~ or a «Small Council» character"
+            cands = list(dict.fromkeys([self.sid, *(k for x in t.also for k in self.candidates(x, cost))]))
+            sel = self._chosen(tag, t, amount, eligible, cost, cands)
+            if cost and not self.cost_cards:
+                self.cost_cards = dict(sel)
+            return sel
         rule = self.ctx.rules.refs.get(TargetRef.ATTACHED)
         attached = t.ref is TargetRef.ATTACHED or t.subject.scope is Scope.ATTACHED
         if attached and rule is not None and rule.picks != "host":
@@ -286,9 +292,10 @@ class AbilityStep:
         return sel
 
     def _chosen(self, tag: str, t: Target, amount: int, eligible: Callable[[str], Term],
-                cost: bool) -> dict[str, Term]:
-        """Choose ``amount`` cards (exactly, for a cost; 1..amount for an effect) among the matching ones."""
-        cands = self.candidates(t, cost)
+                cost: bool, among: list[str] | None = None) -> dict[str, Term]:
+        """Choose ``amount`` cards (exactly, for a cost; 1..amount for an effect) among the matching ones (or
+        ``among``)."""
+        cands = self.candidates(t, cost) if among is None else among
         st = self.st
         if cost and self.ctx.control:  # a cost is paid with the payer's own cards (Costs): those it controls now
             plain = eligible
