@@ -155,3 +155,21 @@ def test_alternatives_share_the_place_the_text_names_once() -> None:
         assert run.step(0, target0=MERCENARY) is ok, mutant
         if ok:
             assert run.get("zone", MERCENARY) == "play" and run.get("zone", BOYS) == "discard"
+
+
+WESTEROS, RAIDER, LOCATION = "17109", "02091", "21024"
+
+
+def test_a_revealed_plots_action_puts_a_location_into_play_under_your_control() -> None:
+    """We Take Westeros! (17109, a plot: "Challenges Action: Kneel a Raider character to choose a location with lower
+    printed cost in a discard pile and put it into play under your control. (Limit once per phase.)"): usable while it
+    is the revealed plot (in play), not from the used pile; the location enters play under your control.  (The reader
+    gives "put it into play" the scope "you own", so the opponent's locations are not among its targets.)"""
+    enc = encoding([(WESTEROS, 0)], named=[RAIDER, LOCATION])
+    for plot_zone, ok in (("revealed", True), ("used", False)):
+        run = Run(model(enc), zone={WESTEROS: plot_zone, RAIDER: "play", LOCATION: "discard"},
+                  standing={RAIDER: True}, ctl={WESTEROS: "you", RAIDER: "you", LOCATION: "you"}, pos=0)
+        assert run.step(0, cost0=RAIDER, target0=LOCATION, target1=LOCATION) is ok, plot_zone
+        if ok:
+            assert run.get("zone", LOCATION) == "play" and run.get("ctl", LOCATION) == "you"
+            assert run.get("standing", RAIDER) is False

@@ -355,6 +355,8 @@ def _part_problem(part: Cost | Effect, rules: Rules, ability: Ability, card: Car
         extra -= _SOURCE_READ
     if isinstance(part, Effect) and entry.move is not None:
         extra -= _MOVE_READ
+        if part.kind is EffectKind.PUT_INTO_PLAY and part.controller is Scope.YOU:
+            extra -= {"controller"}  # "put it into play under your control": from any player's pile
         if part.chooser is not None and part.chooser.is_player and ref is TargetRef.CHOSEN:
             extra -= {"chooser"}  # each player it names chooses among their own cards
         if part.prohibited not in (None, EventKind.SAVED):

@@ -284,7 +284,8 @@ def _banned(enc: Encoding, rules: Rules) -> list[EventKind]:
 
 def takes_control(enc: Encoding) -> bool:
     """Some effect of the cycle takes control of a card: who controls a card is part of the state."""
-    return any(e.kind is EffectKind.TAKE_CONTROL for a in enc.abilities for e in a.effects)
+    return any(e.kind is EffectKind.TAKE_CONTROL or e.kind is EffectKind.PUT_INTO_PLAY and e.controller is not None
+               for a in enc.abilities for e in a.effects)
 
 
 def _name(k: Term) -> str:
@@ -341,6 +342,8 @@ def _where_from(s: AbilityStep) -> None:
     elif a.trigger is not None and a.trigger.subject.scope.value == "self" and a.type not in _INTERRUPTS and \
             a.trigger.event.name in _LEAVES:
         s.st.require(zone != Place.PLAY.value)
+    elif src.type == "plot":  # a plot's other abilities: while it is the revealed plot, in play (Plot Cards)
+        s.st.require(zone == Place.REVEALED.value)
     else:
         s.st.require(zone == Place.PLAY.value)
 

@@ -285,15 +285,19 @@ def _effect_put_into_play(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: i
     ctx = s.ctx
     places = tuple(p.value for p in src_places(ef, e))
 
+    yours = ef.controller is not None  # "put it into play under your control": from any player's pile
+
     def eligible(k: str) -> Term:  # from the player's own out-of-play places (the cards they control there)
         c = ctx.by_id[k]
         if c.type in ("event", "attachment", "agenda"):
             return false()
-        return And(Or(*(s.pre[("zone", k)] == z for z in places)), s.controls(k))
+        return And(Or(*(s.pre[("zone", k)] == z for z in places)), true() if yours else s.controls(k))
 
     for k, cond in s.effect_targets(tag, ef.target, amt, eligible).items():
         applies = And(cond, Or(*(s.sym[("zone", k)] == z for z in places)))
         s.sym.put(("zone", k), Place.PLAY.value, when=applies)
+        if yours and ("ctl", k) in s.sym:
+            s.sym.put(("ctl", k), s.me, when=applies)
         s.sym.put(("standing", k), not ef.knelt, when=applies)  # "put into play knelt", else standing
         if e.move is not None and e.move.new_copy:
             for j, b in enumerate(ctx.enc.abilities):
