@@ -349,6 +349,12 @@ def _part_problem(part: Cost | Effect, rules: Rules, ability: Ability, card: Car
             out.append(LeftOut(label, f"{what}: only the model's cards in the deck can be found", Direction.NARROWS))
         return None
     extra = set_fields(part) - (_COST_READ if isinstance(part, Cost) else _EFFECT_READ)
+    if isinstance(part, Effect) and part.at_end_of is not None:
+        # a delayed effect happens at the end of the phase (or round), after the loop's window (Delayed Effects): the
+        # model does not run it; setting it up is a change of the game state
+        out.append(LeftOut(label, f"{what}: happens at the end of the {part.at_end_of.value}, after the loop",
+                           Direction.UNTRACKED))
+        return None
     if isinstance(part, Effect) and part.kind is EffectKind.MOVE_GOLD:
         if part.source is None or not part.source.is_player:
             return f"{what}: gold from a card is not modelled by the loop encoder"
@@ -695,7 +701,6 @@ def encode(candidate: Candidate, abilities: Mapping[str, Sequence[Ability]], car
         a = _after_search(abilities[code][idx])
         label = f"{card.name} ({code}#{idx})"
         a = _without_wider_replacements(a, label, left)
-        a = _without_delayed(a, label, left)
         before = len(left)
         p = _ability_problem(a, card, rules, label, left)
         if p:
@@ -789,17 +794,6 @@ def _without_wider_replacements(a: Ability, label: str, out: list[LeftOut]) -> A
             continue
         keep.append(e)
     return a if len(keep) == len(a.effects) else replace(a, effects=tuple(keep))
-
-
-def _without_delayed(a: Ability, label: str, out: list[LeftOut]) -> Ability:
-    """Drop the delayed effects ("at the end of the phase, ... kill it"): they happen after the loop's window, where
-    the phase ends (Delayed Effects), so the loop model does not run them (each named)."""
-    keep = tuple(e for e in a.effects if e.at_end_of is None)
-    for e in a.effects:
-        if e.at_end_of is not None:
-            out.append(LeftOut(label, f"effect {e.kind.value}: happens at the end of the {e.at_end_of.value}, after "
-                               "the loop", Direction.UNTRACKED))
-    return a if len(keep) == len(a.effects) else replace(a, effects=keep)
 
 
 def _after_search(a: Ability) -> Ability:
