@@ -53,6 +53,7 @@ from ruleproof.cards.abilities import (
     Ability,
     AbilityType,
     CardKind,
+    ChallengeRole,
     Cmp,
     Cost,
     CostKind,
@@ -82,6 +83,7 @@ __all__ = [
     "OPPONENT",
     "PLAYER_RES",
     "PLOT_PLACES",
+    "ROLES_READ",
     "RULES",
     "SUBJECT_READ",
     "THEIRS",
@@ -700,11 +702,12 @@ _EFFECTS: dict[EffectKind, Entry] = {
         (EffectKind.RESERVE_MOD, "reserve"), (EffectKind.INITIATIVE_MOD, "initiative"),
         (EffectKind.DOMINANCE_MOD, "dominance STR"), (EffectKind.CONTRIBUTE_STR, "STR contributed to a challenge"),
         (EffectKind.PARTICIPATE, "a challenge's participants"),
-        (EffectKind.REMOVE_FROM_CHALLENGE, "a challenge's participants"),
         (EffectKind.REDUCE_COST, "the cost of a card to come"), (EffectKind.LOOK_AT, "what a player has seen"),
         (EffectKind.SEARCH_DECK, "which card of the deck a search finds (the next effect moves it)"),
         (EffectKind.SHUFFLE_DECK, "the order of the deck"),
         (EffectKind.END_CHALLENGE, "the challenge in progress (it ends with no winner or loser)"))},
+    EffectKind.REMOVE_FROM_CHALLENGE: Entry("remove a card from the challenge: it no longer participates (it stays in "
+                                            "play)", ("Challenges", "Participating"), _ANY_CARD, (Res.IN_PLAY,)),
     EffectKind.MOVE_GOLD: Entry("move gold from one player's gold pool to another's (moved gold is not gained)",
                                 ("Move", "Gold", "Gains"), _PLAYER, (Res.GOLD,), (Res.GOLD,)),
     EffectKind.MOVE_CARD: Entry("place a card in the place the text names (placed in the dead pile is not killed)",
@@ -732,6 +735,11 @@ _INSTANT = (EffectKind.STAND, EffectKind.KNEEL, EffectKind.GAIN_GOLD, EffectKind
             EffectKind.RETURN_TO_HAND, EffectKind.RETURN_TO_SHADOWS, EffectKind.REMOVE_FROM_GAME, EffectKind.REVEAL,
             EffectKind.RESOLVE_ABILITY, EffectKind.MOVE_CARD, EffectKind.PUT_INTO_PLAY, EffectKind.SAVE)
 _EFFECTS.update({k: dataclasses.replace(_EFFECTS[k], instant=True) for k in _INSTANT})
+
+#: The parts a card can have in the current challenge that the loop model tracks (its state ``role``: none,
+#: attacking or defending); "attacking alone" is not tracked.
+ROLES_READ = frozenset({ChallengeRole.PARTICIPATING, ChallengeRole.ATTACKING, ChallengeRole.DEFENDING,
+                        ChallengeRole.NOT_PARTICIPATING, ChallengeRole.NOT_ATTACKING, ChallengeRole.NOT_DEFENDING})
 
 #: Durations a lasting effect keeps through any loop: a loop repeats card abilities at one point of the game, where
 #: no challenge, phase or round ends (Lasting Effects: it expires only at the timing point its duration names).
@@ -1003,6 +1011,11 @@ MUTANTS: Mapping[str, tuple[str, Callable[[Rules], Rules]]] = MappingProxyType({
                             "the text says)", lambda r: r.swap("costs", CostKind.DISCARD_FROM_HAND, dataclasses.replace(
                                 _COSTS[CostKind.DISCARD_FROM_HAND],
                                 move=dataclasses.replace(_HAND_DISCARD, src=Place.PLAY)))),
+    "removal_from_challenge_untracked": ("a card removed from the challenge still participates (Challenges: it no "
+                                         "longer does)", _swap_effect(EffectKind.REMOVE_FROM_CHALLENGE,
+                                                                      dataclasses.replace(
+                                             _EFFECTS[EffectKind.REMOVE_FROM_CHALLENGE],
+                                             untracked="a challenge's participants"))),
     "pronoun_chosen_anew": ("'that character' after a choice is a card chosen anew (Target: the chosen card)",
                             lambda r: r.swap("pronouns", None, PronounRule(shared=False))),
     "save_leaves_play": ("a saved card still leaves play (Save: it remains in play)",

@@ -30,6 +30,7 @@ from ruleproof.cards.abilities import (
     ClauseRole,
     Compiled,
     Condition,
+    CondWord,
     Cost,
     Duration,
     Effect,
@@ -51,6 +52,7 @@ from ruleproof.cards.graph import Candidate, same_card
 from ruleproof.cards.semantics import (
     BANNABLE,
     LOOP_WINDOW,
+    ROLES_READ,
     RULES,
     CardFacts,
     Entry,
@@ -78,6 +80,7 @@ __all__ = [
     "Unsupported",
     "can_host",
     "card_test",
+    "challenge_test",
     "encode",
     "missing_targets",
     "source_zones",
@@ -307,9 +310,22 @@ def source_zones(e: Effect) -> tuple[str, ...]:
     return tuple(p.value for p in src_places(e, entry)) if entry is not None else ()
 
 
-def _filter_left_out(s: Subject, what: str, label: str, out: list[LeftOut]) -> None:
+def _filter_left_out(s: Subject, what: str, label: str, out: list[LeftOut], roles: bool = False) -> None:
+    """Name the filter fields the model does not read; ``roles``: a target's part in the challenge ("an attacking
+    character") is read from the cards' state (:data:`ROLES_READ`)."""
     for f in unread_filter(s):
+        if roles and f == "role" and s.role in ROLES_READ:
+            continue
         out.append(LeftOut(label, f"{what}: the filter '{f}' is not modelled", Direction.WIDENS))
+
+
+def challenge_test(cond: Condition) -> bool:
+    """Is ``cond`` "during a challenge in which you control a participating character": some card of the model in
+    the challenge, by its printed facts, scope and part (the loop model reads it from the cards' state)?"""
+    s = cond.subject
+    return (cond.word is CondWord.DURING and cond.test is TestKind.CHALLENGE and cond.challenge is None
+            and s is not None and s.role in ROLES_READ and not cond.negated and not cond.all_of
+            and set_fields(s) <= _PRINTED | {"role"})
 
 
 def _part_problem(part: Cost | Effect, rules: Rules, ability: Ability, card: CardFacts, label: str,
@@ -425,7 +441,7 @@ def _part_problem(part: Cost | Effect, rules: Rules, ability: Ability, card: Car
         out.append(LeftOut(label, f"{what}: whether the cards in hand are {describe_subject(s)}s is not known "
                            "(the model assumes they are)", Direction.WIDENS))
         return None
-    _filter_left_out(s, what, label, out)
+    _filter_left_out(s, what, label, out, roles=True)
     return None
 
 
@@ -553,6 +569,8 @@ def _ability_problem(a: Ability, card: CardFacts, rules: Rules, label: str, out:
     if a.compiled is Compiled.UNSUPPORTED:
         return "none of its text was read"
     for cond in a.conditions:
+        if challenge_test(cond):
+            continue  # read from the cards' parts in the challenge (the model's ``role``)
         out.append(LeftOut(label, f"play restriction '{cond.word.value} {cond.test.value}' is not modelled",
                            Direction.WIDENS))
     # (what X is, ``a.x``, is read; the amounts it sets are handled per cost and effect above)

@@ -45,6 +45,7 @@ from ruleproof.cards.abilities import Ability, AbilityType, Cost, CostKind, Effe
 from ruleproof.cards.semantics import (
     BANNABLE,
     PLOT_PLACES,
+    ROLES_READ,
     Move,
     Place,
     Rules,
@@ -54,12 +55,13 @@ from ruleproof.cards.semantics import (
     event_plays,
     move_of,
     mutant,
+    parts_of,
     src_places,
 )
 from ruleproof.cards.semantics import MUTANTS as _TABLE_MUTANTS
 from ruleproof.dsl import And, Bool, If, Int, Model, Not, OneOf, Or, Range, Sort, Step, Sum, Term
 from ruleproof.ir import Const, System
-from ruleproof.loops.encode.accept import Encoding, static_match
+from ruleproof.loops.encode.accept import Encoding, challenge_test, static_match
 from ruleproof.loops.encode.parts import COST_ENCODERS, EFFECT_ENCODERS
 from ruleproof.loops.encode.step import CARD_EVENTS, AbilityStep, Ctx, ban_name, cid, false, pending_name, true
 
@@ -93,7 +95,7 @@ GROUP_TEXT = {
 _GROUP_OF = {"standing": "standing", "fstand": "standing", "zone": "zones", "imm": "zones", "ctl": "zones",
              "pending": "triggers", "trig": "triggers", "gold": "gold", "cgold": "cgold", "hand": "hand",
              "deck": "deck", "power": "power", "fpower": "power", "used": "limits", "dups": "dups",
-             "plots": "plots", **{ban_name(ev): "bans" for ev in BANNABLE}}
+             "plots": "plots", "role": "zones", **{ban_name(ev): "bans" for ev in BANNABLE}}
 _COUNTERS = frozenset({"gold", "cgold", "hand", "deck", "power", "fpower", "dups", "plots"})
 
 
@@ -224,6 +226,22 @@ def _declare_state(ctx: Ctx, zone: Sort, removal: Sort, player: Sort, abil: Sort
                 lambda k: Range(0, 2) if ctx.by_id[_name(k)].unique else 0, 0)
     if ctx.control:  # who controls each card (Ownership and Control): its owner, unless someone took control
         declare("ctl", player, ctx.card, OneOf(*enc.players), enc.players[0])
+    if uses_roles(enc):  # each card's part in the current challenge (Challenges): none, attacking, defending
+        role = m.enum("Role", ["none", "attacking", "defending"])
+        declare("role", role, ctx.card, OneOf("none", "attacking", "defending"), "none")
+        for c in enc.cards:
+            k = cid(c.code)
+            m.init_constraint(Or(cells[("role", k)] == "none", And(cells[("zone", k)] == Place.PLAY.value,
+                                                                   true() if c.type == "character" else false())))
+            for d in enc.cards:  # the attackers are one player's, the defenders the other's (their owners')
+                other = cid(d.code)
+                if other <= k:
+                    continue
+                same = c.owner == d.owner
+                for r1, r2 in (("attacking", "attacking"), ("defending", "defending"), ("attacking", "defending"),
+                               ("defending", "attacking")):
+                    if (r1 == r2) != same:
+                        m.init_constraint(Or(cells[("role", k)] != r1, cells[("role", other)] != r2))
     for ev in _banned(enc, ctx.rules):  # lasting "cannot"s the cycle puts on cards (none on a card out of play)
         declare(ban_name(ev), Bool, ctx.card, OneOf(False, True), False)
         for k in ctx.ids:
@@ -271,6 +289,17 @@ def _declare_state(ctx: Ctx, zone: Sort, removal: Sort, player: Sort, abil: Sort
         if b.trigger is not None and b.trigger.event in CARD_EVENTS and b.trigger.from_zone is None:  # (WR: self)
             fits = [k for k in ctx.ids if static_match(b.trigger.subject, enc.card_of(j), ctx.by_id[k])]
             m.init_constraint(Or(Not(cells[("pending", f"a{j}")]), *(cells[("trig", f"a{j}")] == k for k in fits)))
+
+
+def uses_roles(enc: Encoding) -> bool:
+    """Does an ability of the cycle read or change a card's part in the challenge ("an attacking character", "remove
+    it from the challenge", "during a challenge in which you control a participating character")?"""
+    for a in enc.abilities:
+        parts = parts_of(a)
+        if any(p.target.subject.role in ROLES_READ for p in parts) or any(challenge_test(c) for c in a.conditions) \
+                or any(p.kind is EffectKind.REMOVE_FROM_CHALLENGE for p in parts if isinstance(p, Effect)):
+            return True
+    return False
 
 
 def _banned(enc: Encoding, rules: Rules) -> list[EventKind]:
@@ -354,6 +383,9 @@ def _initiation(s: AbilityStep, pos: Term) -> None:
     enc = ctx.enc
     n = enc.n
     st.require(pos == i)
+    for cond in a.conditions:  # "during a challenge in which you control a participating character"
+        if challenge_test(cond):
+            st.require(s.challenge_holds(cond))
     pend = [ctx.cells[("pending", f"a{j}")] for j in range(n)]
     if a.type is not AbilityType.ACTION:
         st.require(pend[i])

@@ -392,6 +392,17 @@ def _effect_prohibit(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: int) -
         s.sym.put((name, k), True, when=applies)
 
 
+def _effect_remove_from_challenge(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: int) -> None:
+    """Remove cards from the challenge: they stay in play and no longer participate (Challenges)."""
+    if e.untracked or ("role", s.sid) not in s.sym:  # (a misreading: participation does not change)
+        _effect_untracked(s, ef, e, tag, amt)
+        return
+    for k, cond in s.targets(tag, ef.target, amt, s.in_play, False).items():
+        applies = And(cond, s.sym[("zone", k)] == Place.PLAY.value, s.sym[("role", k)] != "none")
+        s.changes.append(applies)
+        s.sym.put(("role", k), "none", when=applies)
+
+
 def _effect_choose(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: int) -> None:
     """Choose the card the effects after it act on ("choose a location in a discard pile and put it into play"): it
     must be where the text says (in play unless it names a place); choosing changes nothing (Target)."""
@@ -464,9 +475,10 @@ EFFECT_ENCODERS: Mapping[EffectKind, EffectEncoder] = MappingProxyType({
     **{k: _effect_untracked for k in (
         EffectKind.STR_MOD, EffectKind.ICON_MOD, EffectKind.KEYWORD_MOD, EffectKind.TRAIT_MOD, EffectKind.CLAIM_MOD,
         EffectKind.INCOME_MOD, EffectKind.RESERVE_MOD, EffectKind.INITIATIVE_MOD, EffectKind.DOMINANCE_MOD,
-        EffectKind.CONTRIBUTE_STR, EffectKind.PARTICIPATE, EffectKind.REMOVE_FROM_CHALLENGE, EffectKind.REDUCE_COST,
+        EffectKind.CONTRIBUTE_STR, EffectKind.PARTICIPATE, EffectKind.REDUCE_COST,
         EffectKind.LOOK_AT, EffectKind.SEARCH_DECK, EffectKind.SHUFFLE_DECK, EffectKind.END_CHALLENGE)},
     EffectKind.MOVE_GOLD: _effect_move_gold,
+    EffectKind.REMOVE_FROM_CHALLENGE: _effect_remove_from_challenge,
     EffectKind.RESOLVE_ABILITY: _effect_resolve_ability,
     EffectKind.SAVE: _effect_save,
     EffectKind.PROHIBIT: _effect_prohibit,

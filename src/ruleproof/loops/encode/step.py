@@ -21,6 +21,7 @@ from ruleproof.cards.abilities import (
     Ability,
     AbilityType,
     CardKind,
+    ChallengeRole,
     Condition,
     EventKind,
     Scope,
@@ -178,7 +179,18 @@ class AbilityStep:
             conds.append(self.controls(k, v))
         if self.ctx.control and s.scope in (Scope.OPPONENT_CONTROLS, Scope.OPPONENT):
             conds.append(Not(self.controls(k, v)))
+        if s.role in _ROLE_TEST and ("role", k) in v:  # its part in the current challenge (Challenges)
+            conds.append(_ROLE_TEST[s.role](v[("role", k)]))
         return And(*conds)
+
+    def challenge_holds(self, cond: Condition) -> Term:
+        """"During a challenge in which you control a participating character": some card of the model fitting the
+        condition's filter is in the challenge (:func:`ruleproof.loops.encode.accept.challenge_test`)."""
+        s = cond.subject
+        assert s is not None
+        fixed = not self.ctx.control
+        fits_it = [k for k in self.ctx.ids if static_match(s, self.src, self.ctx.by_id[k], self.me, fixed)]
+        return Or(*(And(self.in_play(k), self.state_ok(s, k)) for k in fits_it))
 
     def candidates(self, t: Target, only_mine: bool) -> list[str]:
         """The cards of the model a chosen target can be (printed facts; a cost: the payer's own cards, checked
@@ -246,6 +258,8 @@ class AbilityStep:
         a fixed card that is not eligible makes a cost unpayable, and a
         post-then aspect fail (The word "Then").
         """
+        plain = eligible
+        eligible = lambda k: And(plain(k), self.state_ok(t.subject, k))  # noqa: E731  (standing, its part...)
         if self_or_chosen(t) and self.ctx.rules.alternatives.either:  # "kneel ~ or a «Small Council» character"
             cands = list(dict.fromkeys([self.sid, *(k for x in t.also for k in self.candidates(x, cost))]))
             sel = self._chosen(tag, t, amount, eligible, cost, cands)
@@ -417,6 +431,8 @@ class AbilityStep:
             self.sym.put(("cgold", kid), 0, when=cond)
         if ("dups", kid) in self.sym:  # its duplicates are discarded with it (Leaves Play)
             self.sym.put(("dups", kid), 0, when=cond)
+        if ("role", kid) in self.sym:  # it no longer participates in the challenge
+            self.sym.put(("role", kid), "none", when=cond)
         for ev in BANNABLE:  # lasting effects on it end: if it comes back, it is a new copy (Leaves Play)
             if (ban_name(ev), kid) in self.sym:
                 self.sym.put((ban_name(ev), kid), False, when=cond)
@@ -426,6 +442,13 @@ class AbilityStep:
             aid = cid(c.code)
             dest = ctx.moves["discard"] if "terminal" in c.keywords else ctx.moves["return_to_hand"]
             self.finish_removal(dest, aid, And(cond, was[aid]))
+
+
+_ROLE_TEST: dict[ChallengeRole, Callable[[Term], Term]] = {
+    ChallengeRole.PARTICIPATING: lambda r: r != "none", ChallengeRole.ATTACKING: lambda r: r == "attacking",
+    ChallengeRole.DEFENDING: lambda r: r == "defending", ChallengeRole.NOT_PARTICIPATING: lambda r: r == "none",
+    ChallengeRole.NOT_ATTACKING: lambda r: r != "attacking", ChallengeRole.NOT_DEFENDING: lambda r: r != "defending",
+}
 
 
 def ban_name(ev: EventKind) -> str:

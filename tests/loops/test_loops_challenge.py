@@ -1,0 +1,51 @@
+"""A card's part in the current challenge, in the loop model, on real cards (Rules Reference: Challenges;
+Participating; the FAQ's "removed from the challenge").
+
+A loop happens at one moment of the game; if that moment is inside a challenge, each card in play is attacking,
+defending or not participating (the attackers one player's, the defenders the other's), and that changes only when
+a card is removed from the challenge or leaves play.
+
+Cards: Septa Nysterica (08004: "Action: Kneel Septa Nysterica to choose an attacking character with STR 4 or lower.
+Stand that character and remove it from the challenge."), Maester Ballabar (09014: "Action: During a challenge in
+which you control a participating character, kneel Maester Ballabar to choose a character with the lowest STR among
+participating characters. Stand that character and remove it from the challenge.").  The removal has a mutant (the
+semantics table with its entry swapped) that the same steps catch.
+"""
+
+from __future__ import annotations
+
+from realcards import Run, encoding, model
+
+from ruleproof.loops import Category
+from ruleproof.loops.lasso import classify
+
+SEPTA, BALLABAR = "08004", "09014"
+
+
+def _start(mutant: str = "") -> Run:
+    enc = encoding([(SEPTA, 0), (BALLABAR, 0)])
+    assert not any("role" in x.phrase or "during challenge" in x.phrase for x in enc.left_out), enc.left_out
+    return Run(model(enc, mutant), zone={SEPTA: "play", BALLABAR: "play"}, standing={SEPTA: True, BALLABAR: False},
+               role={SEPTA: "attacking", BALLABAR: "attacking"}, pos=0)
+
+
+def test_a_character_removed_from_the_challenge_is_no_longer_attacking() -> None:
+    run = _start()
+    assert run.step(0, target0=BALLABAR)
+    assert run.get("standing", BALLABAR) is True and run.get("role", BALLABAR) == "none"
+    assert run.step(1, target0=SEPTA)  # Septa still participates: Ballabar's play restriction holds
+    assert run.get("role", SEPTA) == "none" and run.get("standing", SEPTA) is True
+    assert not run.step(0, target0=BALLABAR)  # Ballabar is no longer an attacking character
+
+
+def test_the_pair_is_not_a_loop_once_both_have_left_the_challenge() -> None:
+    """Each removal takes a character out of the challenge for good: the pair cannot repeat (before, with the
+    challenge not in the model, the model found an unbounded loop and the answer was unknown)."""
+    r = classify(encoding([(SEPTA, 0), (BALLABAR, 0)]), timeout=60)
+    assert r.category is Category.NOT_A_LOOP, r.reason
+
+
+def test_mutant_removal_from_challenge_untracked_is_caught() -> None:
+    run = _start("removal_from_challenge_untracked")
+    assert run.step(0, target0=BALLABAR)
+    assert run.get("role", BALLABAR) == "attacking"
