@@ -12,6 +12,9 @@ from __future__ import annotations
 
 from realcards import Run, encoding, model
 
+from ruleproof.loops import Category
+from ruleproof.loops.lasso import classify
+
 CLYDAS, GLORY = "17117", "07024"
 
 
@@ -52,10 +55,10 @@ BARRISTAN, JAIME = "00246", "00151"
 def _barristan(option: int, mutant: str = "") -> Run:
     """Ser Barristan Selmy (00246: "Reaction: After you win a challenge in which Ser Barristan Selmy is participating,
     discard 1 card from your hand to, either: stand each defending Knight character, or raise the claim value on your
-    revealed plot card by 1 until the end of the challenge.") with a kneeling Knight, Ser Jaime Lannister."""
+    revealed plot card by 1 until the end of the challenge.") with a kneeling defending Knight, Ser Jaime Lannister."""
     enc = encoding([(BARRISTAN, 1)], named=[JAIME])
     run = Run(model(enc, mutant), zone={BARRISTAN: "play", JAIME: "play"}, standing={JAIME: False},
-              pending={"a0": True}, hand={"you": 2}, pos=0)
+              role={JAIME: "defending"}, pending={"a0": True}, hand={"you": 2}, pos=0)
     assert run.step(0, target0_option=option)
     assert run.get("hand", "you") == 1  # the cost is paid whichever option
     return run
@@ -173,3 +176,22 @@ def test_a_revealed_plots_action_puts_a_location_into_play_under_your_control() 
         if ok:
             assert run.get("zone", LOCATION) == "play" and run.get("ctl", LOCATION) == "you"
             assert run.get("standing", RAIDER) is False
+
+
+OBARA, ARIANNE, SCAVENGER = "10005", "01104", "01110"
+
+
+def test_a_printed_cost_compared_with_the_card_paying_the_cost() -> None:
+    """Obara Sand (10005: "Challenges Action: Return a Sand Snake character to your hand to put a [martell] character
+    with lower printed cost into play from your hand."): returning herself (printed cost 5) she can put Desert
+    Scavenger (1) into play, not Arianne Martell (5); with Arianne (01104: "put a character with printed cost 5 or
+    lower into play from your hand. Then, return Arianne Martell to your hand.") the two are no loop (before, the
+    comparison was not read and the model found an unbounded loop, answered as unknown)."""
+    enc = encoding([(OBARA, 0)], named=[ARIANNE, SCAVENGER])
+    assert not any("compare" in x.phrase for x in enc.left_out), enc.left_out
+    for card, ok in ((SCAVENGER, True), (ARIANNE, False)):
+        run = Run(model(enc), zone={OBARA: "play", ARIANNE: "hand", SCAVENGER: "hand"}, pos=0)
+        assert run.step(0, cost0=OBARA, target0=card) is ok, card
+        if ok:
+            assert run.get("zone", OBARA) == "hand" and run.get("zone", SCAVENGER) == "play"
+    assert classify(encoding([(ARIANNE, 0), (OBARA, 0)]), timeout=60).category is Category.NOT_A_LOOP

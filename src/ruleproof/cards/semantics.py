@@ -55,6 +55,7 @@ from ruleproof.cards.abilities import (
     CardKind,
     ChallengeRole,
     Cmp,
+    Compare,
     Cost,
     CostKind,
     Duration,
@@ -83,6 +84,7 @@ __all__ = [
     "OPPONENT",
     "PLAYER_RES",
     "PLOT_PLACES",
+    "RELATION_STATS",
     "ROLES_READ",
     "RULES",
     "SUBJECT_READ",
@@ -125,6 +127,7 @@ __all__ = [
     "trigger_of",
     "place_of",
     "raises",
+    "relation_holds",
     "sides",
     "src_places",
     "unread_filter",
@@ -247,6 +250,20 @@ _CMP: dict[Cmp, Callable[[int, int], bool]] = {
 SUBJECT_READ = frozenset({"scope", "card_type", "other_types", "traits", "factions", "not_traits", "not_factions",
                           "not_types", "other", "standing", "unique", "loyal", "limited", "icons", "lacks_icons",
                           "keywords", "lacks_keywords", "compare", "zone", "title"})
+
+
+#: Printed stats a filter may compare with another card's ("with lower printed cost than that character").
+RELATION_STATS = frozenset({Stat.PRINTED_COST, Stat.COST, Stat.PRINTED_STR})
+
+
+def relation_holds(c: Compare, k: CardFacts, ref: CardFacts) -> bool:
+    """Does card ``k`` compare with card ``ref`` as ``c`` says, on their printed stats (a card without the stat, or
+    with "-", never does)?"""
+    get = _STAT_VALUE.get(c.stat)
+    if get is None or c.stat not in RELATION_STATS:
+        return False
+    a, b = get(k), get(ref)
+    return a is not None and b is not None and _CMP[c.op](a, b)
 
 
 def unread_filter(s: Subject) -> tuple[str, ...]:

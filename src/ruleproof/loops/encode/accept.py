@@ -28,6 +28,7 @@ from ruleproof.cards.abilities import (
     AbilityType,
     CardKind,
     ClauseRole,
+    Compare,
     Compiled,
     Condition,
     CondWord,
@@ -52,6 +53,7 @@ from ruleproof.cards.graph import Candidate, same_card
 from ruleproof.cards.semantics import (
     BANNABLE,
     LOOP_WINDOW,
+    RELATION_STATS,
     ROLES_READ,
     RULES,
     CardFacts,
@@ -86,6 +88,7 @@ __all__ = [
     "source_zones",
     "inherited",
     "plain_alternatives",
+    "relation_read",
     "self_or_chosen",
     "static_match",
     "target_match",
@@ -310,9 +313,21 @@ def source_zones(e: Effect) -> tuple[str, ...]:
     return tuple(p.value for p in src_places(e, entry)) if entry is not None else ()
 
 
-def _filter_left_out(s: Subject, what: str, label: str, out: list[LeftOut], roles: bool = False) -> None:
+def relation_read(c: Compare, a: Ability | None) -> bool:
+    """Is ``c`` a comparison with another card the model reads ("with lower printed cost than the returned
+    card"): a printed stat of this card, its host, the card of the trigger, or the card paying a chosen cost?"""
+    return (c.value is None and c.stat in RELATION_STATS and a is not None
+            and (c.than in (TargetRef.SELF, TargetRef.ATTACHED, TargetRef.TRIGGER)
+                 or c.than is TargetRef.COST and any(x.target.ref is TargetRef.CHOSEN for x in a.costs)))
+
+
+def _filter_left_out(s: Subject, what: str, label: str, out: list[LeftOut], roles: bool = False,
+                     a: Ability | None = None) -> None:
     """Name the filter fields the model does not read; ``roles``: a target's part in the challenge ("an attacking
-    character") is read from the cards' state (:data:`ROLES_READ`)."""
+    character") is read from the cards' state (:data:`ROLES_READ`), and its comparisons with another card of the
+    ability (:func:`relation_read`)."""
+    if roles:
+        s = replace(s, compare=tuple(c for c in s.compare if not relation_read(c, a)))
     for f in unread_filter(s):
         if roles and f == "role" and s.role in ROLES_READ:
             continue
@@ -441,7 +456,7 @@ def _part_problem(part: Cost | Effect, rules: Rules, ability: Ability, card: Car
         out.append(LeftOut(label, f"{what}: whether the cards in hand are {describe_subject(s)}s is not known "
                            "(the model assumes they are)", Direction.WIDENS))
         return None
-    _filter_left_out(s, what, label, out, roles=True)
+    _filter_left_out(s, what, label, out, roles=True, a=ability)
     return None
 
 

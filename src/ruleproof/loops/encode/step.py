@@ -30,9 +30,26 @@ from ruleproof.cards.abilities import (
     TargetRef,
     TestKind,
 )
-from ruleproof.cards.semantics import BANNABLE, CardFacts, Move, Place, Rules, answers, fits, trigger_of
+from ruleproof.cards.semantics import (
+    BANNABLE,
+    CardFacts,
+    Move,
+    Place,
+    Rules,
+    answers,
+    fits,
+    relation_holds,
+    trigger_of,
+)
 from ruleproof.dsl import And, Bool, If, Model, Not, Or, Sort, Step, Sum, Term
-from ruleproof.loops.encode.accept import Encoding, card_test, self_or_chosen, static_match, target_match
+from ruleproof.loops.encode.accept import (
+    Encoding,
+    card_test,
+    relation_read,
+    self_or_chosen,
+    static_match,
+    target_match,
+)
 
 __all__ = ["CARD_EVENTS", "AbilityStep", "Ctx", "Sym", "ban_name", "cid", "false", "pending_name", "player_scope_ok",
            "true"]
@@ -183,6 +200,27 @@ class AbilityStep:
             conds.append(_ROLE_TEST[s.role](v[("role", k)]))
         return And(*conds)
 
+    def related(self, s: Subject, k: str) -> Term:
+        """The comparisons of filter ``s`` with another card of the ability ("a [martell] character with lower printed
+        cost" than the card returned to pay the cost), on printed stats (:func:`ruleproof.loops.encode.accept.
+        relation_read`)."""
+        conds: list[Term] = []
+        card = self.ctx.by_id[k]
+        for c in s.compare:
+            if not relation_read(c, self.a):
+                continue
+            ref: Mapping[str, Term]
+            if c.than is TargetRef.SELF:
+                ref = {self.sid: true()}
+            elif c.than is TargetRef.ATTACHED:
+                ref = {cid(self.src.host): true()} if self.src.host is not None else {}
+            elif c.than is TargetRef.TRIGGER:
+                ref = {j: self.trig_card == j for j in self.ctx.ids}
+            else:
+                ref = self.cost_cards
+            conds.append(Or(*(w for j, w in ref.items() if relation_holds(c, card, self.ctx.by_id[j]))))
+        return And(*conds)
+
     def challenge_holds(self, cond: Condition) -> Term:
         """"During a challenge in which you control a participating character": some card of the model fitting the
         condition's filter is in the challenge (:func:`ruleproof.loops.encode.accept.challenge_test`)."""
@@ -259,7 +297,7 @@ class AbilityStep:
         post-then aspect fail (The word "Then").
         """
         plain = eligible
-        eligible = lambda k: And(plain(k), self.state_ok(t.subject, k))  # noqa: E731  (standing, its part...)
+        eligible = lambda k: And(plain(k), self.state_ok(t.subject, k), self.related(t.subject, k))  # noqa: E731
         if self_or_chosen(t) and self.ctx.rules.alternatives.either:  # "kneel ~ or a «Small Council» character"
             cands = list(dict.fromkeys([self.sid, *(k for x in t.also for k in self.candidates(x, cost))]))
             sel = self._chosen(tag, t, amount, eligible, cost, cands)
