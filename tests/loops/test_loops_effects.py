@@ -195,3 +195,21 @@ def test_a_printed_cost_compared_with_the_card_paying_the_cost() -> None:
         if ok:
             assert run.get("zone", OBARA) == "hand" and run.get("zone", SCAVENGER) == "play"
     assert classify(encoding([(ARIANNE, 0), (OBARA, 0)]), timeout=60).category is Category.NOT_A_LOOP
+
+
+MUSTER, KNIGHT, BOROS = "00019", "00151", "00161"
+
+
+def test_a_search_looks_at_the_deck_not_at_the_cards_in_play() -> None:
+    """Muster (00019: "Marshaling Action: Kneel a Knight character to search your deck for a Knight character, reveal
+    it, and add it to your hand. Shuffle your deck."): Ser Jaime Lannister kneels and the search finds Ser Boros Blount
+    in the deck (the search and the reveal look at the deck, not at the cards in play); the whole deck is searched, so
+    no amount is left out.  Ser Boros's own search looks at the top 10 cards only: named as a widening."""
+    enc = encoding([(MUSTER, 0)], named=[KNIGHT, BOROS])
+    assert not any("X cards" in x.phrase or "top" in x.phrase for x in enc.left_out), enc.left_out
+    run = Run(model(enc), zone={MUSTER: "hand", KNIGHT: "play", BOROS: "deck"}, standing={KNIGHT: True},
+              gold={"you": 0}, pos=0)
+    assert run.step(0, cost0=KNIGHT, target2=BOROS)  # (the card the search found: "add it to your hand")
+    assert run.get("zone", BOROS) == "hand" and run.get("standing", KNIGHT) is False
+    boros = encoding([(BOROS, 2)], named=[KNIGHT])
+    assert any("top 10 cards only" in x.phrase and x.direction.value == "widens" for x in boros.left_out)

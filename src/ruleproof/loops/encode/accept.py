@@ -366,6 +366,11 @@ def _part_problem(part: Cost | Effect, rules: Rules, ability: Ability, card: Car
     # a lasting "cannot" on one named card ("attached character cannot stand") counts nothing
     single = part.kind is EffectKind.PROHIBIT and ref in (TargetRef.SELF, TargetRef.ATTACHED, TargetRef.TRIGGER,
                                                          TargetRef.COST)
+    if part.kind is EffectKind.SEARCH_DECK:  # its amount is how many cards it looks at: none given, the whole deck
+        single = True
+        if part.amount is not None:
+            out.append(LeftOut(label, f"{what}: it looks at the top {part.amount} cards only (the model lets it find "
+                               "any card of the deck)", Direction.WIDENS))
     if part.amount is None and ref is not TargetRef.EACH and not shared and not single:
         if isinstance(part, Cost):  # X paid as 0: the model pays less than the card may
             out.append(LeftOut(label, f"{what}: the amount X is taken as 0", Direction.WIDENS))

@@ -362,8 +362,10 @@ def _effect_untracked(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: int) 
     chosen as printed and the effect counts as a change; nothing of the model's state moves.  The card may also be
     one an earlier effect of the ability put into play ("put ~ into play from your hand knelt, participating as a
     defender")."""
-    if ef.target.is_player or ef.target.ref in (TargetRef.FACTION_CARD, TargetRef.PLAYER, TargetRef.NEXT) or (
-            ef.target.subject.card_type is None and ef.target.ref is TargetRef.SELF):
+    # a search (or a look at what it found) looks at the deck: the card found is the next effect's, from the deck
+    searched = ef.kind in (EffectKind.SEARCH_DECK, EffectKind.LOOK_AT, EffectKind.REVEAL)
+    if searched or ef.target.is_player or ef.target.ref in (TargetRef.FACTION_CARD, TargetRef.PLAYER, TargetRef.NEXT) \
+            or (ef.target.subject.card_type is None and ef.target.ref is TargetRef.SELF):
         s.changes.append(true())
         return
 
