@@ -49,3 +49,23 @@ def test_mutant_removal_from_challenge_untracked_is_caught() -> None:
     run = _start("removal_from_challenge_untracked")
     assert run.step(0, target0=BALLABAR)
     assert run.get("role", BALLABAR) == "attacking"
+
+
+QUEEN, MARGAERY, WYMAN = "09020", "06003", "17122"
+
+
+def test_removing_a_participating_card_from_the_challenge_as_a_cost() -> None:
+    """Queen of the Seven Kingdoms (09020: "Action: Stand attached character and remove it from the challenge to
+    choose a participating character. Stand that character and remove it from the challenge. (Limit once per
+    phase.)") on Margaery Tyrell: both pay only while Margaery kneels and participates; she and the chosen Wyman
+    Manderly leave the challenge standing."""
+    enc = encoding([(QUEEN, 2)], named=[MARGAERY, WYMAN])
+    host = next(c.host for c in enc.cards if c.code == QUEEN)
+    assert host == MARGAERY, host
+    for part, ok in (("attacking", True), ("none", False)):
+        run = Run(model(enc), zone={QUEEN: "play", MARGAERY: "play", WYMAN: "play"},
+                  standing={MARGAERY: False, WYMAN: False}, role={MARGAERY: part, WYMAN: "attacking"}, pos=0)
+        assert run.step(0, target0=WYMAN) is ok, part
+        if ok:
+            assert run.get("role", MARGAERY) == "none" and run.get("standing", MARGAERY) is True
+            assert run.get("role", WYMAN) == "none" and run.get("standing", WYMAN) is True

@@ -679,6 +679,8 @@ _COSTS: dict[CostKind, Entry] = {
     CostKind.RETURN_TO_HAND: _leaves("return a card to its owner's hand", _RETURN, ("Costs",), _PAY),
     CostKind.REMOVE_FROM_GAME: _leaves("remove a card from the game", _REMOVE, ("Removed from Game", "Costs"), _PAY),
     CostKind.RETURN_TO_SHADOWS: _leaves("return a card to shadows", _TO_SHADOWS, ("Shadows", "Costs"), _PAY),
+    CostKind.REMOVE_FROM_CHALLENGE: Entry("remove a participating card from the challenge (it stays in play)",
+                                          ("Challenges", "Costs"), _PAY, (Res.IN_PLAY,)),
 }
 
 _EFFECTS: dict[EffectKind, Entry] = {

@@ -297,7 +297,8 @@ def uses_roles(enc: Encoding) -> bool:
     for a in enc.abilities:
         parts = parts_of(a)
         if any(p.target.subject.role in ROLES_READ for p in parts) or any(challenge_test(c) for c in a.conditions) \
-                or any(p.kind is EffectKind.REMOVE_FROM_CHALLENGE for p in parts if isinstance(p, Effect)):
+                or any(p.kind is EffectKind.REMOVE_FROM_CHALLENGE for p in parts if isinstance(p, Effect)) \
+                or any(c.kind is CostKind.REMOVE_FROM_CHALLENGE for c in a.costs):
             return True
     return False
 

@@ -123,6 +123,13 @@ def _cost_move(s: AbilityStep, c: Cost, e: Entry, tag: str, amt: int) -> None:
     s.remove(mv, sel, cost=True)
 
 
+def _cost_remove_from_challenge(s: AbilityStep, c: Cost, e: Entry, tag: str, amt: int) -> None:
+    """Remove a participating card from the challenge to pay (Costs: it must participate; it stays in play)."""
+    for k, cond in s.targets(tag, c.target, amt, lambda k: And(s.in_play(k), s.sym[("role", k)] != "none"),
+                             True).items():
+        s.sym.put(("role", k), "none", when=cond)
+
+
 COST_ENCODERS: Mapping[CostKind, CostEncoder] = MappingProxyType({
     CostKind.KNEEL: _cost_turn,
     CostKind.STAND: _cost_turn,
@@ -136,6 +143,7 @@ COST_ENCODERS: Mapping[CostKind, CostEncoder] = MappingProxyType({
     CostKind.RETURN_TO_HAND: _cost_move,
     CostKind.REMOVE_FROM_GAME: _cost_move,
     CostKind.RETURN_TO_SHADOWS: _cost_move,
+    CostKind.REMOVE_FROM_CHALLENGE: _cost_remove_from_challenge,
 })
 
 
