@@ -69,3 +69,22 @@ def test_removing_a_participating_card_from_the_challenge_as_a_cost() -> None:
         if ok:
             assert run.get("role", MARGAERY) == "none" and run.get("standing", MARGAERY) is True
             assert run.get("role", WYMAN) == "none" and run.get("standing", WYMAN) is True
+
+
+MACE, ARMY = "00271", "00237"
+
+
+def test_a_second_cost_paid_by_the_card_of_the_first() -> None:
+    """Mace Tyrell (00271: "Action: Stand a participating Army character and remove it from the challenge to choose
+    another participating character with equal or lower printed cost. Stand that character and remove it from the
+    challenge."): The Bastard's Boys (an Army, printed cost 5) pays both costs; the chosen Wyman Manderly (printed
+    cost 7) is not one of equal or lower printed cost, Septa Nysterica (3) is."""
+    enc = encoding([(MACE, 1)], named=[ARMY, WYMAN, SEPTA])
+    for target, ok in ((SEPTA, True), (WYMAN, False)):
+        run = Run(model(enc), zone={MACE: "play", ARMY: "play", WYMAN: "play", SEPTA: "play"},
+                  standing={ARMY: False, WYMAN: False, SEPTA: False},
+                  role={ARMY: "attacking", WYMAN: "attacking", SEPTA: "attacking"}, pos=0)
+        assert run.step(0, cost0=ARMY, target0=target) is ok, target
+        if ok:
+            assert run.get("role", ARMY) == "none" and run.get("standing", ARMY) is True
+            assert run.get("role", SEPTA) == "none" and run.get("standing", SEPTA) is True

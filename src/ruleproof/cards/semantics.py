@@ -680,7 +680,7 @@ _COSTS: dict[CostKind, Entry] = {
     CostKind.REMOVE_FROM_GAME: _leaves("remove a card from the game", _REMOVE, ("Removed from Game", "Costs"), _PAY),
     CostKind.RETURN_TO_SHADOWS: _leaves("return a card to shadows", _TO_SHADOWS, ("Shadows", "Costs"), _PAY),
     CostKind.REMOVE_FROM_CHALLENGE: Entry("remove a participating card from the challenge (it stays in play)",
-                                          ("Challenges", "Costs"), _PAY, (Res.IN_PLAY,)),
+                                          ("Challenges", "Costs"), _PAY | {TargetRef.COST}, (Res.IN_PLAY,)),
 }
 
 _EFFECTS: dict[EffectKind, Entry] = {

@@ -328,8 +328,10 @@ class AbilityStep:
                 return sel
             return {k: And(self.trig_card == k, eligible(k)) for k in self.ctx.ids}
         if t.ref is TargetRef.COST:
-            if cost:
-                return {}  # (a cost naming another cost's card: not modelled; refused by the support check)
+            if cost:  # "stand a participating «Army» character and remove it from the challenge": the same card pays
+                for k, c in self.cost_cards.items():
+                    self.st.require(Or(Not(c), eligible(k)))
+                return dict(self.cost_cards)
             return {k: And(c, eligible(k)) for k, c in self.cost_cards.items()}
         if t.ref is TargetRef.EACH:
             return {k: eligible(k) for k in self.candidates(t, False)}
