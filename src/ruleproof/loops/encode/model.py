@@ -426,9 +426,6 @@ def _effects(s: AbilityStep) -> None:
     for ei, e in enumerate(effects):
         if e.instead_of is not None:
             continue  # where the event goes instead of the discard pile (_play_event)
-        if e.at_end_of is not None:  # a delayed effect: set up now, it happens after the loop (Delayed Effects)
-            s.changes.append(s.sym.guard if s.sym.guard is not None else true())
-            continue
         entry, key = entry_of(e, rules), effect_key(e)
         assert entry is not None and key is not None
         if e.at_end_of is not None:
