@@ -3,7 +3,7 @@
 Conventions in README.md (this test reads the README itself, so the two cannot drift):
 
 * ``<!-- file: NAME -->`` on the line before a fenced block: the block is the file ``NAME``, written to
-  the working folder of the transcripts (beside copies of ``model/`` and ``properties/``);
+  the working folder of the transcripts (beside copies of ``model/``, ``properties/`` and ``mutants/``);
 * a fenced block whose first line starts with ``$ ruleproof`` is a transcript: each ``$`` line is run
   in-process (``ruleproof.cli.run``, 100 columns, standard output and error together) and what follows it,
   up to the next ``$`` line, is its expected output.  A line ``...`` stands for any number of lines;
@@ -115,7 +115,7 @@ def _words(command: str) -> list[str]:
 
 
 def workdir(tmp: Path, text: str) -> Path:
-    for d in ("model", "properties"):
+    for d in ("model", "properties", "mutants"):
         shutil.copytree(ROOT / d, tmp / d, ignore=shutil.ignore_patterns("__pycache__"))
     for name, body in files(text).items():
         (tmp / name).parent.mkdir(parents=True, exist_ok=True)
@@ -184,7 +184,7 @@ def test_transcript(cmd: Command, folder: Path, monkeypatch: pytest.MonkeyPatch)
     code, got = actual(cmd)
     assert matches(cmd.expected, got), (
         f"README.md:{cmd.line}: `ruleproof {shlex.join(cmd.argv)}` printed (exit {code}):\n" + "\n".join(got))
-    assert code != 2 or any("error:" in x for x in cmd.expected), f"exit 2:\n" + "\n".join(got)
+    assert code != 2 or any("error:" in x for x in cmd.expected), "exit 2:\n" + "\n".join(got)
 
 
 @pytest.mark.parametrize("line, argv", other_commands(TEXT), ids=lambda x: str(x))

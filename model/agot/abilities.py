@@ -20,8 +20,8 @@ card's ability reacts to it:
   ``ct2``, ``ct3``... (Limit N per phase); the last character of each player
   bears a forced reaction "after X, draw 1 card (Limit N per phase)" (title
   ``cf``, no cost);
-* each player's events read "Reaction: after X, draw 1 card. (Max N per
-  round.)": two copies of ``et1`` (cost 1), then ``et2`` (cost 0);
+* each player's events read "Reaction: after X, you may draw 1 card. (Max N
+  per round.)": two copies of ``et1`` (cost 1), then ``et2`` (cost 0);
 * N (the printed limit or maximum of each title) is symbolic, 1..``max_n``;
   copies of a title share it.
 
@@ -49,32 +49,21 @@ k-induction's simple-path constraint excludes steps that return to an earlier
 state, so without it the properties "... can be initiated" about refused
 declarations would be proved vacuously.
 
-Mutants (``mutant=``), each a deliberately broken version of one rule:
+Forced reactions take priority: while a forced reaction to the occurrence
+is still due, no optional reaction (character or event) is initiated
+(Forced Interrupts / Forced Reactions).  The events' effect reads "you may
+draw 1 card": when it resolves, its controller chooses whether to draw
+(May: "If no player is specified, the option is granted to the controller
+of the card with the ability in question").
 
-* ``limit_per_title``: a limit is counted over all copies of the title a
-  player controls instead of per copy.
-* ``max_per_copy``: a maximum is counted per event copy instead of by title.
-* ``max_not_player_specific``: a maximum is counted over all players.
-* ``cancel_uncounted``: a cancelled ability does not count against its limit
-  or maximum.
-* ``cancel_refund``: a cancelled ability's cost is refunded.
-* ``cancelled_event_to_hand``: a cancelled event returns to its owner's hand.
-* ``keep_count``: a card that leaves and re-enters play keeps its old count.
-* ``reset_by_phase``: the end of a phase also resets per-round limits.
-* ``twice_per_occurrence``: one copy may react twice to one occurrence.
-* ``no_cost``: initiating does not kneel the card / pay the gold.
-* ``unpayable``: an ability is initiated although its cost cannot be paid.
-* ``no_effect_ok``: an ability is initiated although its effect would not
-  change the game state (empty deck).
-* ``forced_skippable``: the window closes with a forced reaction unresolved.
-* ``may_mandatory``: an optional reaction must be used (no "may").
+The deliberately broken rules are edits in ``mutants/agot/abilities.py``.
 """
 
 from __future__ import annotations
 
-from ruleproof.dsl import Bool, Exists, If, Int, Model, OneOf, Range, Step, Sum, Term
+from ruleproof.dsl import Bool, Exists, If, Int, Model, OneOf, Or, Range, Step, Term
 
-__all__ = ["SCENARIOS", "CHECKED", "MUTANTS", "build"]
+__all__ = ["SCENARIOS", "CHECKED", "build"]
 
 SCENARIOS = {
     "default": {"players": 2, "chars": 6, "events": 3, "max_n": 2, "max_gold": 3, "max_deck": 3},
@@ -83,22 +72,6 @@ SCENARIOS = {
 }
 CHECKED = ("default", "melee")
 
-MUTANTS = (
-    "limit_per_title",
-    "max_per_copy",
-    "max_not_player_specific",
-    "cancel_uncounted",
-    "cancel_refund",
-    "cancelled_event_to_hand",
-    "keep_count",
-    "reset_by_phase",
-    "twice_per_occurrence",
-    "no_cost",
-    "unpayable",
-    "no_effect_ok",
-    "forced_skippable",
-    "may_mandatory",
-)
 
 EVENT_COST = {"et1": 1, "et2": 0}
 
@@ -115,15 +88,12 @@ def build(
     max_n: int = 2,
     max_gold: int = 3,
     max_deck: int = 3,
-    mutant: str = "",
 ) -> Model:
     """The abilities model: ``players`` players with ``chars`` characters and ``events`` events each."""
-    if mutant and mutant not in MUTANTS:
-        raise ValueError(f"unknown mutant '{mutant}' (known: {', '.join(MUTANTS)})")
     if chars < 2 or events < 1:
         raise ValueError("each player needs at least 2 characters and 1 event")
     m = Model("abilities", doc=__doc__ or "")
-    m.params.update(max_n=max_n, max_gold=max_gold, max_deck=max_deck, mutant=mutant)
+    m.params.update(max_n=max_n, max_gold=max_gold, max_deck=max_deck)
     pnames = [f"p{i}" for i in range(1, players + 1)]
     Player = m.sort("Player", pnames, labels=[f"player {i}" for i in range(1, players + 1)])
 
@@ -152,7 +122,9 @@ def build(
     title = m.static("title", Title, Card, lambda c: info[c.name][1])
     is_event = m.static("is_event", Bool, Card, lambda c: info[c.name][2])
     forced = m.static("forced", Bool, Card, lambda c: info[c.name][3])
-    period = m.static("period", Period, Card, lambda c: "round" if info[c.name][1] in ("ct1", "et1", "et2") else "phase")
+    period = m.static(
+        "period", Period, Card, lambda c: "round" if info[c.name][1] in ("ct1", "et1", "et2") else "phase"
+    )
     cost = m.static("cost", Int(0, max_gold), Card, lambda c: EVENT_COST.get(info[c.name][1], 0))
 
     # printed N of each title's "Limit N per period" / "Max N per round": symbolic, fixed
@@ -186,47 +158,27 @@ def build(
     # the count is kept for no object), each player has used each title up to its maximum
     for c in chars_of:
         m.init_constraint((uses[c] == If(zone[c] == "play", g_period[c], 0)) & (g_period[c] <= printed[title[c]]))
-    for p in Player:
-        for t in Title:
-            m.init_constraint((max_used[p, t] == g_title[p, t]) & (g_title[p, t] <= printed[t]))
+    for pl in Player:
+        for ti in Title:
+            m.init_constraint((max_used[pl, ti] == g_title[pl, ti]) & (g_title[pl, ti] <= printed[ti]))
 
     def limit_ok(c: Term) -> Term:
         """The game's limit check for character ``c``."""
-        if mutant == "limit_per_title":
-            same = [
-                d
-                for d in chars_of
-                if title.value(d.name) == title.value(c.name) and owner.value(d.name) == owner.value(c.name)
-            ]
-            return Sum(*(uses[d] for d in same)) < printed[title[c]]
         return uses[c] < printed[title[c]]
 
     def char_allowed(c: Term) -> Term:
         """Play restrictions of character ``c``'s reaction, cost included."""
-        ok = (zone[c] == "play") & limit_ok(c)
-        if mutant != "twice_per_occurrence":
-            ok = ok & ~answered[c]
-        if mutant != "no_effect_ok":
-            ok = ok & (deck[owner[c]] >= 1)
-        if not forced.value(c.name) and mutant != "unpayable":
+        ok = (zone[c] == "play") & limit_ok(c) & ~answered[c] & (deck[owner[c]] >= 1)
+        if not forced.value(c.name):
             ok = ok & ~knelt[c]
         return ok
 
     def event_allowed(e: Term) -> Term:
         """Play restrictions of event ``e``, cost included."""
         p, t = owner[e], title[e]
-        ok = zone[e] == "hand"
-        if mutant == "max_per_copy":
-            ok = ok & (uses[e] < printed[t])
-        elif mutant == "max_not_player_specific":
-            ok = ok & (Sum(*(max_used[q, t] for q in Player)) < printed[t])
-        else:
-            ok = ok & (max_used[p, t] < printed[t])
-        if mutant != "no_effect_ok":
-            ok = ok & (deck[p] >= 1)
-        if mutant != "unpayable":
-            ok = ok & (gold[p] >= cost[e])
-        return ok
+        return (zone[e] == "hand") & (max_used[p, t] < printed[t]) & (deck[p] >= 1) & (gold[p] >= cost[e])
+
+    forced_due = Or(False, *(char_allowed(c) for c in chars_of if forced.value(c.name)))
 
     idle = open_ & ~busy
 
@@ -241,9 +193,11 @@ def build(
         a.require(idle)
         a.set(declared, ~declared)
         go = char_allowed(c)
+        if not forced.value(c.name):
+            go = go & ~forced_due  # forced reactions take priority and initiate before non-forced ones
         a.set(busy, True, when=go)
         a.set(src, c, when=go)
-        if not forced.value(c.name) and mutant != "no_cost":
+        if not forced.value(c.name):
             a.set(knelt[c], True, when=go)
         a.set(uses[c], uses[c] + 1, when=go)
         a.set(answered[c], True, when=go)
@@ -261,25 +215,25 @@ def build(
         a.require(idle)
         a.set(declared, ~declared)
         p, t = owner[e], title[e]
-        go = event_allowed(e)
+        go = event_allowed(e) & ~forced_due
         a.set(busy, True, when=go)
         a.set(src, e, when=go)
         a.set(zone[e], "playing", when=go)
-        if mutant != "no_cost":
-            a.set(gold[p], gold[p] - cost[e], when=go)
-        if mutant == "max_per_copy":
-            a.set(uses[e], uses[e] + 1, when=go)
+        a.set(gold[p], gold[p] - cost[e], when=go)
         a.set(max_used[p, t], max_used[p, t] + 1, when=go)
         a.set(g_title[p, t], g_title[p, t] + 1, when=go)
 
     @m.action(
-        describe="the effect of the ability being initiated resolves: its controller draws 1 card",
-        cites=["Effects", "Initiating Abilities / Marshaling Cards"],
+        describe="the effect of the ability being initiated resolves: its controller draws 1 card (an event's "
+        "controller may decline)",
+        cites=["Effects", "Initiating Abilities / Marshaling Cards", "May"],
     )
     def resolve(a: Step) -> None:
+        draws = a.choose("draw", Bool)  # the option "you may" gives an event's controller
         a.require(busy)
+        takes = ~is_event[src] | draws
         for p in Player:
-            a.set(deck[p], deck[p] - 1, when=owner[src] == p)
+            a.set(deck[p], deck[p] - 1, when=(owner[src] == p) & takes)
         for e in Card:
             if is_event.value(e.name):
                 a.set(zone[e], "discard", when=src == e)
@@ -293,19 +247,8 @@ def build(
         a.require(busy)
         a.set(busy, False)
         for c in Card:
-            now = src == c
-            p, t = owner[c], title[c]
             if is_event.value(c.name):
-                a.set(zone[c], "hand" if mutant == "cancelled_event_to_hand" else "discard", when=now)
-                if mutant == "cancel_uncounted":
-                    a.set(max_used[p, t], max_used[p, t] - 1, when=now)
-                if mutant == "cancel_refund":
-                    a.set(gold[p], gold[p] + cost[c], when=now)
-            else:
-                if mutant == "cancel_uncounted":
-                    a.set(uses[c], uses[c] - 1, when=now)
-                if mutant == "cancel_refund" and not forced.value(c.name):
-                    a.set(knelt[c], False, when=now)
+                a.set(zone[c], "discard", when=src == c)
 
     @m.action(
         describe="a triggering condition occurs: its reaction window opens", cites=["Triggering Condition", "Reactions"]
@@ -325,12 +268,9 @@ def build(
     )
     def close_window(a: Step) -> None:
         a.require(idle)
-        if mutant != "forced_skippable":
-            for c in chars_of:
-                if forced.value(c.name):  # a forced reaction still due keeps the window open
-                    a.require(~((zone[c] == "play") & ~answered[c] & limit_ok(c) & (deck[owner[c]] >= 1)))
-        if mutant == "may_mandatory":
-            a.require(~optional_pending())
+        for c in chars_of:
+            if forced.value(c.name):  # a forced reaction still due keeps the window open
+                a.require(~char_allowed(c))
         a.set(open_, False)
         a.set(declined, optional_pending())
         for c in chars_of:
@@ -346,18 +286,11 @@ def build(
                 for t in Title:
                     a.set(max_used[p, t], 0)
                     a.set(g_title[p, t], 0)
-            if mutant == "max_per_copy":
-                for c in Card:
-                    if is_event.value(c.name):
-                        a.set(uses[c], 0)
 
     @m.action(describe="the phase ends: per-phase limits reset", cites=["Limits and Maxima"])
     def end_phase(a: Step) -> None:
         a.require(~open_ & ~busy)
         reset(a, ("phase",))
-        if mutant == "reset_by_phase":
-            for c in chars_of:
-                a.set(uses[c], 0)
 
     @m.action(describe="the round ends: per-phase and per-round limits and maxima reset", cites=["Limits and Maxima"])
     def end_round(a: Step) -> None:
@@ -372,8 +305,7 @@ def build(
         a.set(zone[c], "discard")
         a.set(knelt[c], False)
         a.set(answered[c], False)
-        if mutant != "keep_count":
-            a.set(uses[c], 0)
+        a.set(uses[c], 0)
 
     @m.action(Card, describe="{c} enters play (a new object)", cites=["In Play and Out of Play", "Limits and Maxima"])
     def enter_play(a: Step, c: Term) -> None:

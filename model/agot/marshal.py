@@ -18,74 +18,41 @@ location, one attachment and one event.  Events are played (at any time here:
 their own ability text says when), card abilities put cards into play, and
 gold moves between the pools and the treasury.
 
-Mutants (``mutant=``), each a deliberately broken version of one rule:
-
-* ``marshal_any_phase``: cards can be marshalled outside the marshaling phase.
-* ``marshal_not_active``: a player who is not the active player can marshal.
-* ``marshal_free``: marshalling does not pay the card's cost.
-* ``overspend``: a card can be marshalled without enough gold to pay its cost.
-* ``put_into_play_pays``: putting a card into play by an ability charges its cost.
-* ``put_counts_as_marshal``: a card put into play counts as marshalled.
-* ``marshal_events``: event cards can be marshalled into play.
-* ``event_into_play``: a played event is placed in play rather than in the
-  discard pile.
-* ``cancel_refunds``: an event whose effects are canceled returns its cost.
-* ``start_not_first``: the player after the first player is active first.
-* ``skip_player``: the turn passes two players on in melee.
-* ``counter_clockwise``: the turn passes counter-clockwise.
-* ``end_early``: the marshaling phase may end before every player was active.
-* ``marshal_before_income``: the active player may marshal before collecting income.
-* ``collect_twice``: income can be collected twice in one marshaling phase.
-* ``restart_marshaling``: a new marshaling phase can begin in the middle of a
-  round (not only after the plot phase).
+The treasury is unlimited (Tokens, Running out of): the scenario's treasury
+holds more gold than the pools can (each pool holds at most its starting
+gold and one income per round), so income is always the plot's full gold
+value.  The deliberately broken rules are edits in
+``mutants/agot/marshal.py``.
 """
 
 from __future__ import annotations
 
-from ruleproof.dsl import Bool, Count, Int, Min, Model, OneOf, Range, Step, Sum, Term
+from ruleproof.dsl import Bool, Count, Int, Model, OneOf, Range, Step, Sum, Term
 
-__all__ = ["SCENARIOS", "CHECKED", "MUTANTS", "build"]
+__all__ = ["SCENARIOS", "CHECKED", "build"]
 
 SCENARIOS = {
-    "default": {"players": 2, "chars": 6, "total_gold": 20},
-    "melee": {"players": 3, "chars": 2, "total_gold": 15},
-    "small": {"players": 2, "chars": 1, "total_gold": 8},
-    "small_melee": {"players": 3, "chars": 1, "total_gold": 9},
+    "default": {"players": 2, "chars": 6, "max_start_gold": 8},
+    "melee": {"players": 3, "chars": 2, "max_start_gold": 4},
+    "small": {"players": 2, "chars": 1, "max_start_gold": 3},
+    "small_melee": {"players": 3, "chars": 1, "max_start_gold": 3},
 }
 CHECKED = ("default", "melee")
 
-MUTANTS = (
-    "marshal_any_phase",
-    "marshal_not_active",
-    "marshal_free",
-    "overspend",
-    "put_into_play_pays",
-    "put_counts_as_marshal",
-    "marshal_events",
-    "event_into_play",
-    "cancel_refunds",
-    "start_not_first",
-    "skip_player",
-    "counter_clockwise",
-    "end_early",
-    "marshal_before_income",
-    "collect_twice",
-    "restart_marshaling",
-)
 
 #: the card types of each player's cards after the characters
 _OTHER_TYPES = ("location", "attachment", "event")
 
 
-def build(players: int = 2, chars: int = 6, total_gold: int = 20, mutant: str = "") -> Model:
+def build(players: int = 2, chars: int = 6, max_start_gold: int = 8) -> Model:
     """``players`` players, each owning ``chars`` characters, a location, an attachment and an event."""
-    if mutant and mutant not in MUTANTS:
-        raise ValueError(f"unknown mutant '{mutant}' (known: {', '.join(MUTANTS)})")
     if players < 2:
         raise ValueError("a game has at least two players")
     per = chars + len(_OTHER_TYPES)
     m = Model("marshal", doc=__doc__ or "")
-    m.params.update(mutant=mutant, total_gold=total_gold, players=players)
+    max_income = 1 + players
+    total_gold = players * (max_start_gold + max_income) + 1  # more than the pools can ever hold
+    m.params.update(total_gold=total_gold, players=players, max_start_gold=max_start_gold)
     Player = m.sort(
         "Player", [f"p{i}" for i in range(1, players + 1)], labels=[f"player {i}" for i in range(1, players + 1)]
     )
@@ -94,7 +61,10 @@ def build(players: int = 2, chars: int = 6, total_gold: int = 20, mutant: str = 
     Card = m.sort(
         "Card",
         names,
-        labels=[f"{types[i % per]} {i % per + 1 if i % per < chars else ''}".rstrip() + f" of player {i // per + 1}" for i in range(len(names))],
+        labels=[
+            f"{types[i % per]} {i % per + 1 if i % per < chars else ''}".rstrip() + f" of player {i // per + 1}"
+            for i in range(len(names))
+        ],
     )
     m.enum("Zone", ["hand", "play", "discard"])
     m.enum("CardType", ["character", "location", "attachment", "event"])
@@ -103,7 +73,7 @@ def build(players: int = 2, chars: int = 6, total_gold: int = 20, mutant: str = 
     owners = {n: f"p{i // per + 1}" for i, n in enumerate(names)}
     ctypes = {n: types[i % per] for i, n in enumerate(names)}
     owner = m.static("owner", Player, Card, lambda c: owners[c.name])
-    m.static("ctype", m.sorts.CardType, Card, lambda c: ctypes[c.name])
+    ctype = m.static("ctype", m.sorts.CardType, Card, lambda c: ctypes[c.name])
     cost = m.static("cost", Int(0, 9), Card, lambda c: (names.index(c.name) % per + 1) % 4)
     income = m.static("income", Int(0, 9), Player, lambda p: 1 + int(p.name[1:]))
 
@@ -113,7 +83,7 @@ def build(players: int = 2, chars: int = 6, total_gold: int = 20, mutant: str = 
     active = m.var("active", Player, init=Player[0].name)
     been_active = m.var("been_active", Bool, index=Player, init=lambda p: p.name == Player[0].name)
     collected = m.var("collected", Bool, index=Player, init=False)
-    gold = m.var("gold", Int(0, total_gold), index=Player, init=Range(0, total_gold))
+    gold = m.var("gold", Int(0, total_gold), index=Player, init=Range(0, max_start_gold))
     treasury = m.var("treasury", Int(0, total_gold), init=Range(0, total_gold))
     zone = m.var("zone", m.sorts.Zone, index=Card, init="hand")
     marshalled = m.var("marshalled", Bool, index=Card, init=False)
@@ -128,81 +98,72 @@ def build(players: int = 2, chars: int = 6, total_gold: int = 20, mutant: str = 
 
     everyone_was_active = Count(Player, lambda p: been_active[p]) == len(order)
 
-    @m.action(Player, describe="plot phase: {f} becomes the first player; the marshaling phase begins",
-              cites=["First Player, First Player Token", "Marshaling Phase", "3.2 Active player collects income"])
+    @m.action(
+        Player,
+        describe="plot phase: {f} becomes the first player; the marshaling phase begins",
+        cites=["First Player, First Player Token", "Marshaling Phase", "3.2 Active player collects income"],
+    )
     def begin_marshaling(a: Step, f: Term) -> None:
-        if mutant != "restart_marshaling":
-            a.require(phase == "plot")
+        a.require(phase == "plot")
         a.set(phase, "marshaling")
         a.set(first, f)
-        starter = after(f, 1) if mutant == "start_not_first" else f.name
-        a.set(active, starter)
+        a.set(active, f)
         for p in Player:
-            a.set(been_active[p], p.name == starter)
+            a.set(been_active[p], p == f)
             a.set(collected[p], False)
 
-    @m.action(Player, describe="{p}, the active player, collects income", cites=["3.2 Active player collects income", "Income", "Treasury"])
+    @m.action(
+        Player,
+        describe="{p}, the active player, collects income",
+        cites=["3.2 Active player collects income", "Income", "Treasury"],
+    )
     def collect_income(a: Step, p: Term) -> None:
-        a.require((phase == "marshaling") & (active == p))
-        if mutant != "collect_twice":
-            a.require(~collected[p])
-        n = Min(income[p], treasury)
-        a.set(gold[p], gold[p] + n)
-        a.set(treasury, treasury - n)
+        a.require(phase == "marshaling", active == p, ~collected[p])
+        a.set(gold[p], gold[p] + income[p])
+        a.set(treasury, treasury - income[p])
         a.set(collected[p], True)
 
-    @m.action(Player, Card, describe="{p} marshals {c}", cites=["Marshal", "Costs", "Active Player", "Marshaling Phase"])
+    @m.action(
+        Player,
+        Card,
+        describe="{p} marshals {c}",
+        cites=["Marshal", "Costs", "Active Player", "Marshaling Phase"],
+        where=lambda p, c: (owner[c] == p) & (ctype[c] != "event"),
+    )
     def marshal(a: Step, p: Term, c: Term) -> None:
-        if owners[c.name] != p.name or (ctypes[c.name] == "event" and mutant != "marshal_events"):
-            a.require(False)
-            return
         a.require(zone[c] == "hand")
-        if mutant != "marshal_any_phase":
-            a.require(phase == "marshaling")
-        if mutant != "marshal_not_active":
-            a.require(active == p)
-        if mutant != "marshal_before_income":
-            a.require(collected[p])
-        if mutant != "overspend":
-            a.require(gold[p] >= cost[c])
-        if mutant != "marshal_free":
-            paid = Min(cost[c], gold[p]) if mutant == "overspend" else cost[c]
-            a.set(gold[p], gold[p] - paid)
-            a.set(treasury, treasury + paid)
+        a.require(phase == "marshaling", active == p, collected[p])
+        a.require(gold[p] >= cost[c])
+        a.set(gold[p], gold[p] - cost[c])
+        a.set(treasury, treasury + cost[c])
         a.set(zone[c], "play")
         a.set(marshalled[c], True)
 
-    @m.action(Player, Card, describe="{p} plays {c}", cites=["Event Cards", "Costs"])
+    @m.action(
+        Player,
+        Card,
+        describe="{p} plays {c}",
+        cites=["Event Cards", "Costs"],
+        where=lambda p, c: (owner[c] == p) & (ctype[c] == "event"),
+    )
     def play_event(a: Step, p: Term, c: Term) -> None:
-        if owners[c.name] != p.name or ctypes[c.name] != "event":
-            a.require(False)
-            return
         canceled = a.choose("canceled", Bool)
-        a.require((zone[c] == "hand") & (gold[p] >= cost[c]))
-        refund = canceled if mutant == "cancel_refunds" else None
-        if refund is None:
-            a.set(gold[p], gold[p] - cost[c])
-            a.set(treasury, treasury + cost[c])
-            a.set(zone[c], "play" if mutant == "event_into_play" else "discard")
-        else:
-            a.set(gold[p], gold[p] - cost[c], when=~refund)
-            a.set(treasury, treasury + cost[c], when=~refund)
-            a.set(zone[c], "discard", when=~refund)
+        a.require(zone[c] == "hand", gold[p] >= cost[c])
+        a.set(gold[p], gold[p] - cost[c])
+        a.set(treasury, treasury + cost[c])
+        a.set(zone[c], "discard")
         a.set(resolved[c], ~canceled)
 
-    @m.action(Player, Card, describe="an ability puts {c} into play for {p}", cites=["Put into Play", "Marshal", "Enters Play"])
+    @m.action(
+        Player,
+        Card,
+        describe="an ability puts {c} into play for {p}",
+        cites=["Put into Play", "Marshal", "Enters Play"],
+        where=lambda p, c: (owner[c] == p) & (ctype[c] != "event"),
+    )
     def put_into_play(a: Step, p: Term, c: Term) -> None:
-        if owners[c.name] != p.name or ctypes[c.name] == "event":
-            a.require(False)
-            return
         a.require(zone[c] == "hand")
-        if mutant == "put_into_play_pays":
-            a.require(gold[p] >= cost[c])
-            a.set(gold[p], gold[p] - cost[c])
-            a.set(treasury, treasury + cost[c])
         a.set(zone[c], "play")
-        if mutant == "put_counts_as_marshal":
-            a.set(marshalled[c], True)
 
     @m.action(Card, describe="{c} leaves play", cites=["Leaves Play"])
     def leave_play(a: Step, c: Term) -> None:
@@ -210,21 +171,25 @@ def build(players: int = 2, chars: int = 6, total_gold: int = 20, mutant: str = 
         a.set(zone[c], "discard")
         a.set(marshalled[c], False)
 
-    @m.action(describe="the next player becomes the active player", cites=["3.3 Next player becomes active player", "Player Order"])
+    @m.action(
+        describe="the next player becomes the active player",
+        cites=["3.3 Next player becomes active player", "Player Order"],
+    )
     def next_active(a: Step) -> None:
         a.require((phase == "marshaling") & collected[active])
         a.require(~everyone_was_active)
-        step = -1 if mutant == "counter_clockwise" else (2 if mutant == "skip_player" else 1)
         for p in Player:
-            nxt = after(p, step)
+            nxt = after(p, 1)
             a.set(active, nxt, when=active == p)
             a.set(been_active[Player[nxt]], True, when=active == p)
 
-    @m.action(describe="every player has been active: the marshaling phase ends", cites=["3.4 Marshaling phase ends", "3.3 Next player becomes active player"])
+    @m.action(
+        describe="every player has been active: the marshaling phase ends",
+        cites=["3.4 Marshaling phase ends", "3.3 Next player becomes active player"],
+    )
     def end_marshaling(a: Step) -> None:
         a.require((phase == "marshaling") & collected[active])
-        if mutant != "end_early":
-            a.require(everyone_was_active)
+        a.require(everyone_was_active)
         a.set(phase, "challenges")
 
     @m.action(describe="the round ends: unspent gold returns to the treasury", cites=["Taxation Phase", "Gold"])

@@ -11,18 +11,12 @@ dense when a set modifier is removed.  The model keeps running totals
 base value and those totals on every change; the properties compare it with
 the rule recomputed from the individual slots.
 
-Mutants (``mutant=``):
-
-* ``halve_first``: doubling/halving is applied to the base before the additive modifiers.
-* ``round_each``: each halving is rounded up at once, not after all modifiers.
-* ``no_floor``: a value below zero is not treated as zero.
-* ``first_set_wins``: the first applied set modifier wins over later ones.
-* ``set_ignores_later``: a non-set modifier added while a set modifier is active applies on top of it.
-* ``stale_remove``: an expiring +/- modifier leaves the value as it was.
-* ``incremental``: a new modifier is applied to the current value instead of recomputing from the base.
-* ``simultaneous_no_order``: two set modifiers applied at the same moment are
-  both written with no one ordering them (the outcome is decided by the
-  model's source order: the determinism check reports it).
+The order in which the active set modifiers were applied is recorded, at the
+moment each is applied, in ``later`` (``later[s, t]``: set modifier ``s``
+was applied after ``t``, both active).  The model itself never reads it: it
+orders set modifiers by ``set_rank``; the properties judge ``value``
+against ``later``.  The deliberately broken rules are edits in
+``mutants/agot/modifiers.py``.
 
 Two set modifiers that start at the same moment cannot both be "the most
 recent": the first player chooses the order in which they are applied
@@ -34,15 +28,13 @@ from __future__ import annotations
 
 from ruleproof.dsl import Bool, Count, If, Int, Max, Model, Range, Step, Term, lift
 
-__all__ = ["SCENARIOS", "CHECKED", "MUTANTS", "build", "scaled"]
+__all__ = ["SCENARIOS", "CHECKED", "build", "scaled"]
 
 SCENARIOS = {
     "default": {"adds": 3, "mults": 2, "sets": 3, "max_base": 8, "max_amount": 3},
     "small": {"adds": 2, "mults": 1, "sets": 2, "max_base": 4, "max_amount": 2},
 }
 CHECKED = ("default",)
-MUTANTS = ("halve_first", "round_each", "no_floor", "first_set_wins", "set_ignores_later", "incremental", "stale_remove",
-           "simultaneous_no_order")
 
 
 def scaled(x: Term, doublings: Term, halvings: Term, mults: int) -> Term:
@@ -56,48 +48,49 @@ def scaled(x: Term, doublings: Term, halvings: Term, mults: int) -> Term:
     return out
 
 
-def build(adds: int = 3, mults: int = 2, sets: int = 3, max_base: int = 8, max_amount: int = 3, mutant: str = "") -> Model:
+def build(adds: int = 3, mults: int = 2, sets: int = 3, max_base: int = 8, max_amount: int = 3) -> Model:
     """One quantity with ``adds`` +/- slots, ``mults`` doubling and halving slots and ``sets`` set slots."""
-    if mutant and mutant not in MUTANTS:
-        raise ValueError(f"unknown mutant '{mutant}' (known: {', '.join(MUTANTS)})")
     m = Model("modifiers", doc=__doc__ or "")
-    m.params.update(mults=mults, sets=sets, mutant=mutant)
+    m.params.update(mults=mults, sets=sets)
     hi = (max_base + adds * max_amount) * 2**mults
-    Add = m.sort("Add", [f"a{i}" for i in range(1, adds + 1)], labels=[f"+/- modifier {i}" for i in range(1, adds + 1)])
-    Mult = m.sort("Mult", [f"x{i}" for i in range(1, mults + 1)], labels=[f"doubling/halving slot {i}" for i in range(1, mults + 1)])
-    SetS = m.sort("SetSlot", [f"s{i}" for i in range(1, sets + 1)], labels=[f"set modifier {i}" for i in range(1, sets + 1)])
+    Add = m.sort("Add", [f"a{i}" for i in range(1, adds + 1)],
+                 labels=[f"+/- modifier {i}" for i in range(1, adds + 1)])
+    Mult = m.sort("Mult", [f"x{i}" for i in range(1, mults + 1)],
+                  labels=[f"doubling/halving slot {i}" for i in range(1, mults + 1)])
+    SetS = m.sort("SetSlot", [f"s{i}" for i in range(1, sets + 1)],
+                  labels=[f"set modifier {i}" for i in range(1, sets + 1)])
 
     base = m.var("base", Int(0, max_base), init=Range(0, max_base))
     add_on = m.var("add_on", Bool, index=Add, init=False)
     amount = m.var("amount", Int(-max_amount, max_amount), index=Add, init=0)
     double_on = m.var("double_on", Bool, index=Mult, init=False)
     halve_on = m.var("halve_on", Bool, index=Mult, init=False)
+    set_on = m.var("set_on", Bool, index=SetS, init=False)
     set_rank = m.var("set_rank", Int(0, sets), index=SetS, init=0)
     set_value = m.var("set_value", Int(0, max_base), index=SetS, init=0)
+    # observation: the order of application of the active set modifiers (written when one is applied)
+    later = m.var("later", Bool, index=(SetS, SetS), init=False)
     add_total = m.var("add_total", Int(-adds * max_amount, adds * max_amount), init=0)
     doublings = m.var("doublings", Int(0, mults), init=0)
     halvings = m.var("halvings", Int(0, mults), init=0)
     value = m.var("value", Int(-hi, hi), init=Range(0, max_base))
     m.init_constraint(value == base)
 
-    n_sets = Count(SetS, lambda s: set_rank[s] > 0)
+    n_sets = Count(SetS, lambda s: set_on[s])
 
     def compute(a: Step, b: Term, tot: Term, dbl: Term, hlv: Term, rank: dict[str, Term], n: Term) -> None:
         """Set ``value`` from the base value and the active modifiers (post-state values given)."""
-        if mutant == "halve_first":
-            raw = scaled(b, dbl, hlv, mults) + tot
-        elif mutant == "round_each":
-            x: Term = b + tot
-            for h in range(1, mults + 1):
-                x = If(hlv >= h, -((-x) // 2), x)
-            raw = If(dbl == 2, x * 4, If(dbl == 1, x * 2, x)) if mults >= 2 else If(dbl == 1, x * 2, x)
-        else:
-            raw = scaled(b + tot, dbl, hlv, mults)
-        v = raw if mutant == "no_floor" else Max(raw, 0)
-        want = n if mutant != "first_set_wins" else 1
+        v = Max(scaled(b + tot, dbl, hlv, mults), 0)
         for s in SetS:
-            v = If((n >= 1) & (rank[s.name] == want), set_value[s], v)
+            v = If((n >= 1) & (rank[s.name] == n), set_value[s], v)
         a.set(value, v)
+
+    def applied_last(a: Step, s: Term, others: list[Term]) -> None:
+        """Record that set modifier ``s`` is applied now, after every active one except ``others``."""
+        for t in SetS:
+            if t.name != s.name and all(t.name != o.name for o in others):
+                a.set(later[s, t], set_on[t])
+                a.set(later[t, s], False)
 
     ranks = {s.name: set_rank[s] for s in SetS}
 
@@ -108,12 +101,7 @@ def build(adds: int = 3, mults: int = 2, sets: int = 3, max_base: int = 8, max_a
         a.set(add_on[s], True)
         a.set(amount[s], k)
         a.set(add_total, add_total + k)
-        if mutant == "incremental":
-            a.set(value, If(n_sets >= 1, value, Max(value + k, 0)))
-        elif mutant == "set_ignores_later":
-            a.set(value, Max(value + k, 0))
-        else:
-            compute(a, base, add_total + k, doublings, halvings, ranks, n_sets)
+        compute(a, base, add_total + k, doublings, halvings, ranks, n_sets)
 
     @m.action(Add, describe="a +/- modifier expires ({s})", cites=["Modifiers"])
     def remove_add(a: Step, s: Term) -> None:
@@ -121,18 +109,14 @@ def build(adds: int = 3, mults: int = 2, sets: int = 3, max_base: int = 8, max_a
         a.set(add_on[s], False)
         a.set(amount[s], 0)
         a.set(add_total, add_total - amount[s])
-        if mutant != "stale_remove":
-            compute(a, base, add_total - amount[s], doublings, halvings, ranks, n_sets)
+        compute(a, base, add_total - amount[s], doublings, halvings, ranks, n_sets)
 
     @m.action(Mult, describe="a doubling modifier is applied ({x})", cites=["Modifiers"])
     def apply_double(a: Step, x: Term) -> None:
         a.require(~double_on[x])
         a.set(double_on[x], True)
         a.set(doublings, doublings + 1)
-        if mutant == "incremental":
-            a.set(value, If(n_sets >= 1, value, value * 2))
-        else:
-            compute(a, base, add_total, doublings + 1, halvings, ranks, n_sets)
+        compute(a, base, add_total, doublings + 1, halvings, ranks, n_sets)
 
     @m.action(Mult, describe="a halving modifier is applied ({x})", cites=["Modifiers"])
     def apply_halve(a: Step, x: Term) -> None:
@@ -156,46 +140,45 @@ def build(adds: int = 3, mults: int = 2, sets: int = 3, max_base: int = 8, max_a
     @m.action(SetS, describe="a set modifier is applied ({s})", cites=["Modifiers", "Set"])
     def apply_set(a: Step, s: Term) -> None:
         k = a.choose("to", Int(0, max_base))
-        a.require(set_rank[s] == 0)
+        a.require(~set_on[s])
+        a.set(set_on[s], True)
         a.set(set_rank[s], n_sets + 1)
         a.set(set_value[s], k)
-        if mutant == "first_set_wins":
-            new = dict(ranks)
-            new[s.name] = n_sets + 1
-            compute(a, base, add_total, doublings, halvings, new, n_sets + 1)
-            a.set(value, If(n_sets == 0, k, value))
-        else:
-            a.set(value, k)  # the most recent set modifier takes precedence
+        a.set(value, k)  # the most recent set modifier takes precedence
+        applied_last(a, s, [])
 
-    @m.action(SetS, SetS, describe="two set modifiers start at the same moment ({s}, {t}); the first player orders them",
+    @m.action(SetS, SetS,
+              describe="two set modifiers start at the same moment ({s}, {t}); the first player orders them",
               cites=["Modifiers", "Set", "Priority of Simultaneous Resolution"])
     def apply_two_sets(a: Step, s: Term, t: Term) -> None:
-        if s.name >= t.name:
-            a.require(False)  # one action per unordered pair of slots
+        a.require(s.name < t.name)  # one action per unordered pair of slots
         k1 = a.choose("to_1", Int(0, max_base))
         k2 = a.choose("to_2", Int(0, max_base))
-        a.require((set_rank[s] == 0) & (set_rank[t] == 0))
+        t_last = a.choose("first player applies the second last", Bool)
+        a.require(~set_on[s] & ~set_on[t])
+        a.set(set_on[s], True)
+        a.set(set_on[t], True)
         a.set(set_value[s], k1)
         a.set(set_value[t], k2)
-        if mutant == "simultaneous_no_order":
-            a.set(set_rank[s], n_sets + 1)
-            a.set(set_rank[t], n_sets + 2)
-            a.set(value, k1)
-            a.set(value, k2)
-        else:
-            t_last = a.choose("first player applies the second last", Bool)
-            a.set(set_rank[s], If(t_last, n_sets + 1, n_sets + 2))
-            a.set(set_rank[t], If(t_last, n_sets + 2, n_sets + 1))
-            a.set(value, If(t_last, k2, k1))
+        a.set(set_rank[s], If(t_last, n_sets + 1, n_sets + 2))
+        a.set(set_rank[t], If(t_last, n_sets + 2, n_sets + 1))
+        a.set(value, If(t_last, k2, k1))
+        applied_last(a, s, [t])
+        applied_last(a, t, [s])
+        a.set(later[t, s], t_last)
+        a.set(later[s, t], ~t_last)
 
     @m.action(SetS, describe="a set modifier expires ({s})", cites=["Modifiers", "Set"])
     def remove_set(a: Step, s: Term) -> None:
-        a.require(set_rank[s] > 0)
+        a.require(set_on[s])
         new: dict[str, Term] = {}
         for t in SetS:
             nr = If(set_rank[t] > set_rank[s], set_rank[t] - 1, set_rank[t]) if t.name != s.name else lift(0)
             new[t.name] = nr
             a.set(set_rank[t], nr)
+            a.set(later[s, t], False)
+            a.set(later[t, s], False)
+        a.set(set_on[s], False)
         a.set(set_value[s], 0)
         compute(a, base, add_total, doublings, halvings, new, n_sets - 1)
 

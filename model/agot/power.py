@@ -7,8 +7,8 @@ moved to a revealed plot card, never to an agenda, which is not in play).
 
 Each player has a faction card, a revealed plot card and an agenda (never in
 play), ``chars`` characters (in play or in hand) and ``atts`` attachments.
-Power comes from the treasury (a fixed supply of tokens): ``gain_power``
-takes one token for a card in play and opens the gaining player's "when you
+Power comes from the treasury: ``gain_power`` takes one token for a card in
+play and opens the gaining player's "when you
 gain power" reaction (``reaction``, closed by ``react_to_gain``).  A card
 leaving play returns its power to the treasury and its attachments to their
 owner's hand.  ``total`` is each player's power total, kept by the model as a
@@ -24,53 +24,37 @@ then resolved by choosing the destination (``resolve_power_move``,
 ``resolve_attachment_move``).  While a move is resolving nothing else
 happens.  Power moved is not gained: no "when you gain power" reaction opens.
 
-Mutants (``mutant=``), each a deliberately broken version of one rule:
-
-* ``same_placement``: a move may go to the current placement (power to the card it
-  is on, an attachment to the character it is attached to).
-* ``no_destination``: a move ability may be initiated with no valid destination.
-* ``move_gains``: moved power counts as gained (the "when you gain power" reaction opens).
-* ``copy_power``: a power move puts the power on the destination without taking it
-  off the source.
-* ``out_of_play_destination``: power may be moved to a card out of play (an agenda,
-  a character in hand).
-* ``total_stays``: power moved to a card another player controls still counts for the
-  source's controller.
-* ``attachments_stay``: a character leaving play keeps its attachments in play.
-* ``tokens_stay``: a character leaving play keeps its power.
+Power is unlimited (Tokens, Running out of): the treasury starts with more
+power than the cards can hold before the game ends, and the game ends when
+a player has 15 power (Winning the Game): no power is gained or moved after
+that.  The deliberately broken rules are edits in ``mutants/agot/power.py``.
 """
 
 from __future__ import annotations
 
-from ruleproof.dsl import Bool, If, Int, Model, OneOf, Or, Step, Term
+from ruleproof.dsl import Bool, Exists, If, Int, Model, OneOf, Or, Step, Term
 
-__all__ = ["SCENARIOS", "CHECKED", "MUTANTS", "build"]
+__all__ = ["SCENARIOS", "CHECKED", "VICTORY", "build"]
 
 SCENARIOS = {
-    "default": {"players": 2, "chars": 6, "atts": 2, "supply": 6, "max_move": 2},
-    "small": {"players": 2, "chars": 2, "atts": 1, "supply": 4, "max_move": 2},
+    "default": {"players": 2, "chars": 6, "atts": 2, "max_move": 2},
+    "small": {"players": 2, "chars": 2, "atts": 1, "max_move": 2},
 }
 CHECKED = ("default",)
 
-MUTANTS = (
-    "same_placement",
-    "no_destination",
-    "move_gains",
-    "copy_power",
-    "out_of_play_destination",
-    "total_stays",
-    "attachments_stay",
-    "tokens_stay",
-)
+VICTORY = 15
+"""Winning the Game: the first player to have 15 (or more) power wins; the game ends."""
+
 
 KINDS = ("faction", "plot", "agenda", "character")
 
 
-def build(players: int = 2, chars: int = 6, atts: int = 2, supply: int = 6, max_move: int = 2, mutant: str = "") -> Model:
+def build(players: int = 2, chars: int = 6, atts: int = 2, max_move: int = 2) -> Model:
     """Power and moves: ``players`` players with ``chars`` characters and ``atts`` attachments each."""
-    if mutant and mutant not in MUTANTS:
-        raise ValueError(f"unknown mutant '{mutant}' (known: {', '.join(MUTANTS)})")
     m = Model("power", doc=__doc__ or "")
+    # power grows one gain at a time while every player has less than VICTORY: the treasury never runs out
+    supply = players * (VICTORY - 1) + 2
+    m.params.update(supply=supply, victory=VICTORY)
     pl = range(1, players + 1)
     Player = m.sort("Player", [f"p{i}" for i in pl], labels=[f"player {i}" for i in pl])
 
@@ -79,10 +63,14 @@ def build(players: int = 2, chars: int = 6, atts: int = 2, supply: int = 6, max_
     kinds: dict[str, str] = {}
     owners: dict[str, str] = {}
     for i in pl:
-        for prefix, kind, text in (("f", "faction", "faction card"), ("pl", "plot", "revealed plot"), ("ag", "agenda", "agenda")):
+        for prefix, what, text in (
+            ("f", "faction", "faction card"),
+            ("pl", "plot", "revealed plot"),
+            ("ag", "agenda", "agenda"),
+        ):
             names.append(f"{prefix}{i}")
             labels.append(f"{text} of player {i}")
-            kinds[names[-1]] = kind
+            kinds[names[-1]] = what
             owners[names[-1]] = f"p{i}"
     for n in range(1, players * chars + 1):
         names.append(f"c{n}")
@@ -91,7 +79,11 @@ def build(players: int = 2, chars: int = 6, atts: int = 2, supply: int = 6, max_
         owners[names[-1]] = f"p{(n - 1) // chars + 1}"
     Card = m.sort("Card", names, labels=labels)
     anames = [f"a{n}" for n in range(1, players * atts + 1)]
-    Att = m.sort("Att", anames, labels=[f"attachment {(n - 1) % atts + 1} of player {(n - 1) // atts + 1}" for n in range(1, len(anames) + 1)])
+    Att = m.sort(
+        "Att",
+        anames,
+        labels=[f"attachment {(n - 1) % atts + 1} of player {(n - 1) // atts + 1}" for n in range(1, len(anames) + 1)],
+    )
     Kind = m.enum("Kind", list(KINDS))
 
     owner = m.static("owner", Player, Card, lambda c: owners[c.name])
@@ -109,35 +101,29 @@ def build(players: int = 2, chars: int = 6, atts: int = 2, supply: int = 6, max_
     total = m.var("total", Int(0, supply), index=Player, init=0)
     reaction = m.var("reaction", Bool, index=Player, init=False)
     att_in_play = m.var("att_in_play", Bool, index=Att, init=False)
-    attached_to = m.var("attached_to", Card, index=Att, init=lambda x: first_char[att_owner.value(x.name)])
+    attached_to = m.var("attached_to", Card, index=Att, init=lambda x: first_char[str(att_owner.value(x.name))])
     moving_att = m.var("moving_att", Bool, index=Att, init=False)
     moving_pow = m.var("moving_pow", Bool, index=Card, init=False)
     move_n = m.var("move_n", Int(0, max_move), init=0)
     to_char = m.var("to_char", Bool, init=False)
 
     busy = Or(*(moving_att[x] for x in Att), *(moving_pow[c] for c in Card))
+    won = Exists(Player, lambda p: total[p] >= VICTORY)
+    m.game_end(won, cites=["Winning the Game"], doc="A player has 15 power: the game ends.")
     is_char = {c.name: kinds[c.name] == "character" for c in Card}
 
     def power_destination(src: Term, dst: Term, only_chars: Term) -> Term:
         """``dst`` (possibly chosen) is a valid destination for power moved off ``src``."""
-        ok = (kind[dst] == "character") | ~only_chars
-        if mutant != "same_placement":
-            ok = ok & (dst != src)
-        if mutant != "out_of_play_destination":
-            ok = ok & in_play[dst]
-        return ok
+        return ((kind[dst] == "character") | ~only_chars) & (dst != src) & in_play[dst]
 
     def attachment_destination(x: Term, c: Term) -> Term:
         """Card ``c`` (possibly chosen) is a valid destination for attachment ``x``."""
-        ok = (kind[c] == "character") & in_play[c]
-        if mutant != "same_placement":
-            ok = ok & (attached_to[x] != c)
-        return ok
+        return (kind[c] == "character") & in_play[c] & (attached_to[x] != c)
 
     # ------------------------------------------------------------------ gains
     @m.action(Card, describe="{c}'s controller gains 1 power for it", cites=["Gains", "Power"])
     def gain_power(a: Step, c: Term) -> None:
-        a.require(~busy & in_play[c] & (treasury >= 1))
+        a.require(~busy, ~won, in_play[c])
         a.set(power[c], power[c] + 1)
         a.set(treasury, treasury - 1)
         for p in Player:
@@ -154,9 +140,8 @@ def build(players: int = 2, chars: int = 6, atts: int = 2, supply: int = 6, max_
     def initiate_power_move(a: Step, src: Term) -> None:
         n = a.choose("amount", Int(1, max_move))
         only_chars = a.choose("to_character", Bool)
-        a.require(~busy & in_play[src] & (power[src] >= n))
-        if mutant != "no_destination":
-            a.require(Or(*(power_destination(src, d, only_chars) for d in Card)))
+        a.require(~busy, ~won, in_play[src], power[src] >= n)
+        a.require(Or(*(power_destination(src, d, only_chars) for d in Card)))
         a.set(moving_pow[src], True)
         a.set(move_n, n)
         a.set(to_char, only_chars)
@@ -166,27 +151,23 @@ def build(players: int = 2, chars: int = 6, atts: int = 2, supply: int = 6, max_
         dst = a.choose("to", Card)
         a.require(moving_pow[src] & power_destination(src, dst, to_char))
         for c in Card:
-            taken = move_n if (c.name == src.name and mutant != "copy_power") else 0
+            taken = move_n if c.name == src.name else 0
             a.set(power[c], power[c] - taken + If(dst == c, move_n, 0))
         for p in Player:
             into = If(owner[dst] == p, move_n, 0)
             out = If(owner[src] == p, move_n, 0)
-            if mutant == "copy_power":
-                a.set(total[p], total[p] + into)
-            elif mutant != "total_stays":  # total_stays: the moved power still counts for the source's controller
-                a.set(total[p], total[p] - out + into)
-            if mutant == "move_gains":
-                a.set(reaction[p], True, when=owner[dst] == p)
+            a.set(total[p], total[p] - out + into)
         a.set(moving_pow[src], False)
         a.set(move_n, 0)
         a.set(to_char, False)
 
     # ------------------------------------------------------------------ moving attachments
-    @m.action(Att, describe="an ability to move {x} to another character is initiated", cites=["Move", "Attachment Cards"])
+    @m.action(
+        Att, describe="an ability to move {x} to another character is initiated", cites=["Move", "Attachment Cards"]
+    )
     def initiate_attachment_move(a: Step, x: Term) -> None:
         a.require(~busy & att_in_play[x])
-        if mutant != "no_destination":
-            a.require(Or(*(attachment_destination(x, c) for c in Card)))
+        a.require(Or(*(attachment_destination(x, c) for c in Card)))
         a.set(moving_att[x], True)
 
     @m.action(Att, describe="{x} is moved", cites=["Move", "Attachment Cards"])
@@ -204,7 +185,11 @@ def build(players: int = 2, chars: int = 6, atts: int = 2, supply: int = 6, max_
         a.set(attached_to[x], c)
 
     # ------------------------------------------------------------------ entering and leaving play
-    @m.action(Card, describe="{c} enters play under its owner's control", cites=["In Play and Out of Play", "Ownership and Control"])
+    @m.action(
+        Card,
+        describe="{c} enters play under its owner's control",
+        cites=["In Play and Out of Play", "Ownership and Control"],
+    )
     def enter_play(a: Step, c: Term) -> None:
         if not is_char[c.name]:
             a.require(False)
@@ -217,14 +202,11 @@ def build(players: int = 2, chars: int = 6, atts: int = 2, supply: int = 6, max_
             a.require(False)
         a.require(~busy & in_play[c])
         a.set(in_play[c], False)
-        if mutant != "tokens_stay":
-            a.set(power[c], 0)
-            a.set(treasury, treasury + power[c])
-            for p in Player:
-                a.set(total[p], total[p] - power[c], when=owner[c] == p)
-        if mutant != "attachments_stay":
-            for x in Att:
-                a.set(att_in_play[x], False, when=attached_to[x] == c)
+        a.set(power[c], 0)
+        a.set(treasury, treasury + power[c])
+        for p in Player:
+            a.set(total[p], total[p] - power[c], when=owner[c] == p)
+        for x in Att:
+            a.set(att_in_play[x], False, when=attached_to[x] == c)
 
     return m
-

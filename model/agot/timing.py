@@ -5,8 +5,9 @@ The system is generated from the timing declaration in
 Ability Sequences, Interrupts, Reactions, Forced Interrupts / Forced
 Reactions, Cancel, The word "Would", Priority of Simultaneous Resolution)
 played out on a small scenario: two characters are killed at once by one
-occurrence (shared windows); cancel interrupts can cancel either kill, a
-"would be killed" interrupt saves the first (changing the condition into
+occurrence (shared windows); cancel interrupts can cancel either kill (in
+the cancel window, before any other interrupt), a "would be killed"
+interrupt saves the first (changing the condition into
 "saved", which has a forced interrupt and an interrupt), and reactions draw
 a card (a new triggering condition: a nested sequence) that has a forced
 reaction and a reaction of its own.  The scenario is small enough that the
@@ -52,7 +53,7 @@ def scenario(players: int = 2, max_depth: int = 2) -> Scenario:
         abilities=(
             Ability("cancel_a", 1, K.CANCEL_INTERRUPTS, "kill_a", Effect.CANCEL),
             Ability("cancel_b", last, K.CANCEL_INTERRUPTS, "kill_b", Effect.CANCEL),
-            Ability("save_a", 1, K.CANCEL_INTERRUPTS, "kill_a", Effect.CHANGE, into="saved_a"),
+            Ability("save_a", 1, K.WOULD_INTERRUPTS, "kill_a", Effect.CHANGE, into="saved_a"),
             Ability("forced_int", 1, K.FORCED_INTERRUPTS, "saved_a"),
             Ability("interrupt_saved", last, K.INTERRUPT_WINDOW, "saved_a"),
             Ability("react_draw", 1, K.REACTION_WINDOW, "kill_b", Effect.RAISE, into="draw"),
@@ -93,8 +94,15 @@ def graph_checks(mutant: str = "", levels: int = 3) -> list[Result]:
             shown = r.show(g if what == "sequence" else None)
             reason = f"{r.reason}; path: {shown}"
             steps = tuple(
-                TraceStep(action=f"{a} -> {b}", family="graph", params=(), choices=(), description=f"{a} -> {b}", changes=(Change("step", a, b),))
-                for a, b in zip(r.witness, r.witness[1:])
+                TraceStep(
+                    action=f"{a} -> {b}",
+                    family="graph",
+                    params=(),
+                    choices=(),
+                    description=f"{a} -> {b}",
+                    changes=(Change("step", a, b),),
+                )
+                for a, b in zip(r.witness, r.witness[1:], strict=False)
             )
             trace = Trace(initial=(("step", r.witness[0]),) if r.witness else (), steps=steps)
         out.append(

@@ -21,38 +21,19 @@ play, as a duplicate when its owner owns and controls a copy in play (the
 effect fails when the rules forbid it); an ability places a card from its
 owner's hand or discard pile in its dead pile (several cards do, e.g. after
 a pillage discard); take control of a card, and control reverting to the
-owner; kill; an interrupt discards a duplicate to save the card it is under;
-discard from hand; gain gold.
+owner; a card would leave play (killed to its owner's dead pile, discarded,
+or returned to its owner's hand): its controller may interrupt by
+discarding one duplicate on it to save it, otherwise it leaves play with
+its duplicates; discard from hand; gain gold.
 
-Mutants (``mutant=``), each a deliberately broken version of one rule:
-
-* ``second_copy``: a player may marshal a copy of a unique title as a card
-  although they already own or control a copy in play.
-* ``duplicate_costs``: marshalling a duplicate costs the card's gold cost.
-* ``marshal_free``: marshalling a card does not pay its cost.
-* ``marshal_while_dead``: a unique card may be marshalled while a copy is in
-  its owner's dead pile.
-* ``take_second_copy``: a player may take control of a copy of a unique card
-  while owning or controlling another copy in play.
-* ``take_while_dead``: a player may take control of a unique card while a
-  copy is in their dead pile.
-* ``put_ignores_owner``: putting an opponent's unique card into play ignores
-  the copies its owner has in play.
-* ``put_ignores_owner_dead``: putting an opponent's unique card into play
-  ignores the copies in its owner's dead pile.
-* ``save_keeps_duplicate``: a save does not discard the duplicate.
-* ``dups_survive_kill``: the duplicates of a killed card stay behind.
-* ``no_dead_exception``: the Dead Pile exception is missing: an effect cannot
-  bring the only copy of a unique card back from the dead pile.
-* ``return_with_copy_dead``: an effect brings a unique card back from the
-  dead pile although another copy stays there.
+The deliberately broken rules are edits in ``mutants/agot/unique.py``.
 """
 
 from __future__ import annotations
 
 from ruleproof.dsl import Bool, Int, Model, Or, Range, Step, Term
 
-__all__ = ["SCENARIOS", "CHECKED", "MUTANTS", "build"]
+__all__ = ["SCENARIOS", "CHECKED", "build"]
 
 SCENARIOS = {
     "default": {"players": 2, "unique_titles": 2, "plain_titles": 1, "copies": 2, "max_gold": 4},
@@ -61,21 +42,6 @@ SCENARIOS = {
 }
 CHECKED = ("default", "melee")
 
-MUTANTS = (
-    "second_copy",
-    "duplicate_costs",
-    "marshal_free",
-    "marshal_while_dead",
-    "take_second_copy",
-    "take_while_dead",
-    "put_ignores_owner",
-    "put_ignores_owner_dead",
-    "save_keeps_duplicate",
-    "dups_survive_kill",
-    "no_dead_exception",
-    "return_with_copy_dead",
-)
-
 
 def build(
     players: int = 2,
@@ -83,17 +49,14 @@ def build(
     plain_titles: int = 1,
     copies: int = 2,
     max_gold: int = 4,
-    mutant: str = "",
 ) -> Model:
     """``players`` players, each owning ``copies`` copies of every title."""
-    if mutant and mutant not in MUTANTS:
-        raise ValueError(f"unknown mutant '{mutant}' (known: {', '.join(MUTANTS)})")
     titles = unique_titles + plain_titles
     if titles < 1 or copies < 1:
         raise ValueError("a scenario needs at least one title and one copy of it")
     per = titles * copies
     m = Model("unique", doc=__doc__ or "")
-    m.params.update(mutant=mutant, max_gold=max_gold, copies=copies, plain_titles=plain_titles)
+    m.params.update(max_gold=max_gold, copies=copies, plain_titles=plain_titles)
     Player = m.sort(
         "Player", [f"p{i}" for i in range(1, players + 1)], labels=[f"player {i}" for i in range(1, players + 1)]
     )
@@ -116,9 +79,12 @@ def build(
     Card = m.sort(
         "Card",
         names,
-        labels=[f"copy {copy_of(i) + 1} of title {title_of(i)[1:]} of player {owner_of(i)[1:]}" for i in range(len(names))],
+        labels=[
+            f"copy {copy_of(i) + 1} of title {title_of(i)[1:]} of player {owner_of(i)[1:]}" for i in range(len(names))
+        ],
     )
     m.enum("Zone", ["hand", "play", "dup", "dead", "discard"])
+    Dest = m.enum("Dest", ["dead", "discard", "hand"])
 
     owners = {n: owner_of(i) for i, n in enumerate(names)}
     titles_of = {n: title_of(i) for i, n in enumerate(names)}
@@ -162,17 +128,18 @@ def build(
             return
         a.require((zone[c] == "hand") & (gold[p] >= cost[c]))
         if uniq(c):
-            if mutant != "second_copy":
-                a.require(~has_in_play(p.name, c))
-            if mutant != "marshal_while_dead":
-                a.require(~dead_copy(p.name, c))
+            a.require(~has_in_play(p.name, c))
+            a.require(~dead_copy(p.name, c))
         a.set(zone[c], "play")
         a.set(controller[c], p)
-        if mutant != "marshal_free":
-            a.set(gold[p], gold[p] - cost[c])
+        a.set(gold[p], gold[p] - cost[c])
 
     @m.action(
-        Player, Card, Card, describe="{p} marshals {c} as a duplicate on {u}", cites=["Duplicates", "Unique Cards", "Marshal"]
+        Player,
+        Card,
+        Card,
+        describe="{p} marshals {c} as a duplicate on {u}",
+        cites=["Duplicates", "Unique Cards", "Marshal"],
     )
     def marshal_duplicate(a: Step, p: Term, c: Term, u: Term) -> None:
         if not _duplicable(owners, titles_of, is_unique, p, c, u):
@@ -181,9 +148,6 @@ def build(
         a.require((zone[c] == "hand") & (zone[u] == "play") & (controller[u] == p) & ~dead_copy(p.name, c))
         a.set(zone[c], "dup")
         a.set(under[c], u)
-        if mutant == "duplicate_costs":
-            a.require(gold[p] >= cost[c])
-            a.set(gold[p], gold[p] - cost[c])
 
     @m.action(
         Player,
@@ -199,10 +163,8 @@ def build(
         if uniq(c):
             a.require(~has_in_play(p.name, c) & ~dead_copy(p.name, c))
             if owners[c.name] != p.name:
-                if mutant != "put_ignores_owner":
-                    a.require(~has_in_play(owners[c.name], c))
-                if mutant != "put_ignores_owner_dead":
-                    a.require(~dead_copy(owners[c.name], c))
+                a.require(~has_in_play(owners[c.name], c))
+                a.require(~dead_copy(owners[c.name], c))
         a.set(zone[c], "play")
         a.set(controller[c], p)
 
@@ -239,13 +201,7 @@ def build(
         hosts = [u for u in others(c) if owners[u.name] == p.name]
         host_cond = {u.name: (zone[u] == "play") & (controller[u] == p) for u in hosts}
         as_dup = Or(False, *host_cond.values())
-        if mutant == "no_dead_exception":
-            # the card's own presence in the dead pile is (wrongly) counted as a copy there
-            dead_ok: Term = ~((zone[c] == "dead") | dead_copy(p.name, c))
-        elif mutant == "return_with_copy_dead":
-            dead_ok = Or(True)  # other copies in the dead pile are (wrongly) ignored
-        else:
-            dead_ok = ~dead_copy(p.name, c)
+        dead_ok = ~dead_copy(p.name, c)  # the card itself is the single instance the exception allows
         # a copy in play that the player owns and controls takes the returned card as a duplicate;
         # any other copy the player owns or controls in play makes the effect fail
         ok = dead_ok & (as_dup | ~has_in_play(p.name, c))
@@ -260,10 +216,8 @@ def build(
     def take_control(a: Step, p: Term, c: Term) -> None:
         a.require((zone[c] == "play") & (controller[c] != p))
         if uniq(c):
-            if mutant != "take_second_copy":
-                a.require(~has_in_play(p.name, c))
-            if mutant != "take_while_dead":
-                a.require(~dead_copy(p.name, c))
+            a.require(~has_in_play(p.name, c))
+            a.require(~dead_copy(p.name, c))
         a.set(controller[c], p)
 
     @m.action(Card, describe="control of {c} reverts to its owner", cites=["Ownership and Control"])
@@ -271,26 +225,27 @@ def build(
         a.require((zone[c] == "play") & (controller[c] != owner[c]))
         a.set(controller[c], owner[c])
 
-    @m.action(Card, describe="{c} is killed", cites=["Kill, Killed", "Dead Pile", "Leaves Play", "Duplicates"])
-    def kill(a: Step, c: Term) -> None:
-        a.require(zone[c] == "play")
-        a.set(zone[c], "dead")
-        a.set(controller[c], owner[c])
-        if mutant != "dups_survive_kill":
-            for d in others(c):
-                if owners[d.name] == owners[c.name] and uniq(c):
-                    a.set(zone[d], "discard", when=(zone[d] == "dup") & (under[d] == c))
-
     @m.action(
-        Card, Card, describe="{u} would be killed: its duplicate {d} is discarded to save it", cites=["Duplicates", "Save"]
+        Card,
+        describe="{c} would leave play; its controller may discard a duplicate on it to save it",
+        cites=["Leaves Play", "Kill, Killed", "Dead Pile", "Discard Pile", "Duplicates", "Save"],
     )
-    def save_with_duplicate(a: Step, u: Term, d: Term) -> None:
-        if not (uniq(u) and d.name != u.name and owners[d.name] == owners[u.name] and titles_of[d.name] == titles_of[u.name]):
-            a.require(False)
-            return
-        a.require((zone[u] == "play") & (zone[d] == "dup") & (under[d] == u))
-        if mutant != "save_keeps_duplicate":
-            a.set(zone[d], "discard")
+    def leave_play(a: Step, c: Term) -> None:
+        dest = a.choose("to", Dest)
+        save = a.choose("save", Bool)
+        dup = a.choose("duplicate", Card)
+        a.require(zone[c] == "play")
+        # Interrupt: when the overlapping unique card would leave play, discard this duplicate to save that card
+        mine = [d for d in others(c) if owners[d.name] == owners[c.name] and uniq(c)]
+        a.require(~save | Or(False, *((dup == d) & (zone[d] == "dup") & (under[d] == c) for d in mine)))
+        for d in mine:
+            a.set(zone[d], "discard", when=save & (dup == d))
+        gone = ~save
+        for x in Dest:
+            a.set(zone[c], x.name, when=gone & (dest == x))
+        a.set(controller[c], owner[c], when=gone)
+        for d in mine:  # leaving play, the card takes its duplicates to the discard pile
+            a.set(zone[d], "discard", when=gone & (zone[d] == "dup") & (under[d] == c))
 
     @m.action(
         Card,
@@ -309,7 +264,9 @@ def build(
     return m
 
 
-def _duplicable(owners: dict[str, str], titles_of: dict[str, str], is_unique: dict[str, bool], p: Term, c: Term, u: Term) -> bool:
+def _duplicable(
+    owners: dict[str, str], titles_of: dict[str, str], is_unique: dict[str, bool], p: Term, c: Term, u: Term
+) -> bool:
     """Static part of "``c`` may be a duplicate on ``u`` for ``p``": both owned by ``p``, same unique title."""
     return (
         c.name != u.name

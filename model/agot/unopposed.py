@@ -16,8 +16,8 @@ declares standing attackers with the challenge icon and kneels them),
 with the icon), an action window in which STR modifiers are applied
 (``modify_str``), characters are removed from the challenge
 (``remove_from_challenge``) or a non-participating character is made to
-contribute its STR to one side (``contribute``, FAQ 2.10: the most recent
-effect prevails, so a character counts for one side only), then
+contribute its STR to one side (``contribute``, FAQ 2.10: the most recent effect prevails, so
+a character counts for one side only), then
 ``determine`` (step 4.2.2) records both sides' STR, the winner and whether the
 challenge is unopposed, ``gain_bonuses`` (step 4.2.3) gives the unopposed
 bonus and ``end_challenge`` ends the challenge (its modifiers expire).  Claim
@@ -31,26 +31,23 @@ type) in the challenges phase modelled.  Following step 4.2.2 the unopposed
 flag is set when the defending side counts 0 STR; the unopposed bonus also
 requires the attacker to win.
 
-Mutants (``mutant=``), each a deliberately broken version of one rule:
-
-* ``unopposed_no_defenders``: a challenge is unopposed only when no defenders
-  participate (defenders with 0 total STR are missed).
-* ``no_floor``: a character's negative STR is counted, lowering its side's total.
-* ``side_floor``: only the side's total is floored at zero, so one character's
-  negative STR cancels another's.
-* ``defender_wins_ties``: a tie goes to the defender.
-* ``zero_str_wins``: the attacker wins a 0-0 tie (no STR 1 requirement).
-* ``contributors_win``: a side whose STR comes only from contributing,
-  non-participating characters can win.
-* ``bonus_without_win``: the unopposed bonus is gained although the attacker did not win.
-* ``bonus_any_win``: the attacker gains the bonus for any won challenge, opposed or not.
+FAQ (2.10): a character contributes its STR to one side at a time, the most
+recent contribution prevails, and removing a character from the challenge
+ends only its participation: an earlier contribution by a card effect
+counts again.  The model keeps the side each character counts for in
+``side`` (updated at each event); what happened is recorded as it happens:
+whether the character participates and the side a card effect made it
+contribute to (``effect_side``; such effects choose characters that are
+not participating, so a character's participation is always its most
+recent contribution).  The properties recompute the side from that record.  The deliberately broken rules are edits in
+``mutants/agot/unopposed.py``.
 """
 
 from __future__ import annotations
 
 from ruleproof.dsl import Bool, Count, If, Int, Max, Model, OneOf, Or, Range, Step, Sum, Term
 
-__all__ = ["SCENARIOS", "CHECKED", "MUTANTS", "build"]
+__all__ = ["SCENARIOS", "CHECKED", "build"]
 
 SCENARIOS = {
     "default": {"players": 2, "chars": 6, "max_str": 3, "max_mod": 2, "max_power": 5},
@@ -58,24 +55,12 @@ SCENARIOS = {
 }
 CHECKED = ("default",)
 
-MUTANTS = (
-    "unopposed_no_defenders",
-    "no_floor",
-    "side_floor",
-    "defender_wins_ties",
-    "zero_str_wins",
-    "contributors_win",
-    "bonus_without_win",
-    "bonus_any_win",
-)
 
 CHALLENGES = 3  # one military, one intrigue and one power challenge per player (step 4.2)
 
 
-def build(players: int = 2, chars: int = 6, max_str: int = 3, max_mod: int = 2, max_power: int = 5, mutant: str = "") -> Model:
+def build(players: int = 2, chars: int = 6, max_str: int = 3, max_mod: int = 2, max_power: int = 5) -> Model:
     """Challenges between ``players`` players with ``chars`` characters each."""
-    if mutant and mutant not in MUTANTS:
-        raise ValueError(f"unknown mutant '{mutant}' (known: {', '.join(MUTANTS)})")
     if max_power < CHALLENGES:
         raise ValueError(f"max_power must be at least {CHALLENGES}")
     m = Model("unopposed", doc=__doc__ or "")
@@ -99,6 +84,8 @@ def build(players: int = 2, chars: int = 6, max_str: int = 3, max_mod: int = 2, 
     def_player = m.var("def_player", Player, init=Player[1].name)
     side = m.var("side", Side, index=Char, init="none")
     participating = m.var("participating", Bool, index=Char, init=False)
+    # FAQ (2.10) as it happened: the side a card effect made the character contribute to
+    effect_side = m.var("effect_side", Side, index=Char, init="none")
     standing = m.var("standing", Bool, index=Char, init=OneOf(False, True))
     icon = m.var("icon", Bool, index=Char, init=OneOf(False, True))
     base = m.var("base", Int(0, max_str), index=Char, init=Range(0, max_str))
@@ -125,18 +112,17 @@ def build(players: int = 2, chars: int = 6, max_str: int = 3, max_mod: int = 2, 
 
     def side_str(s: str) -> Term:
         """The total STR counted for side ``s``."""
-        if mutant == "no_floor":
-            return Sum(If(side[c] == s, base[c] + mod[c], 0) for c in Char)
-        if mutant == "side_floor":
-            return Max(Sum(If(side[c] == s, base[c] + mod[c], 0) for c in Char), 0)
         return Sum(If(side[c] == s, Max(base[c] + mod[c], 0), 0) for c in Char)
 
     def participants(s: str) -> Term:
-        if mutant == "contributors_win":
-            return Count(Char, lambda c: side[c] == s)
         return Count(Char, lambda c: participating[c] & (side[c] == s))
 
-    @m.action(Player, Player, describe="{p} initiates a challenge against {q}", cites=["Attacker, Attacking Character, Attacking Player", "4.2 Active player may initiate a challenge"])
+    @m.action(
+        Player,
+        Player,
+        describe="{p} initiates a challenge against {q}",
+        cites=["Attacker, Attacking Character, Attacking Player", "4.2 Active player may initiate a challenge"],
+    )
     def initiate(a: Step, p: Term, q: Term) -> None:
         if p.name == q.name:
             a.require(False)
@@ -155,7 +141,11 @@ def build(players: int = 2, chars: int = 6, max_str: int = 3, max_mod: int = 2, 
         a.set(initiated[p], initiated[p] + 1)
         a.set(stage, "attackers")
 
-    @m.action(Player, describe="{q} declares defenders", cites=["Defender, Defending Character, Defending Player", "4.2.1 Defending player declares defenders"])
+    @m.action(
+        Player,
+        describe="{q} declares defenders",
+        cites=["Defender, Defending Character, Defending Player", "4.2.1 Defending player declares defenders"],
+    )
     def declare_defenders(a: Step, q: Term) -> None:
         own = [c for c in Char if owner.value(c.name) == q.name]
         defend = {c.name: a.choose(f"defend_{c.name}", Bool) for c in own}
@@ -178,42 +168,48 @@ def build(players: int = 2, chars: int = 6, max_str: int = 3, max_mod: int = 2, 
     def remove_from_challenge(a: Step, c: Term) -> None:
         a.require(window & participating[c])
         a.set(participating[c], False)
-        a.set(side[c], "none")
+        a.set(side[c], effect_side[c])  # FAQ (2.10): a contribution by a card effect stays
 
-    @m.action(Char, Side, describe="{c} contributes its STR to the {s} side", cites=["Participating", "Winning a Challenge"])
+    @m.action(
+        Char,
+        Side,
+        describe="{c} contributes its STR to the {s} side",
+        cites=["Participating", "Winning a Challenge"],
+        where=lambda c, s: s != "none",
+    )
     def contribute(a: Step, c: Term, s: Term) -> None:
-        if s.name == "none":
-            a.require(False)
         a.require(window & ~participating[c] & (side[c] != s))
         a.set(side[c], s)
+        a.set(effect_side[c], s)
 
-    @m.action(describe="STR is compared and the challenge winner determined", cites=["4.2.2 Compare STR to determine challenge winner", "Winning a Challenge", "Unopposed, Unopposed Challenge"])
+    @m.action(
+        describe="STR is compared and the challenge winner determined",
+        cites=[
+            "4.2.2 Compare STR to determine challenge winner",
+            "Winning a Challenge",
+            "Unopposed, Unopposed Challenge",
+        ],
+    )
     def determine(a: Step) -> None:
         a.require(stage == "defenders")
         att, dfn = side_str("attacking"), side_str("defending")
         att_ok = (att >= 1) & (participants("attacking") >= 1)
-        if mutant == "zero_str_wins":
-            att_ok = participants("attacking") >= 1
         dfn_ok = (dfn >= 1) & (participants("defending") >= 1)
-        att_higher = att > dfn if mutant == "defender_wins_ties" else att >= dfn
+        att_higher = att >= dfn
         o = {x.name: x for x in Outcome}
         a.set(winner, If(att_higher, If(att_ok, o["attacker"], o["nobody"]), If(dfn_ok, o["defender"], o["nobody"])))
-        if mutant == "unopposed_no_defenders":
-            a.set(unopposed, Count(Char, lambda c: participating[c] & (side[c] == "defending")) == 0)
-        else:
-            a.set(unopposed, dfn == 0)
+        a.set(unopposed, dfn == 0)
         a.set(att_str, att)
         a.set(def_str, dfn)
         a.set(stage, "decided")
 
-    @m.action(describe="challenge bonuses are gained", cites=["4.2.3 Gain challenge bonuses", "Unopposed, Unopposed Challenge"])
+    @m.action(
+        describe="challenge bonuses are gained",
+        cites=["4.2.3 Gain challenge bonuses", "Unopposed, Unopposed Challenge"],
+    )
     def gain_bonuses(a: Step) -> None:
         a.require(stage == "decided")
         bonus = unopposed & (winner == "attacker")
-        if mutant == "bonus_without_win":
-            bonus = unopposed
-        elif mutant == "bonus_any_win":
-            bonus = winner == "attacker"
         for p in Player:
             a.set(power[p], power[p] + 1, when=bonus & (att_player == p))
         a.set(stage, "bonuses")
@@ -224,6 +220,7 @@ def build(players: int = 2, chars: int = 6, max_str: int = 3, max_mod: int = 2, 
         for c in Char:
             a.set(side[c], "none")
             a.set(participating[c], False)
+            a.set(effect_side[c], "none")
             a.set(mod[c], 0)
         a.set(winner, "nobody")
         a.set(unopposed, False)

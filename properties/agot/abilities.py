@@ -39,13 +39,27 @@ def register(m: Model) -> None:
         """The step initiated ``c``'s ability: its effect is now attempting to initiate."""
         return And(t.post(v.busy), t.post(v.src) == c)
 
+    def forced_still_due(c: Term) -> Term:
+        """Forced reaction ``c`` must still be initiated for the open occurrence (the rules allow it)."""
+        return And(
+            v.zone[c] == "play",
+            v.g_occ[c] == 0,
+            v.g_period[c] < v.printed[v.title[c]],
+            v.deck[v.owner[c]] >= 1,
+        )
+
+    forced = [c for c in chars if v.forced.value(c.name)]
+    no_forced_due = And(*(Not(forced_still_due(c)) for c in forced))
+
     # ------------------------------------------------------------- strengthening
     m.invariant(
         "printed limits and maxima are positive and counts are never negative (strengthening)",
         And(
             ForAll(Title, lambda t: And(v.printed[t] >= 1, v.printed[t] <= m.params["max_n"])),
             ForAll(Card, lambda c: And(v.uses[c] >= 0, v.g_period[c] >= 0, v.g_occ[c] >= 0)),
-            ForAll(Player, lambda p: And(v.gold[p] >= 0, v.deck[p] >= 0, ForAll(Title, lambda t: v.g_title[p, t] >= 0))),
+            ForAll(
+                Player, lambda p: And(v.gold[p] >= 0, v.deck[p] >= 0, ForAll(Title, lambda t: v.g_title[p, t] >= 0))
+            ),
         ),
         cites=[LIMITS, "Negative Quantities"],
     )
@@ -111,7 +125,7 @@ def register(m: Model) -> None:
             v.g_occ[c] == 0,
             v.g_period[c] < v.printed[v.title[c]],
             v.deck[v.owner[c]] >= 1,
-            True if v.forced.value(c.name) else ~v.knelt[c],
+            True if v.forced.value(c.name) else And(~v.knelt[c], no_forced_due),
         )
         return Implies(rules_allow, started(t, c))
 
@@ -126,7 +140,9 @@ def register(m: Model) -> None:
 
     def event_may_be_played(t: Transition, e: Term) -> Term:
         p, ti = v.owner[e], v.title[e]
-        rules_allow = And(v.zone[e] == "hand", v.g_title[p, ti] < v.printed[ti], v.deck[p] >= 1, v.gold[p] >= v.cost[e])
+        rules_allow = And(
+            v.zone[e] == "hand", v.g_title[p, ti] < v.printed[ti], v.deck[p] >= 1, v.gold[p] >= v.cost[e], no_forced_due
+        )
         return Implies(rules_allow, started(t, e))
 
     m.action_property(
@@ -248,25 +264,44 @@ def register(m: Model) -> None:
         "resolve or are canceled.",
     )
     m.action_property(
-        "a resolved effect draws exactly one card for its controller",
+        "a resolved effect draws one card for its controller; an event's controller may decline",
         "resolve",
         lambda t: And(
-            *(t.post(v.deck[p]) == If(v.owner[v.src] == p, v.deck[p] - 1, v.deck[p]) for p in Player),
+            *(
+                t.post(v.deck[p])
+                == If(And(v.owner[v.src] == p, Or(~v.is_event[v.src], t.choice("draw"))), v.deck[p] - 1, v.deck[p])
+                for p in Player
+            ),
             played_to_discard(t),
         ),
-        cites=["Effects", "Event Cards"],
+        cites=["Effects", "Event Cards", "May"],
+        doc="Once initiated, as much of the effect as possible resolves, unless the effect uses the word 'may'.",
     )
 
     # ------------------------------------------------------------- forced and may
-    def forced_still_due(c: Term) -> Term:
-        return And(
-            v.zone[c] == "play",
-            v.g_occ[c] == 0,
-            v.g_period[c] < v.printed[v.title[c]],
-            v.deck[v.owner[c]] >= 1,
+    for fam in ("initiate", "play_event"):
+        m.action_property(
+            f"no optional reaction is initiated while a forced reaction is due ({fam})",
+            fam,
+            lambda t, c: Implies(started(t, c), True if (not event(c) and v.forced.value(c.name)) else no_forced_due),
+            cites=["Forced Interrupts / Forced Reactions", "Triggering Condition"],
+            doc="Forced reactions take priority and initiate before non-forced reactions.",
         )
-
-    forced = [c for c in chars if v.forced.value(c.name)]
+    m.invariant(
+        "a player may decline the optional reactions: the window can close once no forced reaction is due",
+        Implies(And(v.open, ~v.busy, no_forced_due), m.enabled("close_window")),
+        cites=["May", "Abilities", "Reactions"],
+        doc="The initiation of reactions is optional: all players may pass, and the window closes.",
+    )
+    m.invariant(
+        "an event's controller may draw or decline to draw",
+        Implies(
+            And(v.busy, Or(*(v.src == e for e in events))),
+            And(m.enabled("resolve", choosing={"draw": True}), m.enabled("resolve", choosing={"draw": False})),
+        ),
+        cites=["May", "Effects"],
+        doc="May: the option is granted to the controller of the card with the ability: both are possible.",
+    )
     m.action_property(
         "a reaction window closes only after every eligible forced reaction has resolved",
         "close_window",

@@ -33,9 +33,15 @@ def register(m: Model) -> None:
         cites=["Treasury", "Gold"],
     )
     m.invariant(
+        "a pool holds at most its starting gold and one income (strengthening)",
+        ForAll(Player, lambda p: v.gold[p] <= m.params["max_start_gold"] + If(v.collected[p], v.income[p], 0)),
+        cites=["Income", "Taxation Phase"],
+    )
+    m.invariant(
         "no gold pool or treasury goes below zero",
         And(v.treasury >= 0, ForAll(Player, lambda p: v.gold[p] >= 0)),
-        cites=["Gold", "Costs", "Negative Quantities"],
+        cites=["Gold", "Costs", "Negative Quantities", "Tokens, Running out of"],
+        doc="The treasury never runs out: there is no limit to the number of gold tokens.",
     )
 
     # ------------------------------------------------------------------ the active player and player order
@@ -92,15 +98,19 @@ def register(m: Model) -> None:
         cites=["3.3 Next player becomes active player", "3.4 Marshaling phase ends"],
     )
     m.action_property(
-        "the active player collects income once, from the treasury, on becoming active",
+        "the active player collects income equal to the plot's gold value, once, from the treasury",
         "collect_income",
         lambda t, p: And(
             v.phase == "marshaling",
             v.active == p,
             Not(v.collected[p]),
-            t.post(v.gold[p]) == v.gold[p] + If(v.income[p] <= v.treasury, v.income[p], v.treasury),
+            t.post(v.collected[p]),
+            t.post(v.gold[p]) == v.gold[p] + v.income[p],
+            t.post(v.treasury) == v.treasury - v.income[p],
         ),
-        cites=["3.2 Active player collects income", "Income", "Active Player"],
+        cites=["3.2 Active player collects income", "Income", "Active Player", "Tokens, Running out of"],
+        doc="Income: gaining an amount of gold from the treasury equal to the gold value on the plot (the "
+        "treasury cannot run out, so never less).",
     )
     m.action_property(
         "the turn passes only after the active player has collected income",
@@ -139,12 +149,6 @@ def register(m: Model) -> None:
             v.owner[c] == p,
         ),
         cites=["Marshal", "Costs", "Treasury"],
-    )
-    m.action_property(
-        "event cards are not marshalled",
-        "marshal",
-        lambda t, p, c: v.ctype[c] != "event",
-        cites=["Marshal", "Event Cards"],
     )
     m.invariant(
         "event cards never enter play",

@@ -1,8 +1,14 @@
-"""Properties of modifiers: the rule recomputed from the individual modifier slots."""
+"""Properties of modifiers: the rule recomputed from the individual modifier slots.
+
+"Most recently applied" is read from the order of application (``later``,
+written when a set modifier is applied), never from the model's own ranking
+(``set_rank``); the properties "a set modifier just applied is the most
+recently applied ..." tie that order to the step that applies it.
+"""
 
 from __future__ import annotations
 
-from ruleproof.dsl import And, Count, Exists, ForAll, If, Implies, Max, Model, Sum, Term
+from ruleproof.dsl import And, Count, Exists, ForAll, If, Implies, Max, Model, Not, Or, Sum, Term
 
 __all__ = ["register"]
 
@@ -16,7 +22,7 @@ def register(m: Model) -> None:
     total = Sum(If(v.add_on[a], v.amount[a], 0) for a in Add)
     dbl = Count(Mult, lambda x: v.double_on[x])
     hlv = Count(Mult, lambda x: v.halve_on[x])
-    any_set = Exists(SetS, lambda x: v.set_rank[x] > 0)
+    any_set = Exists(SetS, lambda x: v.set_on[x])
     no_mods = And(
         ForAll(Add, lambda a: ~v.add_on[a]),
         ForAll(Mult, lambda x: And(~v.double_on[x], ~v.halve_on[x])),
@@ -34,7 +40,7 @@ def register(m: Model) -> None:
 
     def latest(x: Term) -> Term:
         """``x`` is the most recently applied active set modifier."""
-        return And(v.set_rank[x] > 0, ForAll(SetS, lambda y: v.set_rank[y] <= v.set_rank[x]))
+        return And(v.set_on[x], *(Implies(v.set_on[y], v.later[x, y]) for y in SetS if y.name != x.name))
 
     expected = If(any_set, 0, Max(0, ceil_scaled(v.base + total)))
     for x in SetS:
@@ -53,15 +59,76 @@ def register(m: Model) -> None:
         ),
         cites=["Modifiers"],
     )
+    pairs = [(x, y) for x in SetS for y in SetS if x.name != y.name]
     m.invariant(
-        "active set modifiers have distinct application order (strengthening)",
-        ForAll(
-            SetS,
-            lambda x: And(
-                v.set_rank[x] >= 0,
-                v.set_rank[x] <= Count(SetS, lambda y: v.set_rank[y] > 0),
-                ForAll(SetS, lambda y: Implies(And(v.set_rank[x] > 0, v.set_rank[x] == v.set_rank[y]), _same(x, y))),
+        "the active set modifiers were applied one after another (strengthening)",
+        And(
+            *(Implies(v.later[x, y], And(v.set_on[x], v.set_on[y], Not(v.later[y, x]))) for x, y in pairs),
+            *(Implies(And(v.set_on[x], v.set_on[y]), Or(v.later[x, y], v.later[y, x])) for x, y in pairs),
+            *(
+                Implies(And(v.later[x, y], v.later[y, z]), v.later[x, z])
+                for x, y in pairs
+                for z in SetS
+                if z.name not in (x.name, y.name)
             ),
+            *(Not(v.later[x, x]) for x in SetS),
+        ),
+        cites=["Modifiers", "Set"],
+        doc="Of two active set modifiers, one was applied after the other.",
+    )
+    m.invariant(
+        "the model's ranking of set modifiers follows their order of application (strengthening)",
+        And(
+            *(v.set_on[x] == (v.set_rank[x] > 0) for x in SetS),
+            *(
+                Implies(And(v.set_on[x], v.set_on[y]), v.later[x, y] == (v.set_rank[x] > v.set_rank[y]))
+                for x, y in pairs
+            ),
+            *(v.set_rank[x] <= Count(SetS, lambda y: v.set_on[y]) for x in SetS),
+            *(v.set_rank[x] >= 0 for x in SetS),
+        ),
+        cites=["Modifiers", "Set"],
+    )
+    m.action_property(
+        "a set modifier just applied is the most recently applied, and the others keep their order",
+        "apply_set",
+        lambda t, x: And(
+            Not(v.set_on[x]),
+            t.post(v.set_on[x]),
+            *(Implies(v.set_on[y], t.post(v.later[x, y])) for y in SetS if y.name != x.name),
+            *(t.post(v.later[y, z]) == v.later[y, z] for y, z in pairs if x.name not in (y.name, z.name)),
+        ),
+        cites=["Modifiers", "Set"],
+    )
+    m.action_property(
+        "two set modifiers started at once are applied in the order the first player chooses, after all others",
+        "apply_two_sets",
+        lambda t, x, y: And(
+            t.post(v.set_on[x]),
+            t.post(v.set_on[y]),
+            Or(t.post(v.later[x, y]), t.post(v.later[y, x])),
+            *(
+                Implies(v.set_on[z], And(t.post(v.later[x, z]), t.post(v.later[y, z])))
+                for z in SetS
+                if z.name not in (x.name, y.name)
+            ),
+            *(
+                t.post(v.later[z, w]) == v.later[z, w]
+                for z, w in pairs
+                if z.name not in (x.name, y.name) and w.name not in (x.name, y.name)
+            ),
+        ),
+        cites=["Modifiers", "Set", "Priority of Simultaneous Resolution"],
+        doc="Priority of Simultaneous Resolution / FAQ (1.6): the first player determines the order in which "
+        "conflicting lasting effects are applied.",
+    )
+    m.action_property(
+        "an expired set modifier is no longer active; the others keep their order",
+        "remove_set",
+        lambda t, x: And(
+            v.set_on[x],
+            Not(t.post(v.set_on[x])),
+            *(t.post(v.later[y, z]) == v.later[y, z] for y, z in pairs if x.name not in (y.name, z.name)),
         ),
         cites=["Modifiers", "Set"],
     )
@@ -108,10 +175,7 @@ def register(m: Model) -> None:
     )
     m.reachable(
         "sanity: two set modifiers and a halving can be active at once",
-        And(Count(SetS, lambda x: v.set_rank[x] > 0) >= 2, hlv >= 1, total != 0),
+        And(Count(SetS, lambda x: v.set_on[x]) >= 2, hlv >= 1, total != 0),
         cites=["Modifiers"],
     )
 
-
-def _same(x: Term, y: Term) -> bool:
-    return x.name == y.name

@@ -51,6 +51,21 @@ def register(m: Model) -> None:
         doc="FAQ 'A Cask of Ale': power can be moved to a revealed plot card (in play) but not to an agenda, "
         "which is not in play; a card leaving play returns its tokens to the treasury.",
     )
+    victory = m.params["victory"]
+    m.invariant(
+        "power grows one gain at a time until a player wins: the treasury never runs out (strengthening)",
+        Sum(v.power[c] for c in Card) <= len(Player) * (victory - 1) + 1,
+        cites=["Power", "Winning the Game", "Tokens, Running out of"],
+        doc="There is no limit to the power tokens: the only bound is the end of the game at 15 power.",
+    )
+    for fam in ("gain_power", "initiate_power_move"):
+        m.action_property(
+            f"no power changes hands once a player has won ({fam})",
+            fam,
+            lambda t, c: ForAll(Player, lambda p: v.total[p] < victory),
+            cites=["Winning the Game"],
+            doc="The game ends immediately when a player has 15 (or more) power.",
+        )
     m.invariant(
         "a player's power total is the power on the cards they control",
         ForAll(Player, lambda p: v.total[p] == Sum(v.power[c] for c in Card if v.owner.value(c.name) == p.name)),
@@ -64,6 +79,7 @@ def register(m: Model) -> None:
         "a gain takes power from the treasury and opens 'when you gain power'",
         "gain_power",
         lambda t, c: And(
+            v.in_play[c],
             t.post(v.treasury) == v.treasury - 1,
             t.post(v.power[c]) == v.power[c] + 1,
             ForAll(Player, lambda p: Implies(v.owner[c] == p, t.post(v.reaction[p]))),
@@ -115,7 +131,12 @@ def register(m: Model) -> None:
     )
     m.invariant(
         "an attachment in play is attached to a character in play",
-        ForAll(Att, lambda x: Implies(v.att_in_play[x], Exists(Card, lambda c: And(v.attached_to[x] == c, character(c), v.in_play[c])))),
+        ForAll(
+            Att,
+            lambda x: Implies(
+                v.att_in_play[x], Exists(Card, lambda c: And(v.attached_to[x] == c, character(c), v.in_play[c]))
+            ),
+        ),
         cites=["Attachment Cards", "Leaves Play"],
         doc="An attachment attaches only to a character; if that character leaves play the attachment "
         "returns to its owner's hand.",
@@ -126,9 +147,7 @@ def register(m: Model) -> None:
         return Exists(Card, lambda c: And(character(c), v.in_play[c], Not(v.attached_to[x] == c)))
 
     def power_has_destination(src: Term) -> Term:
-        return Exists(
-            Card, lambda d: And(elsewhere(d, src), v.in_play[d], Implies(v.to_char, character(d)))
-        )
+        return Exists(Card, lambda d: And(elsewhere(d, src), v.in_play[d], Implies(v.to_char, character(d))))
 
     m.invariant(
         "a move with no valid destination is never attempted",
@@ -144,7 +163,13 @@ def register(m: Model) -> None:
     m.reachable(
         "sanity: power and an attachment on another player's character",
         And(
-            Exists(Att, lambda x: And(v.att_in_play[x], Exists(Card, lambda c: And(v.attached_to[x] == c, Not(v.owner[c] == v.att_owner[x]))))),
+            Exists(
+                Att,
+                lambda x: And(
+                    v.att_in_play[x],
+                    Exists(Card, lambda c: And(v.attached_to[x] == c, Not(v.owner[c] == v.att_owner[x]))),
+                ),
+            ),
             Exists(Card, lambda c: And(character(c), v.power[c] >= 2)),
         ),
         cites=["Moving Power", "Attachment Cards"],

@@ -74,7 +74,9 @@ def register(m: Model) -> None:
                     Or(
                         False,
                         *(
-                            And(v.under[d] == u, v.zone[u] == "play", v.title[u] == v.title[d], v.owner[u] == v.owner[d])
+                            And(
+                                v.under[d] == u, v.zone[u] == "play", v.title[u] == v.title[d], v.owner[u] == v.owner[d]
+                            )
                             for u in other_cards(d)
                         ),
                     ),
@@ -82,7 +84,8 @@ def register(m: Model) -> None:
             ),
         ),
         cites=["Duplicates", "Leaves Play", "Unique Cards"],
-        doc="A duplicate is placed under the copy already in play; when that card leaves play its duplicates are discarded.",
+        doc="A duplicate is placed under the copy already in play; when that card leaves play its duplicates are "
+        "discarded.",
     )
 
     # ------------------------------------------------------------------ costs
@@ -133,7 +136,8 @@ def register(m: Model) -> None:
         "marshal_duplicate",
         lambda t, p, c, u: Not(copy_in_dead_pile_of(p, c)),
         cites=["Dead Pile", "Duplicates"],
-        doc="FAQ (1.2): a player cannot bring a unique card into play as a duplicate if another copy is in his or her dead pile.",
+        doc="FAQ (1.2): a player cannot bring a unique card into play as a duplicate if another copy is in his or "
+        "her dead pile.",
     )
     m.action_property(
         "a copy of a unique card its owner has in play is marshalled only as a duplicate",
@@ -172,6 +176,7 @@ def register(m: Model) -> None:
         lambda t, p, c, u: Not(copy_in_dead_pile_of(p, c)),
         cites=["Dead Pile", "Duplicates", "Put into Play"],
     )
+
     def dead_copies_of_title(p: Term, c: Term) -> Term:
         """How many cards of ``c``'s title (``c`` included) lie in player ``p``'s dead pile."""
         return Count(Card, lambda d: And(v.title[d] == v.title[c], v.owner[d] == p, v.zone[d] == "dead"))
@@ -218,28 +223,49 @@ def register(m: Model) -> None:
         "take_control",
         lambda t, p, c: Implies(unique_card(c), not_while_copy_in_play(p, c)),
         cites=["Unique Cards", "Ownership and Control"],
-        doc="FAQ (1.3): a player who controls a unique card (regardless of ownership) cannot take control of other copies.",
+        doc="FAQ (1.3): a player who controls a unique card (regardless of ownership) cannot take control of other "
+        "copies.",
     )
 
     # ------------------------------------------------------------------ saves and leaving play
-    m.action_property(
-        "a duplicate saves the card it is under",
-        "save_with_duplicate",
-        lambda t, u, d: And(
-            v.under[d] == u, v.zone[d] == "dup", t.post(v.zone[u]) == "play", t.post(v.zone[d]) == "discard"
-        ),
-        cites=["Duplicates", "Save"],
-        doc="Interrupt: when the overlapping unique card would leave play, discard this duplicate to save that card.",
-    )
-    m.action_property(
-        "a killed card goes to its owner's dead pile and its duplicates are discarded",
-        "kill",
-        lambda t, c: And(
-            t.post(v.zone[c]) == "dead",
+    def dups_under(c: Term, post: Transition | None = None) -> Term:
+        """How many duplicates lie under ``c`` (before the step, or after it with ``post``)."""
+
+        def z(d: Term) -> Term:
+            return post.post(v.zone[d]) if post is not None else v.zone[d]
+
+        return Count(Card, lambda d: And(z(d) == "dup", v.under[d] == c))
+
+    def left_play(t: Transition, c: Term) -> Term:
+        """``c`` left play: to its owner's dead pile, discard pile or hand, with every duplicate discarded."""
+        return And(
+            Or(t.post(v.zone[c]) == "dead", t.post(v.zone[c]) == "discard", t.post(v.zone[c]) == "hand"),
             t.post(v.controller[c]) == v.owner[c],
             ForAll(Card, lambda d: Implies(And(v.zone[d] == "dup", v.under[d] == c), t.post(v.zone[d]) == "discard")),
-        ),
-        cites=["Dead Pile", "Leaves Play", "Duplicates"],
+        )
+
+    def saved(t: Transition, c: Term) -> Term:
+        """``c`` stayed in play and exactly one duplicate under it was discarded (and nothing else changed)."""
+        return And(
+            unique_card(c),
+            t.post(v.zone[c]) == "play",
+            t.post(v.controller[c]) == v.controller[c],
+            dups_under(c, t) == dups_under(c) - 1,
+            ForAll(
+                Card,
+                lambda d: Implies(Not(And(v.zone[d] == "dup", v.under[d] == c)), t.post(v.zone[d]) == v.zone[d]),
+            ),
+            ForAll(Card, lambda d: Implies(t.post(v.zone[d]) != v.zone[d], t.post(v.zone[d]) == "discard")),
+        )
+
+    m.action_property(
+        "a card that would leave play leaves it with its duplicates, unless one duplicate is discarded to save it",
+        "leave_play",
+        lambda t, c: And(v.zone[c] == "play", Or(left_play(t, c), saved(t, c))),
+        cites=["Leaves Play", "Dead Pile", "Duplicates", "Save", "Ownership and Control"],
+        doc="Leaves Play: all duplicates on the card are discarded; a killed card goes to its owner's dead pile. "
+        "Duplicates: 'Interrupt: When the overlapping unique card would leave play, discard this duplicate to save "
+        "that card.' A save is offered only then, and discards one duplicate.",
     )
 
     # ------------------------------------------------------------------ sanity
@@ -253,7 +279,13 @@ def register(m: Model) -> None:
         Or(
             False,
             *(
-                And(v.title[a] == first, v.title[b] == first, v.owner[a] != v.owner[b], v.zone[a] == "play", v.zone[b] == "play")
+                And(
+                    v.title[a] == first,
+                    v.title[b] == first,
+                    v.owner[a] != v.owner[b],
+                    v.zone[a] == "play",
+                    v.zone[b] == "play",
+                )
                 for i, a in enumerate(cards)
                 for b in cards[i + 1 :]
             ),
@@ -278,7 +310,13 @@ def register(m: Model) -> None:
             lambda c: And(
                 unique_card(c),
                 v.zone[c] == "play",
-                Or(False, *(And(v.title[d] == v.title[c], v.zone[d] == "dead", v.owner[d] != v.owner[c]) for d in other_cards(c))),
+                Or(
+                    False,
+                    *(
+                        And(v.title[d] == v.title[c], v.zone[d] == "dead", v.owner[d] != v.owner[c])
+                        for d in other_cards(c)
+                    ),
+                ),
             ),
         ),
         ["Dead Pile"],
@@ -297,10 +335,10 @@ def register(m: Model) -> None:
                 lambda x: Exists(
                     Title,
                     lambda t: And(
-                        Not(v.unique[t]), Count(Card, lambda d: And(v.title[d] == t, v.zone[d] == "play", v.owner[d] == x)) >= 2
+                        Not(v.unique[t]),
+                        Count(Card, lambda d: And(v.title[d] == t, v.zone[d] == "play", v.owner[d] == x)) >= 2,
                     ),
                 ),
             ),
             ["Unique Cards"],
         )
-

@@ -26,27 +26,62 @@ def register(m: Model) -> None:
         raw = v.base[c] + v.mod[c]
         return If(raw < 0, 0, raw)
 
+    def role(c: Term) -> Term:
+        """The side a participating character is on: attackers are the attacking player's characters."""
+        return If(v.owner[c] == v.att_player, s.Side.attacking, s.Side.defending)
+
+    def counts_for(c: Term) -> Term:
+        """FAQ (2.10): the side of the character's most recent contribution (its participation, else a card effect)."""
+        return If(v.participating[c], role(c), v.effect_side[c])
+
     def total(side: str) -> Term:
-        return Sum(If(v.side[c] == side, strength(c), 0) for c in Char)
+        return Sum(If(counts_for(c) == side, strength(c), 0) for c in Char)
 
     def participants(side: str) -> Term:
-        return Count(Char, lambda c: And(v.participating[c], v.side[c] == side))
+        return Count(Char, lambda c: And(v.participating[c], role(c) == side))
 
     in_challenge = Or(v.stage == "attackers", v.stage == "defenders", v.stage == "decided")
 
     # ---------------------------------------------------------------- strengthening
     m.invariant(
-        "a participating character is on its controller's side of the challenge (strengthening)",
+        "participants are the attacking and defending players' characters (strengthening)",
         ForAll(
             Char,
             lambda c: And(
-                Implies(v.participating[c], v.side[c] != "none"),
-                Implies(And(v.participating[c], v.side[c] == "attacking"), v.owner[c] == v.att_player),
-                Implies(And(v.participating[c], v.side[c] == "defending"), v.owner[c] == v.def_player),
-                Implies(v.stage == "idle", And(v.side[c] == "none", v.mod[c] == 0)),
+                Implies(v.participating[c], Or(v.owner[c] == v.att_player, v.owner[c] == v.def_player)),
+                Not(v.att_player == v.def_player),
+                Implies(v.stage == "idle", And(Not(v.participating[c]), v.effect_side[c] == "none", v.mod[c] == 0)),
             ),
         ),
-        cites=["Participating", "Attacker, Attacking Character, Attacking Player", "Defender, Defending Character, Defending Player"],
+        cites=[
+            "Participating",
+            "Attacker, Attacking Character, Attacking Player",
+            "Defender, Defending Character, Defending Player",
+        ],
+    )
+    m.invariant(
+        "each character's STR counts for the side of its most recent contribution",
+        ForAll(Char, lambda c: v.side[c] == counts_for(c)),
+        cites=["Participating", "Winning a Challenge"],
+        doc="FAQ (2.10): a character contributes its STR to one side; the most recent effect prevails, becoming a "
+        "participant included; removing a character from the challenge affects only its participation, not an "
+        "earlier contribution by a card ability.",
+    )
+    m.action_property(
+        "a card effect records the side the character contributes to",
+        "contribute",
+        lambda t, c, sd: And(Not(v.participating[c]), t.post(v.effect_side[c]) == sd, Not(t.post(v.participating[c]))),
+        cites=["Participating"],
+        doc="FAQ (2.10): an effect that makes a character contribute its STR does not make it participate.",
+    )
+    m.action_property(
+        "removing a character from the challenge ends only its participation",
+        "remove_from_challenge",
+        lambda t, c: And(
+            v.participating[c], Not(t.post(v.participating[c])), t.post(v.effect_side[c]) == v.effect_side[c]
+        ),
+        cites=["Participating"],
+        doc="FAQ (2.10): an ability that removes a character from a challenge only affects its participating status.",
     )
     m.invariant(
         "each player gains at most one unopposed bonus per challenge initiated (strengthening)",
@@ -55,7 +90,8 @@ def register(m: Model) -> None:
             lambda p: And(
                 v.power[p] >= 0,
                 v.initiated[p] >= 0,
-                v.power[p] + (challenges - v.initiated[p]) + If(And(in_challenge, v.att_player == p), 1, 0) <= max_power,
+                v.power[p] + (challenges - v.initiated[p]) + If(And(in_challenge, v.att_player == p), 1, 0)
+                <= max_power,
             ),
         ),
         cites=["4.2 Active player may initiate a challenge", "4.2.3 Gain challenge bonuses"],
@@ -150,8 +186,9 @@ def register(m: Model) -> None:
         "gain_bonuses",
         lambda t: ForAll(
             Player,
-            lambda p: t.post(v.power[p])
-            == v.power[p] + If(And(v.att_player == p, v.unopposed, v.winner == "attacker"), 1, 0),
+            lambda p: (
+                t.post(v.power[p]) == v.power[p] + If(And(v.att_player == p, v.unopposed, v.winner == "attacker"), 1, 0)
+            ),
         ),
         cites=["Unopposed, Unopposed Challenge", "4.2.3 Gain challenge bonuses"],
         doc="Only the attacker, only for winning, only when unopposed, and exactly 1 power.",
@@ -168,4 +205,3 @@ def register(m: Model) -> None:
         And(v.stage == "decided", v.winner == "defender"),
         cites=["Winning a Challenge"],
     )
-

@@ -2,8 +2,8 @@
 
 For each system of a model: its file and properties file, its scenarios
 (checked or not) with their parameters, the parameters of its ``build()``
-(type and default), the named mutants its ``MUTANTS`` declares (``--param
-mutant=NAME``), how many IR mutants ``ruleproof mutants`` makes, and its
+(type and default), the named mutants its ``MUTANTS`` declares or its rule-mutants
+file registers (``--param mutant=NAME``), how many IR mutants ``ruleproof mutants`` makes, and its
 properties with their short ids.
 
 A short id is the property's sentence made into a word list (lower case,

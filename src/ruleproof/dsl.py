@@ -44,7 +44,7 @@ import itertools
 import os
 import string
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import (
     TYPE_CHECKING,
@@ -715,6 +715,10 @@ class Step:
         self.writes: list[ir.Write] = []
         self._order: list[str] = []
         self._site = 0
+        # edits of the built model (rule mutants, see Model.drop_require and friends)
+        self._require_edits: list[_RequireEdit] = []
+        self._dropped_sets: list[_SetEdit] = []
+        self._precedence = ""
 
     def require(self, *conds: Operand) -> None:
         """The action is enabled only when every one of ``conds`` holds (choices included)."""
@@ -725,8 +729,11 @@ class Step:
         for cond in conds:
             t = lift(cond)
             _need_bool(t, "require")
-            self.guard.append(t.expr)
-            self.requires.append(ir.Requirement(t.expr, where))
+            e = t.expr
+            for edit in self._require_edits:
+                e = edit.apply(e)
+            self.guard.append(e)
+            self.requires.append(ir.Requirement(e, where))
 
     @overload
     def choose(self, name: str, t: Type | Sort, index: None = None) -> Term: ...
@@ -753,6 +760,13 @@ class Step:
             out[el] = Term(ir.Choice(cname, tt))
         return ChoiceArray(name, tt, index, out)
 
+    def choice(self, name: str) -> Term:
+        """A choice this step already declared (e.g. for an :meth:`Model.amend` edit of the body)."""
+        if name not in self.choices:
+            raise _err(f"action '{self._family}' has no choice '{name}'{_suggest(name, self.choices)}")
+        c = self.choices[name]
+        return Term(ir.Choice(c.name, c.type))
+
     def set(self, target: Term, value: Operand, when: Operand | None = None, precedence: str = "") -> None:
         """``target' = value`` (read in the pre-state); later ``set``s of a cell win.
 
@@ -771,6 +785,11 @@ class Step:
         if not isinstance(target, Cell):
             raise _err(f"cannot assign to {target!r}")
         arr = target.array
+        precedence = precedence or self._precedence
+        for drop in self._dropped_sets:
+            if drop.array == arr.name:
+                drop.hits += 1
+                return
         v = lift(value, arr.type) if isinstance(value, str) else lift(value)
         if not ir.same_kind(v.type, arr.type):
             raise _err(
@@ -797,6 +816,60 @@ class Step:
             self.updates[var.name] = ir.ite(c, v.expr, prev)
             if var.name not in self._order:
                 self._order.append(var.name)
+
+
+@dataclass
+class _RequireEdit:
+    """Drop (or replace) one precondition of a family's ground actions: the conjuncts ``find()`` gives.
+
+    ``find`` and ``replace`` are read when the body states its first precondition, so they may read
+    the step's choices (declared before).
+    """
+
+    find: Callable[[], Expr]
+    replace: Callable[[], Expr | None]
+    hits: list[int]
+    _terms: tuple[tuple[Expr, ...], Expr | None] | None = None
+
+    def apply(self, e: Expr) -> Expr:
+        if self._terms is None:
+            self._terms = (ir.conjuncts(self.find()), self.replace())
+        find, replace = self._terms
+        cs = list(ir.conjuncts(e))
+        if not find or any(x not in cs for x in find):
+            return e
+        at = cs.index(find[0])
+        kept = [x for x in cs if x not in find]
+        if replace is not None:
+            kept.insert(min(at, len(kept)), replace)
+        self.hits[0] += 1
+        return ir.and_(*kept)
+
+
+@dataclass
+class _SetEdit:
+    """Ignore every ``set`` of state array ``array`` in a family's body."""
+
+    array: str
+    hits: int = 0
+
+
+@dataclass
+class _ActionDecl:
+    """What ``@m.action`` declared: enough to ground the family again after an edit."""
+
+    params: tuple["Sort", ...]
+    body: Callable[..., None]
+    describe: str | Callable[..., str] | None
+    cites: tuple[str, ...]
+    loc: SourceLoc | None
+    pnames: tuple[str, ...]
+    where: Callable[..., Operand] | None = None
+    distinct: bool = False
+
+
+MUTANT_PRECEDENCE = "a deliberately broken rule (a rule mutant) overrides the rule"
+"""The precedence an :meth:`Model.amend` edit states for its writes (the determinism check accepts them)."""
 
 
 class Transition:
@@ -900,6 +973,7 @@ class Model:
         self._actions: list[ir.Action] = []
         self._families: dict[str, SourceLoc | None] = {}
         self._family_sorts: dict[str, tuple[Sort, ...]] = {}
+        self._decls: dict[str, _ActionDecl] = {}
         self._props: list[ir.Property] = []
         self._ends: list[tuple[Expr, tuple[str, ...]]] = []
         self._declared: list[Declared] = []
@@ -1093,35 +1167,170 @@ class Model:
                     f"action '{fam}' takes the step and {len(params)} parameter(s) ({sorts})",
                     loc,
                 )
-            for combo in itertools.product(*(list(p) for p in params)):
-                if not _grounded(fam, params, combo, where, distinct, loc):
-                    continue
-                step = Step(self, fam)
-                fn(step, *combo)
-                guard = ir.and_(*step.guard)
-                if guard == ir.FALSE:
-                    continue
-                label = f"{fam}({', '.join(c.name for c in combo)})" if combo else fam
-                desc = _describe(describe, fam, pnames, combo)
-                self._actions.append(
-                    ir.Action(
-                        family=fam,
-                        params=tuple((pn, c.name) for pn, c in zip(pnames, combo, strict=True)),
-                        label=label,
-                        guard=guard,
-                        choices=tuple(step.choices.values()),
-                        updates=tuple(ir.Update(v, step.updates[v]) for v in step._order),
-                        description=desc,
-                        cites=tuple(cites),
-                        param_labels=tuple(c.label for c in combo),
-                        loc=loc,
-                        writes=tuple(step.writes),
-                        requires=tuple(step.requires),
-                    )
-                )
+            decl = _ActionDecl(tuple(params), fn, describe, tuple(cites), loc, tuple(pnames), where, distinct)
+            self._decls[fam] = decl
+            self._actions.extend(self._ground(fam, decl))
             return fn
 
         return deco
+
+    def _ground(self, fam: str, decl: _ActionDecl) -> list[ir.Action]:
+        """The ground actions of family ``fam``: its body run once per parameter tuple."""
+        out: list[ir.Action] = []
+        for combo in itertools.product(*(list(p) for p in decl.params)):
+            if not _grounded(fam, decl.params, combo, decl.where, decl.distinct, decl.loc):
+                continue
+            step = Step(self, fam)
+            decl.body(step, *combo)
+            guard = ir.and_(*step.guard)
+            if guard == ir.FALSE:
+                continue
+            label = f"{fam}({', '.join(c.name for c in combo)})" if combo else fam
+            out.append(
+                ir.Action(
+                    family=fam,
+                    params=tuple((pn, c.name) for pn, c in zip(decl.pnames, combo, strict=True)),
+                    label=label,
+                    guard=guard,
+                    choices=tuple(step.choices.values()),
+                    updates=tuple(ir.Update(v, step.updates[v]) for v in step._order),
+                    description=_describe(decl.describe, fam, decl.pnames, combo),
+                    cites=decl.cites,
+                    param_labels=tuple(c.label for c in combo),
+                    loc=decl.loc,
+                    writes=tuple(step.writes),
+                    requires=tuple(step.requires),
+                )
+            )
+        return out
+
+    # edits of the built model (deliberately broken rules) ---------------------
+    def _edit(self, family: str, body: Callable[..., None]) -> None:
+        """Ground ``family`` again with ``body``, in the place its actions had."""
+        if family not in self._decls:
+            raise _err(f"cannot edit unknown action '{family}'{_suggest(family, self._decls)}")
+        if any(p.family == family for p in self._props):
+            raise _err(f"action '{family}' is edited after a property over it was declared: edit the model first")
+        decl = self._decls[family]
+        decl.body = body
+        new = self._ground(family, decl)
+        before = next((i for i, a in enumerate(self._actions) if a.family == family), len(self._actions))
+        kept = [a for a in self._actions if a.family != family]
+        k = sum(1 for a in self._actions[:before] if a.family != family)
+        self._actions = kept[:k] + new + kept[k:]
+
+    def _params_of(self, family: str) -> int:
+        if family not in self._decls:
+            raise _err(f"cannot edit unknown action '{family}'{_suggest(family, self._decls)}")
+        return len(self._decls[family].params)
+
+    def redefine(self, family: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
+        """Replace the body of action ``family`` (same parameters) with the decorated one."""
+        n = self._params_of(family)
+
+        def deco(fn: Callable[..., None]) -> Callable[..., None]:
+            if fn.__code__.co_argcount != n + 1:
+                raise _err(f"a new body of action '{family}' takes the step and {n} parameter(s)")
+            self._edit(family, fn)
+            return fn
+
+        return deco
+
+    def amend(self, family: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
+        """Run the decorated body after the body of action ``family``: more preconditions, later writes.
+
+        Its writes win over the rule's (a later ``set`` of a cell wins) and state
+        :data:`MUTANT_PRECEDENCE`, so the determinism check accepts them.
+        """
+        n = self._params_of(family)
+        prev = self._decls[family].body
+
+        def deco(fn: Callable[..., None]) -> Callable[..., None]:
+            if fn.__code__.co_argcount != n + 1:
+                raise _err(f"an amendment of action '{family}' takes the step and {n} parameter(s)")
+
+            def body(a: Step, *ps: Term) -> None:
+                prev(a, *ps)
+                saved, a._precedence = a._precedence, MUTANT_PRECEDENCE
+                try:
+                    fn(a, *ps)
+                finally:
+                    a._precedence = saved
+
+            self._edit(family, body)
+            return fn
+
+        return deco
+
+    def drop_require(self, family: str, cond: Callable[..., Operand]) -> None:
+        """Remove the precondition ``cond(*params)`` (all its conjuncts) from action ``family``.
+
+        ``cond`` may also take the step first, ``cond(a, *params)``, to name the step's choices
+        (``a.choice("to")``).
+        """
+        self._replace_require(family, cond, None)
+
+    def replace_require(self, family: str, cond: Callable[..., Operand], new: Callable[..., Operand]) -> None:
+        """Replace the precondition ``cond(*params)`` of action ``family`` with ``new(*params)``."""
+        self._replace_require(family, cond, new)
+
+    def _replace_require(self, family: str, cond: Callable[..., Operand], new: Callable[..., Operand] | None) -> None:
+        n_params = self._params_of(family)
+        prev = self._decls[family].body
+        hits = [0]
+
+        def call(fn: Callable[..., Operand], a: Step, ps: tuple[Term, ...], what: str) -> Expr:
+            # fn(*params), or fn(step, *params) to read the step's choices (a.choice(name))
+            t = lift(fn(a, *ps) if fn.__code__.co_argcount == n_params + 1 else fn(*ps))
+            _need_bool(t, what)
+            return t.expr
+
+        def body(a: Step, *ps: Term) -> None:
+            a._require_edits.append(
+                _RequireEdit(
+                    lambda: call(cond, a, ps, f"the precondition of '{family}' to edit"),
+                    lambda: None if new is None else call(new, a, ps, f"the new precondition of '{family}'"),
+                    hits,
+                )
+            )
+            prev(a, *ps)
+
+        self._edit(family, body)
+        if not hits[0]:
+            raise _err(f"action '{family}' has no such precondition to edit")
+
+    def drop_set(self, family: str, array: str) -> None:
+        """Action ``family`` no longer changes state array ``array`` (every ``set`` of it is ignored)."""
+        self._params_of(family)
+        if array not in self._vars:
+            raise _err(f"unknown variable '{array}'{_suggest(array, self._vars)}")
+        prev = self._decls[family].body
+        edits: list[_SetEdit] = []
+
+        def body(a: Step, *ps: Term) -> None:
+            e = _SetEdit(array)
+            edits.append(e)
+            a._dropped_sets.append(e)
+            prev(a, *ps)
+
+        self._edit(family, body)
+        if not any(e.hits for e in edits):
+            raise _err(f"action '{family}' never sets '{array}'")
+
+    def drop_declaration(self, kind: str, outcome: str) -> None:
+        """Remove the ``must``, ``cannot`` or ``resolve`` declarations of ``outcome``."""
+        if kind == "resolve":
+            before = len(self._resolutions)
+            self._resolutions = [r for r in self._resolutions if r.outcome != outcome]
+            gone = before - len(self._resolutions)
+        elif kind in ("must", "cannot"):
+            before = len(self._declared)
+            self._declared = [d for d in self._declared if not (d.kind == kind and d.outcome == outcome)]
+            gone = before - len(self._declared)
+        else:
+            raise _err(f"drop_declaration takes 'must', 'cannot' or 'resolve', got {kind!r}")
+        if not gone:
+            raise _err(f"no '{kind}' declaration of '{outcome}' to drop")
 
     # properties --------------------------------------------------------------
     def _check_prop_name(self, name: str) -> None:
@@ -1169,6 +1378,33 @@ class Model:
             ir.Property(name, PropKind.ACTION, ir.TRUE, tuple(cites), doc, family=family, conds=tuple(conds),
                         loc=user_loc())
         )
+
+    def enabled(self, family: str, *params: Any, choosing: dict[str, Operand] | None = None) -> Term:
+        """"Action ``family`` (with these parameters) can be taken now": its guard, for some choices.
+
+        For properties that state an option the rules give ("a player *may* ...": the step is possible)
+        rather than what a step does.  ``choosing`` fixes some of the step's choices (the option to take the
+        effect, or to decline it); the others may be anything.
+        """
+        from .consistency import enabled_expr
+
+        if family not in self._families:
+            raise _err(f"unknown action '{family}'{_suggest(family, self._families)}")
+        names = [p.name if isinstance(p, Term) else str(p) for p in params]
+        out: list[Expr] = []
+        for a in self._actions:
+            if a.family != family or [v for _, v in a.params][: len(names)] != names:
+                continue
+            fixed: dict[str, Expr] = {}
+            for k, val in (choosing or {}).items():
+                ch = next((c for c in a.choices if c.name == k), None)
+                if ch is None:
+                    raise _err(f"action '{family}' has no choice '{k}'{_suggest(k, [c.name for c in a.choices])}")
+                fixed[k] = lift(val, ch.type).expr
+            guard = ir.substitute(a.guard, fixed) if fixed else a.guard
+            rest = tuple(c for c in a.choices if c.name not in fixed)
+            out.append(enabled_expr(replace(a, guard=guard, choices=rest)))
+        return Term(ir.or_(*out))
 
     # consistency declarations -----------------------------------------------
     def game_end(self, cond: Operand, cites: Sequence[str] = (), doc: str = "") -> None:

@@ -18,6 +18,13 @@ lookup passes over (a second candidate, a file in ``D/properties/`` that
 matches no system) is named in a warning (:attr:`SystemSpec.notes`).  A
 single ``.py`` file is a model of one system.
 
+A system's deliberately broken rules (rule mutants) are not in its model
+file: ``D/mutants/x.py`` (beside the model) or ``<root>/mutants/<game>/x.py``
+(the project layout) defines ``MUTANTS`` (a
+:class:`ruleproof.rule_mutants.RuleMutants`).  The ``mutant`` parameter names
+one; it is applied as an edit of the built model before the properties are
+registered (a ``build`` that takes ``mutant`` itself gets it as before).
+
 Any mistake while loading is reported as :class:`InputError` with the file
 and line of the user's code that raised it.
 """
@@ -41,7 +48,8 @@ from .errors import InputError, SourceLoc, clip
 from .ir import System
 
 __all__ = ["SystemSpec", "bundled_model_dir", "discover", "import_file", "plan", "load_system", "load_all",
-           "named_mutants", "graph_check_results", "properties_candidates", "build_parameters", "BuildParameter"]
+           "named_mutants", "graph_check_results", "properties_candidates", "build_parameters", "BuildParameter",
+           "rule_mutants"]
 
 _PKG = Path(__file__).resolve().parent
 
@@ -63,6 +71,16 @@ def properties_candidates(model_file: Path) -> tuple[Path, Path | None]:
     d = model_file.resolve().parent
     layout = d.parent.parent / "properties" / d.name / model_file.name if d.parent.name == "model" else None
     return d / "properties" / model_file.name, layout
+
+
+def _find_mutants(model_file: Path) -> Path | None:
+    """The rule-mutants file of ``D/x.py``: ``D/mutants/x.py``, else ``<root>/mutants/<game>/x.py``."""
+    d = model_file.resolve().parent
+    beside = d / "mutants" / model_file.name
+    if beside.is_file():
+        return beside
+    layout = d.parent.parent / "mutants" / d.name / model_file.name if d.parent.name == "model" else None
+    return layout if layout is not None and layout.is_file() else None
 
 
 def _shown(p: Path) -> str:
@@ -116,7 +134,8 @@ def _stray_properties(d: Path, systems: list[Path]) -> tuple[str, ...]:
 class SystemSpec:
     """One system module of a model and its scenarios.
 
-    ``notes`` are warnings about the properties lookup (files passed over).
+    ``notes`` are warnings about the properties lookup (files passed over);
+    ``mutants_file`` holds the system's rule mutants (None: it has none).
     """
 
     name: str
@@ -125,6 +144,7 @@ class SystemSpec:
     scenarios: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...]
     checked: tuple[str, ...]
     notes: tuple[str, ...] = ()
+    mutants_file: Path | None = None
 
     def params(self, scenario: str) -> dict[str, Any]:
         for n, p in self.scenarios:
@@ -313,7 +333,7 @@ def discover(path: str | Path | None, properties: str | Path | None = None) -> l
         pf, notes = _find_properties(f, explicit)
         if not specs:
             notes = notes + stray
-        specs.append(SystemSpec(f.stem, f, pf, scenarios, checked, notes))
+        specs.append(SystemSpec(f.stem, f, pf, scenarios, checked, notes, _find_mutants(f)))
     return specs
 
 
@@ -357,6 +377,11 @@ def _check_overrides(spec: SystemSpec, build: Any, overrides: Mapping[str, Any])
     loc = SourceLoc(display_path(str(spec.file)), getattr(getattr(build, "__code__", None), "co_firstlineno", 0))
     for k, v in overrides.items():
         p = by_name.get(k)
+        if p is None and k == "mutant" and spec.mutants_file is not None:
+            if not isinstance(v, str):
+                raise InputError(f"--param mutant takes str, got {v!r} (a string value is written in JSON quotes: "
+                                 "--param NAME='\"text\"')", loc)
+            continue
         if p is None:
             if any_kw:
                 continue
@@ -372,27 +397,47 @@ def _check_overrides(spec: SystemSpec, build: Any, overrides: Mapping[str, Any])
             raise InputError(f"--param {k} takes {p.type}, got {clip(repr(shown))}{hint}", loc)
 
 
+def rule_mutants(spec: SystemSpec) -> Any:
+    """The rule mutants of a system (a :class:`ruleproof.rule_mutants.RuleMutants`; empty without a file)."""
+    from .rule_mutants import RuleMutants
+
+    if spec.mutants_file is None:
+        return RuleMutants()
+    mod = _import(spec.mutants_file)
+    muts = getattr(mod, "MUTANTS", None)
+    if not isinstance(muts, RuleMutants):
+        raise InputError("a mutants file must define MUTANTS = RuleMutants()",
+                         SourceLoc(display_path(str(spec.mutants_file)), 1))
+    return muts
+
+
 def load_system(spec: SystemSpec, scenario: str | None = None, overrides: Mapping[str, Any] | None = None) -> System:
-    """Build and ground one system at a scenario (with parameter overrides).
+    """Build and ground one system at a scenario (with parameter overrides and, ``mutant``, a rule mutant).
 
     Building is bounded by the run's stage limit (:func:`ruleproof.budget.stage`).
     """
     name = scenario or spec.checked[0]
     mod = _import(spec.file)
     try:
-        defaults = {p.name: p.default for p in build_parameters(mod.build)[0] if not p.required}
+        build_params = build_parameters(mod.build)[0]
     except (TypeError, ValueError):  # a build() whose signature cannot be read
-        defaults = {}
-    params = {**defaults, **spec.params(name)}
+        build_params = []
+    params = {p.name: p.default for p in build_params if not p.required}
+    params.update(spec.params(name))
     _check_overrides(spec, mod.build, overrides or {})
     params.update(overrides or {})
-    files = [spec.file] + ([spec.properties_file] if spec.properties_file else [])
+    mutant = ""
+    if "mutant" in params and not any(p.name == "mutant" for p in build_params):
+        mutant = str(params.pop("mutant") or "")
+    files = [spec.file] + [f for f in (spec.properties_file, spec.mutants_file) if f is not None]
     with _user_code(*files), budget.stage(f"building {spec.name}[{name}]"):
         m = mod.build(**params)
         if not isinstance(m, Model):
             raise InputError("build() must return a ruleproof.dsl.Model", SourceLoc(display_path(str(spec.file))))
         m.scenario = name
         m.params = {**m.params, **params}  # keys build() set itself stay; the scenario's values win
+        if mutant:
+            rule_mutants(spec).apply(m, mutant)
         if spec.properties_file is not None:
             pmod = _import(spec.properties_file)
             reg = getattr(pmod, "register", None)
@@ -436,9 +481,13 @@ def load_all(path: str | Path | None, scenario: str | None = None, overrides: Ma
 def named_mutants(spec: SystemSpec) -> tuple[tuple[str, str], ...]:
     """The system's rule mutants as ``(name, the rule it breaks)``: each is built with ``--param mutant=NAME``.
 
-    They are the names of a ``MUTANTS`` tuple of the system module (names its ``build(mutant=...)``
+    They are the edits its rule-mutants file registers (:func:`rule_mutants`, with what each breaks),
+    else the names of a ``MUTANTS`` tuple of the system module (names its ``build(mutant=...)``
     takes; the empty name is the rules themselves).
     """
+    if spec.mutants_file is not None:
+        muts = rule_mutants(spec)
+        return tuple((n, muts.doc(n)) for n in muts.names())
     named = getattr(import_file(spec.file), "MUTANTS", ())
     return tuple((str(x), "") for x in named if x) if isinstance(named, (tuple, list)) else ()
 

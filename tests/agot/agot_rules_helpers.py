@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -10,11 +11,19 @@ from ruleproof.engines.runner import check_property, check_system
 from ruleproof.evaluator import Evaluator, State
 from ruleproof.ir import System
 from ruleproof.loader import discover, load_system
+from ruleproof.mutants import mutants_of
 from ruleproof.results import Result, Verdict
 
-__all__ = ["MODEL", "load", "full_check", "check", "assert_caught", "Concrete"]
+__all__ = ["MODEL", "load", "full_check", "check", "assert_caught", "Concrete", "mutant_names", "ir_mutant_violates",
+           "drop_guard_label"]
 
-MODEL = Path(__file__).resolve().parents[2] / "model" / "agot"
+# RULEPROOF_AGOT_MODEL points the tests at another copy of the model (e.g. commit 3e7e81c's, to see that a
+# review-finding test fails there); by default the bundled model of this checkout.
+MODEL = Path(os.environ.get("RULEPROOF_AGOT_MODEL") or Path(__file__).resolve().parents[2] / "model" / "agot")
+
+# Wall-clock budget per query: only a safety net. These checks take seconds of CPU; on a loaded shared
+# machine (load 8 on 2 cores) a 60 s wall-clock budget ran out and turned a coverage search into "unknown".
+SAFETY = 600
 
 
 def load(name: str, scenario: str = "default", **overrides: Any) -> System:
@@ -23,18 +32,40 @@ def load(name: str, scenario: str = "default", **overrides: Any) -> System:
     return load_system(spec, scenario, overrides)
 
 
+def mutant_names(name: str) -> set[str]:
+    """The names of system ``name``'s rule mutants (``mutants/agot/<name>.py``)."""
+    from ruleproof.loader import rule_mutants  # (imported here: the review tests also run against older code)
+
+    spec = next(s for s in discover(MODEL) if s.name == name)
+    return set(rule_mutants(spec))
+
+
+def drop_guard_label(name: str, family: str, require: str) -> str:
+    """The label of the IR mutant that drops the requirement ``require`` (its source text) of action ``family``."""
+    lines = (MODEL / f"{name}.py").read_text(encoding="utf-8").splitlines()
+    (line,) = [i for i, x in enumerate(lines, 1) if x.strip() == require]
+    return f"drop-guard {family}: require at {name}.py:{line}"
+
+
+def ir_mutant_violates(system: System, label: str, props: list[str], depth: int = 6) -> list[str]:
+    """The properties among ``props`` that the IR mutant ``label`` of ``system`` violates (BMC to ``depth``)."""
+    (mut,) = [x for x in mutants_of(system) if x.label == label]
+    rs = check_system(mut.system, "bmc", Options(depth=depth, timeout=SAFETY), props)
+    return [r.property for r in rs if r.verdict is Verdict.VIOLATED]
+
+
 def full_check(name: str, scenario: str = "default", coverage_depth: int = 4) -> list[Result]:
     """Every property of a system with the auto engine at depth 10.
 
     Coverage is computed to ``coverage_depth`` (<= 10): an action that fires
     within it fires within the checked depth too.
     """
-    return check_system(load(name, scenario), "auto", Options(depth=10, timeout=60), coverage_depth=coverage_depth)
+    return check_system(load(name, scenario), "auto", Options(depth=10, timeout=SAFETY), coverage_depth=coverage_depth)
 
 
 def check(system: System, prop: str, engine: str = "bmc", depth: int = 8) -> Result:
     """Check one property of ``system``."""
-    return check_property(system, system.prop(prop), engine, Options(depth=depth, timeout=60))
+    return check_property(system, system.prop(prop), engine, Options(depth=depth, timeout=SAFETY))
 
 
 def assert_caught(name: str, mutant: str, prop: str, scenario: str = "small", depth: int = 8) -> Result:

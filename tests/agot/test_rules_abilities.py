@@ -70,6 +70,10 @@ def test_melee_limits_and_maxima_are_proved():
         ("unpayable", "an ability is initiated only if its cost can be paid (initiate)"),
         ("no_effect_ok", "an ability is initiated only if its effect would change the game state (initiate)"),
         ("forced_skippable", "a reaction window closes only after every eligible forced reaction has resolved"),
+        ("optional_before_forced", "no optional reaction is initiated while a forced reaction is due (initiate)"),
+        ("may_mandatory", "a player may decline the optional reactions: the window can close once no forced "
+         "reaction is due"),
+        ("may_effect_mandatory", "an event's controller may draw or decline to draw"),
     ],
 )
 def test_mutant_is_caught_with_a_replayed_trace(mutant, prop):
@@ -78,11 +82,42 @@ def test_mutant_is_caught_with_a_replayed_trace(mutant, prop):
 
 def test_may_mutant_loses_the_option_to_decline():
     """May / Abilities: the controller of an optional ability chooses whether to use it. With
-    optional reactions made mandatory, no window closes while one is still available."""
+    optional reactions made mandatory, no window closes while one is still available: the reachability
+    target alone gives only UNKNOWN (review F14), the invariant stating the option gives a counterexample."""
     good = check(load("abilities", "small"), DECLINE, depth=5)
     assert good.verdict is Verdict.PROVED and good.trace is not None  # reached: the option exists
     bad = check(load("abilities", "small", mutant="may_mandatory"), DECLINE, depth=5)
     assert bad.verdict is Verdict.UNKNOWN  # not reached within 5 steps (the model needs 2)
+    may = "a player may decline the optional reactions: the window can close once no forced reaction is due"
+    assert check(load("abilities", "small", mutant="may_mandatory"), may, depth=5).verdict is Verdict.VIOLATED
+
+
+def test_an_optional_reaction_waits_for_a_due_forced_reaction():
+    """Rules Reference, Forced Interrupts / Forced Reactions: "forced reactions take priority and initiate
+    before non-forced reactions" (review F7: commit 3e7e81c let c1 react first). While c6's forced reaction
+    is due, neither c1's optional reaction nor the event c9 starts; once c6 has resolved, both can."""
+    c = Concrete(load("abilities", "default"))
+    s = _start(c, ["c1", "c6"])
+    assert not _initiated(c, c.step("initiate(c1)", s), "c1")
+    assert not _initiated(c, c.step("play_event(c9)", s), "c9")
+    s = c.step("resolve", c.step("initiate(c6)", s))
+    assert _initiated(c, c.step("initiate(c1)", s), "c1")
+    assert _initiated(c, c.step("play_event(c9)", s), "c9")
+
+
+def test_you_may_draw_lets_the_events_controller_decline_but_a_reaction_draws():
+    """May: "If no player is specified, the option is granted to the controller of the card with the ability
+    in question." The event c9 reads "you may draw 1 card": its controller may decline (the event is still
+    played and discarded); a character's reaction "draw 1 card" draws whatever the choice."""
+    c = Concrete(load("abilities", "default"))
+    s = _start(c, ["c1"])
+    ev = c.step("play_event(c9)", s)
+    declined = c.step("resolve", ev, {"draw": False})
+    drawn = c.step("resolve", ev, {"draw": True})
+    assert (c.get(declined, "deck[p1]"), c.get(declined, "zone[c9]")) == (3, "discard")
+    assert c.get(drawn, "deck[p1]") == 2
+    ch = c.step("initiate(c1)", s)
+    assert c.get(c.step("resolve", ch, {"draw": False}), "deck[p1]") == 2
 
 
 # ------------------------------------------------------------------ rulings as scenarios
@@ -187,8 +222,8 @@ def test_a_maximum_counts_every_copy_by_title_for_each_player_separately():
     # FAQ (1.5) / Cancel: a cancelled event is still played and placed in the discard pile; its cost stays paid
     assert (c.get(s, "zone[c7]"), c.get(s, "gold[p1]"), c.get(s, "deck[p1]")) == ("discard", 2, 3)
     assert not _initiated(c, c.step("play_event(c8)", s), "c8")
-    s = c.step("resolve", c.step("play_event(c9)", s))
-    s = c.step("resolve", c.step("play_event(c16)", s))
+    s = c.step("resolve", c.step("play_event(c9)", s), {"draw": True})
+    s = c.step("resolve", c.step("play_event(c16)", s), {"draw": True})
     assert (c.get(s, "deck[p1]"), c.get(s, "deck[p2]")) == (2, 2)
     s = c.step("occur", c.step("end_round", c.step("close_window", s)))
     assert _initiated(c, c.step("play_event(c8)", s), "c8")

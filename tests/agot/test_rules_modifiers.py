@@ -1,9 +1,15 @@
-"""Modifiers, base value, set modifiers and negative quantities: model/agot/modifiers.py."""
+"""Modifiers, base value, set modifiers and negative quantities: model/agot/modifiers.py.
+
+``test_review_f3_*`` reproduces finding F3 of the AGoT rules review.  Run against commit 3e7e81c's model and
+properties (``RULEPROOF_AGOT_MODEL=<3e7e81c checkout>/model/agot``) it fails: that model has no record of the
+order of application for a property to read, so the review's rank-reversal bug cannot even be stated
+against it (the review showed the bug passed all 15 properties there); it passes on this model.
+"""
 
 from __future__ import annotations
 
 import pytest
-from agot_rules_helpers import Concrete, assert_caught, full_check, load
+from agot_rules_helpers import Concrete, assert_caught, check, full_check, load, mutant_names
 
 from ruleproof.results import Verdict
 
@@ -26,20 +32,51 @@ def test_every_modifier_action_fires_within_the_checked_depth(results):
     assert cov is not None and cov.never == () and cov.unknown == ()
 
 
-@pytest.mark.parametrize(
-    ("mutant", "prop"),
-    [
-        ("halve_first", "additive modifiers apply before halving"),
-        ("round_each", "fractions are rounded up only after all modifiers"),
-        ("no_floor", "a value never functions below zero"),
-        ("first_set_wins", "the most recently applied set modifier overrides all others"),
-        ("set_ignores_later", "a +/- modifier applied while a value is set does not change it"),
-        ("incremental", ORDER),
-        ("stale_remove", "with no modifier active a value is its base value"),
-    ],
-)
+CAUGHT_BY = [
+    ("halve_first", "additive modifiers apply before halving"),
+    ("round_each", "fractions are rounded up only after all modifiers"),
+    ("no_floor", "a value never functions below zero"),
+    ("first_set_wins", "the most recently applied set modifier overrides all others"),
+    ("set_ignores_later", "a +/- modifier applied while a value is set does not change it"),
+    ("incremental", ORDER),
+    ("stale_remove", "with no modifier active a value is its base value"),
+    ("rank_reversed", ORDER),  # needs three set modifiers: the default scenario
+]
+CONSISTENCY = {"simultaneous_no_order"}  # the determinism check: tests/core/test_consistency.py
+
+
+def test_every_rule_mutant_has_a_catching_property():
+    assert {m for m, _ in CAUGHT_BY} | CONSISTENCY == mutant_names("modifiers")
+
+
+@pytest.mark.parametrize(("mutant", "prop"), CAUGHT_BY)
 def test_mutant_is_caught_with_a_replayed_trace(mutant, prop):
+    if mutant == "rank_reversed":
+        assert_caught("modifiers", mutant, prop, scenario="default", depth=4)
+        return
     assert_caught("modifiers", mutant, prop)
+
+
+def test_review_f3_most_recent_set_modifier_is_judged_by_the_order_of_application():
+    """F3 (high). Modifiers: "If multiple set modifiers are in conflict, the most recently applied set
+    modifier takes precedence."  From base 5: set to 1, then to 2, then to 3; the oldest (set to 1) expires.
+    A model that re-ranks the remaining set modifiers in reverse gives 2 although set-to-3 is the most
+    recent.  At 3e7e81c every property compared with the model's own ranking and all held; now the
+    properties read the order of application, and the bug is a violation with a replayed trace."""
+    c = Concrete(load("modifiers", "default", mutant="rank_reversed"))
+    s = c.state({"base": 5, "value": 5})
+    for slot, to in (("s1", 1), ("s2", 2), ("s3", 3)):
+        s = c.step(f"apply_set({slot})", s, {"to": to})
+    s = c.step("remove_set(s1)", s)
+    assert c.get(s, "value") == 2 and not c.holds(ORDER, s)
+    good = Concrete(load("modifiers", "default"))
+    g = good.state({"base": 5, "value": 5})
+    for slot, to in (("s1", 1), ("s2", 2), ("s3", 3)):
+        g = good.step(f"apply_set({slot})", g, {"to": to})
+    g = good.step("remove_set(s1)", g)
+    assert good.get(g, "value") == 3 and good.holds(ORDER, g)
+    bad = check(load("modifiers", "default", mutant="rank_reversed"), ORDER, depth=4)
+    assert bad.verdict is Verdict.VIOLATED
 
 
 def test_conflicting_set_modifiers_most_recent_wins_and_later_non_set_modifiers_are_ignored():

@@ -1,4 +1,9 @@
-"""Gaining and moving power, moving attachments: model/agot/power.py."""
+"""Gaining and moving power, moving attachments: model/agot/power.py.
+
+``test_review_f5_*`` reproduces finding F5 of the AGoT rules review: run against commit 3e7e81c's model
+(``RULEPROOF_AGOT_MODEL=<3e7e81c checkout>/model/agot``) it fails (gains were refused once 6 power tokens were
+on the cards); it passes on this model.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +11,7 @@ import re
 from pathlib import Path
 
 import pytest
-from agot_rules_helpers import Concrete, assert_caught, full_check, load
+from agot_rules_helpers import Concrete, assert_caught, full_check, load, mutant_names
 
 from ruleproof.results import Verdict
 
@@ -31,7 +36,14 @@ def default_results():
 def test_every_power_property_is_proved_at_two_players_six_characters(default_results):
     bad = [(r.property, r.verdict.value, r.reason) for r in default_results if r.verdict is not Verdict.PROVED]
     assert bad == []
-    assert {r.property for r in default_results} >= {NOT_SAME, ATT_NOT_SAME, NO_DEST, NOT_GAINED, CONSERVED, MOVE_CONSERVES}
+    assert {r.property for r in default_results} >= {
+        NOT_SAME,
+        ATT_NOT_SAME,
+        NO_DEST,
+        NOT_GAINED,
+        CONSERVED,
+        MOVE_CONSERVES,
+    }
 
 
 def test_every_power_action_fires_within_the_checked_depth(default_results):
@@ -59,10 +71,37 @@ def test_every_cited_section_is_a_rules_reference_section():
         ("total_stays", TOTAL),
         ("attachments_stay", ATTACHED),
         ("tokens_stay", IN_PLAY),
+        ("gain_after_victory", "no power changes hands once a player has won (gain_power)"),
     ],
 )
 def test_mutant_is_caught_with_a_replayed_trace(mutant, prop):
+    if mutant == "gain_after_victory":  # 15 power is far from the start: judge the step from a state near it
+        c = Concrete(load("power", "default", mutant=mutant))
+        s = _board(c, ["c1"], **{"power[c1]": 15, "total[p1]": 15, "treasury": _supply(c) - 15})
+        t = c.step("gain_power(c1)", s)
+        gain = next(a for a in c.system.actions if a.label == "gain_power(c1)")
+        assert t is not None and not c.ev.step_ok(c.system.prop(prop), gain, s, t, {})
+        return
     assert_caught("power", mutant, prop, depth=5)
+
+
+def test_every_rule_mutant_has_a_catching_property():
+    assert mutant_names("power") == {
+        "same_placement",
+        "no_destination",
+        "move_gains",
+        "copy_power",
+        "out_of_play_destination",
+        "total_stays",
+        "attachments_stay",
+        "tokens_stay",
+        "gain_after_victory",
+    }
+
+
+def _supply(c: Concrete) -> int:
+    """The power in the game: all of it starts in the treasury."""
+    return int(c.get(c.state({}), "treasury"))
 
 
 # ------------------------------------------------------------------ rulings as scenarios
@@ -82,7 +121,7 @@ def test_power_can_be_moved_to_a_revealed_plot_but_not_to_an_agenda():
     """FAQ "A Cask of Ale": power can be moved to a player's revealed plot card (in play, under that
     player's control) but not to an agenda, which is not in play."""
     c = Concrete(load("power", "default"))
-    s = _board(c, ["c1"], **{"power[c1]": 2, "treasury": 4, "total[p1]": 2})
+    s = _board(c, ["c1"], **{"power[c1]": 2, "treasury": _supply(c) - 2, "total[p1]": 2})
     s = c.step("initiate_power_move(c1)", s, {"amount": 1, "to_character": False})
     assert s is not None
     assert c.step("resolve_power_move(c1)", s, {"to": "ag2"}) is None
@@ -98,12 +137,12 @@ def test_moved_power_is_not_gained_but_gained_power_is():
     c = Concrete(load("power", "default"))
     s = _board(c, ["c1", "c7"])
     s = c.step("gain_power(c1)", s)
-    assert (c.get(s, "reaction[p1]"), c.get(s, "treasury"), c.get(s, "total[p1]")) == (True, 5, 1)
+    assert (c.get(s, "reaction[p1]"), c.get(s, "treasury"), c.get(s, "total[p1]")) == (True, _supply(c) - 1, 1)
     s = c.step("react_to_gain(p1)", s)
     s = c.step("initiate_power_move(c1)", s, {"amount": 1, "to_character": True})
     s = c.step("resolve_power_move(c1)", s, {"to": "c7"})
     assert [c.get(s, k) for k in ("power[c1]", "power[c7]", "total[p1]", "total[p2]")] == [0, 1, 0, 1]
-    assert (c.get(s, "reaction[p1]"), c.get(s, "reaction[p2]"), c.get(s, "treasury")) == (False, False, 5)
+    assert (c.get(s, "reaction[p1]"), c.get(s, "reaction[p2]"), c.get(s, "treasury")) == (False, False, _supply(c) - 1)
 
 
 def test_a_move_ability_without_a_destination_cannot_be_initiated():
@@ -111,7 +150,7 @@ def test_a_move_ability_without_a_destination_cannot_be_initiated():
     character in play, power on it cannot be moved 'to another character', and its attachment cannot be
     moved; once a second character is in play both moves can be made, never to the same placement."""
     c = Concrete(load("power", "default"))
-    s = _board(c, ["c1"], **{"power[c1]": 1, "treasury": 5, "total[p1]": 1})
+    s = _board(c, ["c1"], **{"power[c1]": 1, "treasury": _supply(c) - 1, "total[p1]": 1})
     s = c.step("attach(a1)", s, {"to": "c1"})
     assert c.step("initiate_power_move(c1)", s, {"amount": 1, "to_character": True}) is None
     assert c.step("initiate_power_move(c1)", s, {"amount": 1, "to_character": False}) is not None  # to a faction card
@@ -127,7 +166,20 @@ def test_a_move_ability_without_a_destination_cannot_be_initiated():
 def test_a_character_leaving_play_returns_its_power_and_attachments():
     """Leaves Play: tokens on the card return to the treasury; attachments return to their owners' hands."""
     c = Concrete(load("power", "default"))
-    s = _board(c, ["c7"], **{"power[c7]": 2, "treasury": 4, "total[p2]": 2})
+    s = _board(c, ["c7"], **{"power[c7]": 2, "treasury": _supply(c) - 2, "total[p2]": 2})
     s = c.step("attach(a1)", s, {"to": "c7"})
     s = c.step("leave_play(c7)", s)
-    assert [c.get(s, k) for k in ("power[c7]", "treasury", "total[p2]", "att_in_play[a1]")] == [0, 6, 0, False]
+    assert [c.get(s, k) for k in ("power[c7]", "treasury", "total[p2]", "att_in_play[a1]")] == [0, _supply(c), 0, False]
+
+
+def test_review_f5_power_is_gained_whatever_the_treasury_holds():
+    """F5 (medium). Tokens, Running out of: "There is no limit to the number of gold, power, or influence tokens".
+    With 4 power on player 1's faction card and 2 on player 2's, a character still gains power (at 3e7e81c the
+    6-token supply was then exhausted and every gain refused); at 15 power the game is over (Winning the Game)."""
+    c = Concrete(load("power", "default"))
+    power = {"power[f1]": 4, "total[p1]": 4, "power[f2]": 2, "total[p2]": 2}
+    in_treasury = _supply(c) - 6
+    s = _board(c, ["c1"], **power, treasury=in_treasury)
+    assert c.enabled("gain_power(c1)", s)
+    s = _board(c, ["c1"], **{"power[f1]": 15, "total[p1]": 15, "treasury": max(0, _supply(c) - 15)})
+    assert not c.enabled("gain_power(c1)", s)

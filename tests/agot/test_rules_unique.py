@@ -1,9 +1,14 @@
-"""Unique cards, duplicates, the dead pile and control: model/agot/unique.py."""
+"""Unique cards, duplicates, the dead pile and control: model/agot/unique.py.
+
+``test_review_f8_*`` reproduces finding F8 of the AGoT rules review: run against commit 3e7e81c's model
+(``RULEPROOF_AGOT_MODEL=<3e7e81c checkout>/model/agot``) it fails (a duplicate could be discarded with nothing
+leaving play); it passes on this model.
+"""
 
 from __future__ import annotations
 
 import pytest
-from agot_rules_helpers import Concrete, assert_caught, full_check, load
+from agot_rules_helpers import Concrete, assert_caught, full_check, load, mutant_names
 
 from ruleproof.engines.common import Options
 from ruleproof.engines.runner import check_system
@@ -13,6 +18,7 @@ ONE = "each player owns or controls at most one instance of each unique title in
 DUP_UNDER = "a duplicate lies under an in-play copy of the same unique title that its owner owns"
 EXCEPTION = "an effect can bring the only copy of a unique card in a dead pile back into play"
 NOT_ONE_OF_TWO = "an effect cannot bring a unique card back from a dead pile that holds another copy"
+LEAVE = "a card that would leave play leaves it with its duplicates, unless one duplicate is discarded to save it"
 
 
 @pytest.fixture(scope="module")
@@ -24,14 +30,14 @@ def test_every_unique_property_is_proved_at_two_players_six_cards(default_result
     bad = [(r.property, r.verdict.value, r.reason) for r in default_results if r.verdict is not Verdict.PROVED]
     assert bad == []
     names = {r.property for r in default_results}
-    assert {ONE, DUP_UNDER, EXCEPTION, NOT_ONE_OF_TWO, "marshalling a duplicate costs no gold", "a duplicate saves the card it is under"} <= names
+    assert {ONE, DUP_UNDER, EXCEPTION, NOT_ONE_OF_TWO, "marshalling a duplicate costs no gold", LEAVE} <= names
     assert all(r.engine == "auto/kind" for r in default_results if r.kind != "reachable")
 
 
 def test_every_unique_action_fires_within_the_checked_depth(default_results):
     cov = default_results[0].coverage
     assert cov is not None and cov.never == () and cov.unknown == ()
-    assert {"marshal_duplicate", "return_from_dead", "save_with_duplicate", "take_control"} <= set(cov.fired)
+    assert {"marshal_duplicate", "return_from_dead", "leave_play", "take_control"} <= set(cov.fired)
 
 
 def test_melee_unique_properties_are_proved():
@@ -41,29 +47,34 @@ def test_melee_unique_properties_are_proved():
     assert rs[0].coverage is not None and rs[0].coverage.never == ()
 
 
-@pytest.mark.parametrize(
-    ("mutant", "prop"),
-    [
-        ("second_copy", ONE),
-        ("second_copy", "a copy of a unique card its owner has in play is marshalled only as a duplicate"),
-        ("duplicate_costs", "marshalling a duplicate costs no gold"),
-        ("marshal_free", "marshalling a card pays its gold cost"),
-        ("marshal_while_dead", "a unique card is not marshalled while a copy is in its owner's dead pile"),
-        ("take_second_copy", ONE),
-        ("take_second_copy", "no player takes control of a unique card while owning or controlling another copy in play"),
-        ("take_while_dead", "no player takes control of a unique card while a copy is in their dead pile"),
-        ("put_ignores_owner", ONE),
-        (
-            "put_ignores_owner_dead",
-            "a unique card is not put into play while a copy is in play or in the dead pile of its owner or new controller",
-        ),
-        ("save_keeps_duplicate", "a duplicate saves the card it is under"),
-        ("dups_survive_kill", DUP_UNDER),
-        ("dups_survive_kill", "a killed card goes to its owner's dead pile and its duplicates are discarded"),
-        ("no_dead_exception", EXCEPTION),
-        ("return_with_copy_dead", NOT_ONE_OF_TWO),
-    ],
-)
+CAUGHT_BY = [
+    ("second_copy", ONE),
+    ("second_copy", "a copy of a unique card its owner has in play is marshalled only as a duplicate"),
+    ("duplicate_costs", "marshalling a duplicate costs no gold"),
+    ("marshal_free", "marshalling a card pays its gold cost"),
+    ("marshal_while_dead", "a unique card is not marshalled while a copy is in its owner's dead pile"),
+    ("take_second_copy", ONE),
+    ("take_second_copy", "no player takes control of a unique card while owning or controlling another copy in play"),
+    ("take_while_dead", "no player takes control of a unique card while a copy is in their dead pile"),
+    ("put_ignores_owner", ONE),
+    (
+        "put_ignores_owner_dead",
+        "a unique card is not put into play while a copy is in play or in the dead pile of its owner or new controller",
+    ),
+    ("save_keeps_duplicate", LEAVE),
+    ("save_all_dups", LEAVE),
+    ("dups_survive_kill", DUP_UNDER),
+    ("dups_survive_kill", LEAVE),
+    ("no_dead_exception", EXCEPTION),
+    ("return_with_copy_dead", NOT_ONE_OF_TWO),
+]
+
+
+def test_every_rule_mutant_has_a_catching_property():
+    assert {m for m, _ in CAUGHT_BY} == mutant_names("unique")
+
+
+@pytest.mark.parametrize(("mutant", "prop"), CAUGHT_BY)
 def test_mutant_is_caught_with_a_replayed_trace(mutant, prop):
     assert_caught("unique", mutant, prop)
 
@@ -99,22 +110,44 @@ def test_non_unique_copies_can_all_be_in_play_and_are_never_duplicates():
     assert not c.enabled("marshal_duplicate(p1, c6, c5)", s)
 
 
+KILL = {"to": "dead", "save": False, "duplicate": "c1"}
+
+
 def test_a_duplicate_is_discarded_to_save_the_card_it_is_under():
     """Rules Reference, Duplicates: "Interrupt: When the overlapping unique card would leave play, discard this
     duplicate to save that card." Without a duplicate the kill goes through and the card is placed in the dead pile."""
     c, s = _game(**{"zone[c1]": "play", "zone[c2]": "dup", "under[c2]": "c1"})
-    s = c.step("save_with_duplicate(c1, c2)", s)
+    s = c.step("leave_play(c1)", s, {"to": "dead", "save": True, "duplicate": "c2"})
     assert (c.get(s, "zone[c1]"), c.get(s, "zone[c2]")) == ("play", "discard")
-    assert c.step("save_with_duplicate(c1, c2)", s) is None
-    s = c.step("kill(c1)", s)
+    assert c.step("leave_play(c1)", s, {"to": "dead", "save": True, "duplicate": "c2"}) is None
+    s = c.step("leave_play(c1)", s, KILL)
     assert c.get(s, "zone[c1]") == "dead"
 
 
 def test_a_killed_card_takes_its_duplicates_to_the_discard_pile():
     """Rules Reference, Leaves Play: "All duplicates on the card are discarded." """
     c, s = _game(**{"zone[c1]": "play", "zone[c2]": "dup", "under[c2]": "c1"})
-    s = c.step("kill(c1)", s)
+    s = c.step("leave_play(c1)", s, KILL)
     assert (c.get(s, "zone[c1]"), c.get(s, "zone[c2]")) == ("dead", "discard")
+
+
+def test_review_f8_a_duplicate_is_discarded_only_as_its_card_would_leave_play():
+    """F8 (medium). Duplicates: the save is an interrupt to the card *would leave play* (killed, discarded,
+    returned to hand).  In a quiet state (c1 in play with its duplicate c2) no step discards c2 while c1 stays in
+    play, except one in which c1 would leave play and is saved; the same save from a discard or a return to hand
+    works too.  At 3e7e81c a free-standing 'save' discarded the duplicate with nothing leaving play."""
+    c, s = _game(**{"zone[c1]": "play", "zone[c2]": "dup", "under[c2]": "c1"})
+    discarding = {
+        c.system.actions[i].label
+        for i, _, t in c.ev.successors(s)
+        if c.get(t, "zone[c2]") == "discard" and c.get(t, "zone[c1]") == "play"
+    }
+    assert discarding == {"leave_play(c1)"}
+    for dest in ("discard", "hand"):
+        t = c.step("leave_play(c1)", s, {"to": dest, "save": True, "duplicate": "c2"})
+        assert (c.get(t, "zone[c1]"), c.get(t, "zone[c2]")) == ("play", "discard")
+        t = c.step("leave_play(c1)", s, {"to": dest, "save": False, "duplicate": "c1"})
+        assert (c.get(t, "zone[c1]"), c.get(t, "zone[c2]")) == (dest, "discard")
 
 
 def test_a_copy_in_the_dead_pile_blocks_marshal_put_into_play_and_take_control():
@@ -187,8 +220,13 @@ def test_a_stolen_unique_card_blocks_both_its_controller_and_its_owner():
     cannot marshal or put into play additional copies of that card, regardless of ownership." FAQ (1.2): a duplicate
     needs both cards owned and controlled by the player. Player 2 controls player 1's c1."""
     c, s = _game(**{"zone[c1]": "play", "controller[c1]": "p2", "gold[p1]": 4, "gold[p2]": 4})
-    for label in ("marshal(p1, c2)", "put_into_play(p1, c2)", "marshal_duplicate(p1, c2, c1)", "marshal(p2, c7)",
-                  "put_into_play(p2, c7)"):
+    for label in (
+        "marshal(p1, c2)",
+        "put_into_play(p1, c2)",
+        "marshal_duplicate(p1, c2, c1)",
+        "marshal(p2, c7)",
+        "put_into_play(p2, c7)",
+    ):
         assert c.step(label, s) is None, label
     assert not any(c.enabled(f"marshal_duplicate(p2, c7, {u})", s) for u in ("c1", "c8"))
     s = c.step("revert_control(c1)", s)
@@ -206,7 +244,7 @@ def test_a_player_controlling_a_unique_card_cannot_take_control_of_another_copy(
     assert c.step("take_control(p2, c5)", s) is None  # player 2 still owns an in-play copy
     s = c.step("revert_control(c3)", s)
     assert c.step("take_control(p1, c5)", s) is not None
-    s = c.step("kill(c1)", c.state({"zone[c1]": "play", "zone[c5]": "play"}))
+    s = c.step("leave_play(c1)", c.state({"zone[c1]": "play", "zone[c5]": "play"}), KILL)
     assert c.step("take_control(p1, c5)", s) is None  # a copy in player 1's dead pile blocks it too
 
 
@@ -214,6 +252,6 @@ def test_a_stolen_card_killed_goes_to_its_owners_dead_pile():
     """Rules Reference, Dead Pile: a killed character is placed on top of its owner's dead pile; the owner may not
     then marshal another copy."""
     c, s = _game(**{"zone[c1]": "play", "controller[c1]": "p2", "gold[p1]": 4})
-    s = c.step("kill(c1)", s)
+    s = c.step("leave_play(c1)", s, KILL)
     assert (c.get(s, "zone[c1]"), c.get(s, "controller[c1]")) == ("dead", "p1")
     assert c.step("marshal(p1, c2)", s) is None

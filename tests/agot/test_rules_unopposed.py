@@ -1,4 +1,9 @@
-"""Challenge resolution: STR, the challenge winner and the unopposed bonus: model/agot/unopposed.py."""
+"""Challenge resolution: STR, the challenge winner and the unopposed bonus: model/agot/unopposed.py.
+
+``test_review_f4_*`` reproduces finding F4 of the AGoT rules review: run against commit 3e7e81c's model
+(``RULEPROOF_AGOT_MODEL=<3e7e81c checkout>/model/agot``) it fails (the defender won the FAQ's own example);
+it passes on this model.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +11,7 @@ import re
 from pathlib import Path
 
 import pytest
-from agot_rules_helpers import Concrete, assert_caught, full_check, load
+from agot_rules_helpers import Concrete, assert_caught, full_check, load, mutant_names
 
 from ruleproof.results import Verdict
 
@@ -21,6 +26,7 @@ WINNER = "the challenge is won by the higher STR, ties to the attacker, with 1 S
 TIES = "the attacker wins ties at 1 STR or more"
 STR1 = "the attacker needs STR 1 or more to win"
 PARTICIPANT = "a player needs a participating character to win"
+RECENT = "each character's STR counts for the side of its most recent contribution"
 
 
 @pytest.fixture(scope="module")
@@ -59,10 +65,25 @@ def test_every_cited_section_is_a_rules_reference_section():
         ("contributors_win", PARTICIPANT),
         ("bonus_without_win", BONUS),
         ("bonus_any_win", BONUS),
+        ("removal_wipes_contribution", RECENT),
     ],
 )
 def test_mutant_is_caught_with_a_replayed_trace(mutant, prop):
     assert_caught("unopposed", mutant, prop, depth=6)
+
+
+def test_every_rule_mutant_has_a_catching_property():
+    assert mutant_names("unopposed") == {
+        "unopposed_no_defenders",
+        "no_floor",
+        "side_floor",
+        "defender_wins_ties",
+        "zero_str_wins",
+        "contributors_win",
+        "bonus_without_win",
+        "bonus_any_win",
+        "removal_wipes_contribution",
+    }
 
 
 def test_winner_mutants_also_break_the_exact_winner_rule():
@@ -194,6 +215,32 @@ def test_only_standing_characters_with_the_icon_can_be_declared():
     assert c.step("initiate(p1, p2)", s0, {**no, "attack_c3": True}) is None
     assert c.step("initiate(p1, p2)", s0, no) is None  # at least one attacker
     s = c.step("initiate(p1, p2)", s0, {**no, "attack_c1": True})
-    assert c.step("declare_defenders(p2)", s, {**{f"defend_c{i}": False for i in range(7, 13)}, "defend_c7": True}) is not None
+    assert (
+        c.step("declare_defenders(p2)", s, {**{f"defend_c{i}": False for i in range(7, 13)}, "defend_c7": True})
+        is not None
+    )
     s_knelt = c.state({**c.ev.as_dict(s), "standing[c7]": False})
-    assert c.step("declare_defenders(p2)", s_knelt, {**{f"defend_c{i}": False for i in range(7, 13)}, "defend_c7": True}) is None
+    assert (
+        c.step("declare_defenders(p2)", s_knelt, {**{f"defend_c{i}": False for i in range(7, 13)}, "defend_c7": True})
+        is None
+    )
+
+
+def test_review_f4_removal_keeps_an_earlier_card_effect_contribution():
+    """F4 (high). FAQ (2.10): "If an ability explicitly removes a character from a challenge, that ability only
+    affects the participating status of that character. It will not remove the STR contribution of a character
+    that is contributing its STR to a challenge by the effects of a card ability."  The FAQ's example: Anya
+    makes Richard's Pycelle (c7, STR 2) contribute to Dennis's (the attacker's) side; My Mind Is My Weapon makes
+    him participate for Richard (declared as a defender, beside c8, STR 2); Areo Hotah removes him.  Anya's
+    effect is again the most recent: attacker 1 + 2 = 3 against 2, the attacker wins (at 3e7e81c the defender
+    won, 1 against 2)."""
+    c = Concrete(load("unopposed", "default"))
+    s = c.step(
+        "initiate(p1, p2)", _start(c, {"c1": 1, "c7": 2, "c8": 2}), {f"attack_c{i}": i == 1 for i in range(1, 7)}
+    )
+    s = c.step("contribute(c7, attacking)", s)
+    s = c.step("declare_defenders(p2)", s, {f"defend_c{i}": i in (7, 8) for i in range(7, 13)})
+    assert s is not None and c.get(s, "side[c7]") == "defending"
+    s = c.step("remove_from_challenge(c7)", s)
+    decided, _ = _resolve(c, s)
+    assert decided == ("attacker", False, 3, 2)

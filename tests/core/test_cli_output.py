@@ -112,8 +112,11 @@ def test_a_violation_is_detailed_even_when_quiet_and_wrapped_to_the_width(monkey
     assert code == 1
     assert all(len(x) <= 60 for x in out.splitlines())
     assert "gold[default] / gold is conserved: VIOLATED" in out
-    assert re.search(r"^    1\. player [12] marshals card \d", out, re.M)  # which player: the solver's choice
-    step = out.split("    1. ")[1].split("\n\n")[0].splitlines()
+    # income before marshaling (Appendix I 3.2): the player collects income, then marshals
+    # which player: the solver's choice
+    m = re.search(r"^    1\. player ([12]), the active player, collects income", out, re.M)
+    assert m and re.search(rf"^    2\. player {m.group(1)} marshals card \d", out, re.M)
+    step = out.split("    2. ")[1].split("\n\n")[0].splitlines()
     assert len(step) > 1 and all(x.startswith("       ") for x in step[1:])  # hanging under the step's text
 
 
@@ -123,7 +126,7 @@ def test_itf_traces_without_json(tmp_path: Path) -> None:
     assert code == 1
     body = out.split("    trace (ITF):\n")[1].split("\n\n")[0]
     itf = json.loads(body)
-    assert itf["#meta"]["format"] == "ITF" and len(itf["states"]) == 2
+    assert itf["#meta"]["format"] == "ITF" and len(itf["states"]) == 3  # initial, income, marshal
     (f,) = tmp_path.iterdir()
     assert f.name == "gold-default-gold-conserved.itf.json"  # named by system, scenario and property id
     assert json.loads(f.read_text())["states"] == itf["states"]

@@ -41,9 +41,11 @@ MUTANTS = {
     "tokens_lost": "a card out of play carries no tokens",
     "marshal_events": "event cards are never in play",
     "double_pay": "a marshalled card is in its owner's play area and its cost was paid exactly once",
-    "marshal_any_phase": "marshalling happens only in the marshaling phase, by the active player",
+    "marshal_any_phase": (
+        "marshalling happens only in the marshaling phase, by the active player, after collecting income"
+    ),
     "put_into_play_pays": "putting a card into play by an ability pays nothing",
-    "no_cost_floor": "no gold pool, treasury or token count goes below zero",
+    "no_cost_floor": "a marshalled card is in its owner's play area and its cost was paid exactly once",
 }
 
 

@@ -8,6 +8,7 @@ import pytest
 from ruleproof.timing.agot import AGOT_ROUND, AGOT_SEQUENCE, mutant
 from ruleproof.timing.checks import (
     check_cancel_final,
+    check_cancel_first,
     check_ends_closed,
     check_forced_first,
     check_reactions_after,
@@ -22,21 +23,34 @@ from ruleproof.timing.graph import read_graphml, round_graph, timing_graph, to_d
 
 def test_sequence_order_in_the_graph() -> None:
     g = timing_graph(AGOT_SEQUENCE, levels=2)
-    chain = ["imminent", "would", "forced_interrupts", "interrupts", "occurs", "forced_reactions", "reactions", "closed"]
-    for a, b in zip(chain, chain[1:]):
+    chain = [
+        "imminent",
+        "cancels",
+        "would",
+        "forced_interrupts",
+        "interrupts",
+        "occurs",
+        "forced_reactions",
+        "reactions",
+        "closed",
+    ]
+    for a, b in zip(chain, chain[1:], strict=False):
         assert g.has_edge(f"0:{a}", f"0:{b}"), (a, b)
         assert g.edges[f"0:{a}", f"0:{b}"]["kind"] in ("proceed", "pass")
-    assert g.edges["0:would_resolving", "0:cancelled"]["kind"] == "cancel"
-    assert g.edges["0:would_resolving", "0:imminent"]["kind"] == "change"
+    assert g.edges["0:cancels_resolving", "0:cancelled"]["kind"] == "cancel"
+    assert g.edges["0:would_resolving", "0:changed"]["kind"] == "change"
+    assert g.edges["0:changed", "0:would"]["kind"] == "proceed"  # a changed condition is past the cancel window
     assert g.edges["0:reactions_resolving", "1:imminent"]["kind"] == "nest"
     ret = g.edges["1:closed", "0:reactions_resolving"]
     assert ret["kind"] == "return" and "0:reactions_resolving" in ret["sites"].split(",")
-    assert not any(d["kind"] == "nest" for u, _, d in g.out_edges(data=True) if u.startswith("1:"))  # deepest level drawn
+    assert not any(
+        d["kind"] == "nest" for u, _, d in g.out_edges(data=True) if u.startswith("1:")
+    )  # deepest level drawn
 
 
 def test_every_check_holds_on_agot() -> None:
     results = run_checks(AGOT_SEQUENCE)
-    assert len(results) == 6
+    assert len(results) == 7
     for r in results:
         assert r.ok, (r.name, r.reason, r.witness)
         assert r.cites and r.nodes > 0
@@ -56,7 +70,8 @@ def test_every_check_holds_on_agot() -> None:
         (check_windows, "close_after_one_pass", "0:reactions"),
         (check_windows, "active_player_first", "0:interrupts"),
         (check_stack, "return_elsewhere", "0:occurs"),
-        (check_stack, "fifo", "0:forced_interrupts_resolving"),
+        (check_stack, "fifo", "0:cancels_resolving"),
+        (check_cancel_first, "cancel_after_would", "0:would"),
     ],
 )
 def test_each_check_catches_its_mutant(check, name: str, needle: str) -> None:  # type: ignore[no-untyped-def]
@@ -73,9 +88,9 @@ def test_witness_is_a_path_of_the_graph() -> None:
     g = timing_graph(mutant("cancel_continues"), 3)
     r = check_cancel_final(g)
     assert not r.ok
-    for a, b in zip(r.witness, r.witness[1:]):
+    for a, b in zip(r.witness, r.witness[1:], strict=False):
         assert g.has_edge(a, b), (a, b)
-    assert "cancel" in {g.edges[a, b]["kind"] for a, b in zip(r.witness, r.witness[1:])}
+    assert "cancel" in {g.edges[a, b]["kind"] for a, b in zip(r.witness, r.witness[1:], strict=False)}
     assert "(" in r.show(g)
 
 
@@ -84,7 +99,7 @@ def test_a_window_that_never_closes_traps_the_sequence() -> None:
     r = check_ends_closed(g)
     assert not r.ok and "trapped at" in r.reason
     assert r.witness[-1].endswith(":reactions") or r.witness[-1].endswith(":reactions_resolving")
-    for a, b in zip(r.witness, r.witness[1:]):
+    for a, b in zip(r.witness, r.witness[1:], strict=False):
         assert g.has_edge(a, b)
 
 
@@ -128,7 +143,7 @@ def test_dot_lists_every_node_and_edge() -> None:
     dot = to_dot(g)
     assert dot.startswith('digraph "agot-triggering-condition"')
     assert dot.count(" -> ") == g.number_of_edges()
-    assert '"0:would_resolving" -> "0:cancelled"' in dot and 'kind="cancel"' in dot
+    assert '"0:cancels_resolving" -> "0:cancelled"' in dot and 'kind="cancel"' in dot
 
 
 def test_declaration_rejects_unknown_steps() -> None:

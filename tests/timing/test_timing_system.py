@@ -53,6 +53,8 @@ def test_agot_timing_is_proved_exhaustively() -> None:
 
 
 def test_agot_timing_rules_are_k_inductive() -> None:
+    """Every property is 2-inductive once the earlier ones are lemmas (no wall-clock bound here: speed
+    targets live in benchmarks/, the standards say; a wall-clock assert failed on the loaded machine)."""
     s = _system()
     lemmas = []
     for p in sorted(s.properties, key=lambda p: (not p.builtin, not p.name.startswith("lemma"))):
@@ -128,7 +130,10 @@ def test_graph_checks_as_results() -> None:
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     results = mod.graph_checks()
-    assert len(results) == 8
+    from ruleproof.timing.checks import CHECKS
+
+    assert len([r for r in results if r.scenario == "graph:sequence"]) == len(CHECKS)
+    assert any(r.scenario == "graph:round" for r in results)
     assert all(r.verdict is Verdict.PROVED and r.engine == "graph" for r in results)
     bad = mod.graph_checks("return_elsewhere")
     worst = [r for r in bad if r.verdict is Verdict.VIOLATED]

@@ -425,6 +425,8 @@ def _check_params(spec: SystemSpec, params: Mapping[str, Any], node: Node) -> No
     if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in sig.parameters.values()):
         return
     known = [k for k in sig.parameters]
+    if spec.mutants_file is not None and "mutant" not in known:
+        known.append("mutant")  # a rule mutant of the system's mutants file (ruleproof.rule_mutants)
     for k in params:
         if k not in known:
             line = node.key_line(k) if isinstance(node.value, dict) else node.line

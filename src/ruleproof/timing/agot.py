@@ -5,11 +5,24 @@ Sequences, Interrupts, Reactions, Forced Interrupts / Forced Reactions,
 Cancel, The word "Would", Priority of Simultaneous Resolution, When Revealed,
 Pass, First Player, and Appendix I (framework steps, Action Windows).
 
+Cancel interrupts have timing priority over all other interrupts (Cancel:
+"cancel abilities interrupt the initiation of an effect ... have timing
+priority over all other interrupts to the effect"), and "would" interrupts
+over interrupts without "would" (The word "Would"): the sequence opens a
+cancel window, then a "would" window, before the forced interrupts.  In
+every window the first player has the first opportunity, and after an
+ability resolves opportunities continue in player order from the next
+player (Pass: "opportunities to perform or pass continue clockwise in player
+order until a state of consecutive passes by all players is achieved").  A
+"would" interrupt that changes the condition (a save) makes the new
+condition imminent: its "would" window opens again, and the cancel window
+(which answers the initiation of the effect) is past.
+
 Interpretations (the Rules Reference leaves these open):
 
-* The "would"/cancel interrupts form their own window before the forced
-  interrupts, with the same turn-taking as the interrupt window (first player
-  first, closes after all players pass consecutively).
+* The cancel and "would" interrupt windows have the same turn-taking as the
+  interrupt window (first player first, closes after all players pass
+  consecutively).
 * Action windows are declared only where the text of Appendix I names them
   (the marshaling phase player action window; the window between framework
   steps 4.1 and 4.2).  The chart's other red boxes are not in the text.
@@ -66,30 +79,53 @@ def _ability_steps(
 
 def agot_sequence() -> Declaration:
     """The sequence of interrupt and reaction opportunities around a triggering condition."""
-    open_window = Window(Actor.FIRST_PLAYER, None, True)
+    open_window = Window(Actor.FIRST_PLAYER, None, True, continues=True)
     forced = Window(Actor.FIRST_PLAYER, None, True)  # the first player orders forced abilities
-    steps: list[Step] = [Step("imminent", K.IMMINENT, "Triggering condition becomes imminent", (TC,))]
-    moves: list[Move] = [Move("imminent", "would", M.PROCEED, "interrupts may answer", (TC,))]
+    steps: list[Step] = [
+        Step("imminent", K.IMMINENT, "Triggering condition becomes imminent", (TC,)),
+        Step("changed", K.IMMINENT, "The changed triggering condition becomes imminent", (TC, WOULD)),
+    ]
+    moves: list[Move] = [Move("imminent", "cancels", M.PROCEED, "cancel interrupts may answer first", (TC, "Cancel"))]
 
-    s, m = _ability_steps("would", K.CANCEL_INTERRUPTS, 'Cancel / "would" interrupts', (TC, "Cancel", WOULD, "Interrupts"), open_window)
+    s, m = _ability_steps(
+        "cancels", K.CANCEL_INTERRUPTS, "Cancel interrupts", (TC, "Cancel", "Interrupts"), open_window
+    )
     steps += s
     moves += m
     moves += [
-        Move("would_resolving", "cancelled", M.CANCEL, "a cancel interrupt cancels the condition", ("Cancel", TC)),
-        Move("would_resolving", "imminent", M.CHANGE, "a 'would' interrupt changes the condition; the new one is imminent", (TC, WOULD)),
-        Move("would", "forced_interrupts", M.PASS, "all players pass consecutively", (TC, "Pass")),
+        Move("cancels_resolving", "cancelled", M.CANCEL, "a cancel interrupt cancels the condition", ("Cancel", TC)),
+        Move("cancels", "would", M.PASS, "all players pass consecutively", (TC, "Pass")),
     ]
-    s, m = _ability_steps("forced_interrupts", K.FORCED_INTERRUPTS, "Forced interrupts (first player orders)", (TC, FORCED, PRIORITY), forced)
+    s, m = _ability_steps("would", K.WOULD_INTERRUPTS, '"Would" interrupts', (TC, WOULD, "Interrupts"), open_window)
     steps += s
     moves += m
-    moves.append(Move("forced_interrupts", "interrupts", M.PROCEED, "every forced interrupt has resolved", (TC, FORCED)))
+    moves += [
+        Move("would_resolving", "changed", M.CHANGE, "a 'would' interrupt changes the condition", (TC, WOULD)),
+        # the new condition is imminent; the effect's initiation (all a cancel refers to) is past
+        Move("changed", "would", M.PROCEED, "'would' interrupts to the new condition may answer", (TC, WOULD)),
+        Move("would", "forced_interrupts", M.PASS, "all players pass consecutively", (TC, "Pass")),
+    ]
+    s, m = _ability_steps(
+        "forced_interrupts",
+        K.FORCED_INTERRUPTS,
+        "Forced interrupts (first player orders)",
+        (TC, FORCED, PRIORITY),
+        forced,
+    )
+    steps += s
+    moves += m
+    moves.append(
+        Move("forced_interrupts", "interrupts", M.PROCEED, "every forced interrupt has resolved", (TC, FORCED))
+    )
     s, m = _ability_steps("interrupts", K.INTERRUPT_WINDOW, "Interrupt window", (TC, "Interrupts"), open_window)
     steps += s
     moves += m
     moves.append(Move("interrupts", "occurs", M.PASS, "all players pass consecutively", ("Interrupts", "Pass")))
     steps.append(Step("occurs", K.OCCURS, "The triggering condition occurs", (TC,)))
     moves.append(Move("occurs", "forced_reactions", M.PROCEED, "reactions may answer", (TC, "Reactions")))
-    s, m = _ability_steps("forced_reactions", K.FORCED_REACTIONS, "Forced reactions (first player orders)", (TC, FORCED, PRIORITY), forced)
+    s, m = _ability_steps(
+        "forced_reactions", K.FORCED_REACTIONS, "Forced reactions (first player orders)", (TC, FORCED, PRIORITY), forced
+    )
     steps += s
     moves += m
     moves.append(Move("forced_reactions", "reactions", M.PROCEED, "every forced reaction has resolved", (TC, FORCED)))
@@ -119,41 +155,63 @@ def agot_sequence() -> Declaration:
 
 # (number, label, melee only) per phase.
 _PHASES: tuple[tuple[str, tuple[tuple[str, str, bool], ...]], ...] = (
-    ("1. Plot phase", (
-        ("1.1", "Plot phase begins", False),
-        ("1.2", "Choose plots", False),
-        ("1.3", "Reveal plots (initiative, first player, When Revealed)", False),
-        ("1.4", "Select titles", True),
-        ("1.5", "Plot phase ends", False),
-    )),
+    (
+        "1. Plot phase",
+        (
+            ("1.1", "Plot phase begins", False),
+            ("1.2", "Choose plots", False),
+            ("1.3", "Reveal plots (initiative, first player, When Revealed)", False),
+            ("1.4", "Select titles", True),
+            ("1.5", "Plot phase ends", False),
+        ),
+    ),
     ("2. Draw phase", (("2.1", "Draw phase begins", False), ("2.2", "Draw", False), ("2.3", "Draw phase ends", False))),
-    ("3. Marshaling phase", (
-        ("3.1", "Marshaling phase begins", False),
-        ("3.2", "Active player collects income", False),
-        ("3.3", "Next player becomes active player", False),
-        ("3.4", "Marshaling phase ends", False),
-    )),
-    ("4. Challenges phase", (
-        ("4.1", "Challenges phase begins", False),
-        ("4.2", "Active player may initiate a challenge", False),
-        ("4.2.1", "Defending player declares defenders", False),
-        ("4.2.2", "Compare STR to determine challenge winner", False),
-        ("4.2.3", "Gain challenge bonuses", False),
-        ("4.2.4", "Apply claim result", False),
-        ("4.2.5", "Process challenge resolution keywords", False),
-        ("4.2.6", "Challenge ends", False),
-        ("4.3", "Next player becomes active player", False),
-        ("4.4", "Challenges phase ends", False),
-    )),
-    ("5. Dominance phase", (("5.1", "Dominance phase begins", False), ("5.2", "Determine dominance", False), ("5.3", "Dominance phase ends", False))),
-    ("6. Standing phase", (("6.1", "Standing phase begins", False), ("6.2", "Stand cards", False), ("6.3", "Standing phase ends", False))),
-    ("7. Taxation phase", (
-        ("7.1", "Taxation phase begins", False),
-        ("7.2", "Return unspent gold", False),
-        ("7.3", "Check reserve", False),
-        ("7.4", "Return melee title cards", True),
-        ("7.5", "Taxation phase ends", False),
-    )),
+    (
+        "3. Marshaling phase",
+        (
+            ("3.1", "Marshaling phase begins", False),
+            ("3.2", "Active player collects income", False),
+            ("3.3", "Next player becomes active player", False),
+            ("3.4", "Marshaling phase ends", False),
+        ),
+    ),
+    (
+        "4. Challenges phase",
+        (
+            ("4.1", "Challenges phase begins", False),
+            ("4.2", "Active player may initiate a challenge", False),
+            ("4.2.1", "Defending player declares defenders", False),
+            ("4.2.2", "Compare STR to determine challenge winner", False),
+            ("4.2.3", "Gain challenge bonuses", False),
+            ("4.2.4", "Apply claim result", False),
+            ("4.2.5", "Process challenge resolution keywords", False),
+            ("4.2.6", "Challenge ends", False),
+            ("4.3", "Next player becomes active player", False),
+            ("4.4", "Challenges phase ends", False),
+        ),
+    ),
+    (
+        "5. Dominance phase",
+        (
+            ("5.1", "Dominance phase begins", False),
+            ("5.2", "Determine dominance", False),
+            ("5.3", "Dominance phase ends", False),
+        ),
+    ),
+    (
+        "6. Standing phase",
+        (("6.1", "Standing phase begins", False), ("6.2", "Stand cards", False), ("6.3", "Standing phase ends", False)),
+    ),
+    (
+        "7. Taxation phase",
+        (
+            ("7.1", "Taxation phase begins", False),
+            ("7.2", "Return unspent gold", False),
+            ("7.3", "Check reserve", False),
+            ("7.4", "Return melee title cards", True),
+            ("7.5", "Taxation phase ends", False),
+        ),
+    ),
 )
 
 
@@ -168,12 +226,33 @@ def agot_round() -> Declaration:
     for phase, items in _PHASES:
         for number, label, melee in items:
             cites = (APPX, "When Revealed") if number == "1.3" else (APPX,)
-            steps.append(Step(_fw(number), K.FRAMEWORK_EVENT, f"{number} {label}", cites, number=number, phase=phase, melee_only=melee))
+            steps.append(
+                Step(
+                    _fw(number),
+                    K.FRAMEWORK_EVENT,
+                    f"{number} {label}",
+                    cites,
+                    number=number,
+                    phase=phase,
+                    melee_only=melee,
+                )
+            )
     aw = Window(Actor.FIRST_PLAYER, None, False)
 
     def window(name: str, label: str, phase: str, number: str) -> None:
-        steps.append(Step(name, K.ACTION_WINDOW, label, (APPX, "Action Windows"), window=aw, number=number, phase=phase))
-        steps.append(Step(f"{name}_resolving", K.RESOLVING, "an action / player action resolves", (APPX, "Action Windows"), number=number, phase=phase))
+        steps.append(
+            Step(name, K.ACTION_WINDOW, label, (APPX, "Action Windows"), window=aw, number=number, phase=phase)
+        )
+        steps.append(
+            Step(
+                f"{name}_resolving",
+                K.RESOLVING,
+                "an action / player action resolves",
+                (APPX, "Action Windows"),
+                number=number,
+                phase=phase,
+            )
+        )
         moves.append(Move(name, f"{name}_resolving", M.INITIATE, "initiate an action", ("Action Windows",)))
         moves.append(Move(f"{name}_resolving", name, M.RESOLVE, "resolve it completely", ("Action Windows",)))
 
@@ -184,13 +263,30 @@ def agot_round() -> Declaration:
         moves.append(Move(a, b, kind, label, (APPX,)))
 
     chain = [
-        ("1.1", "1.2"), ("1.2", "1.3"), ("1.4", "1.5"), ("1.5", "2.1"),
-        ("2.1", "2.2"), ("2.2", "2.3"), ("2.3", "3.1"),
-        ("3.1", "3.2"), ("3.4", "4.1"),
-        ("4.2.1", "4.2.2"), ("4.2.2", "4.2.3"), ("4.2.3", "4.2.4"), ("4.2.4", "4.2.5"), ("4.2.5", "4.2.6"),
-        ("4.4", "5.1"), ("5.1", "5.2"), ("5.2", "5.3"), ("5.3", "6.1"),
-        ("6.1", "6.2"), ("6.2", "6.3"), ("6.3", "7.1"),
-        ("7.1", "7.2"), ("7.2", "7.3"), ("7.4", "7.5"),
+        ("1.1", "1.2"),
+        ("1.2", "1.3"),
+        ("1.4", "1.5"),
+        ("1.5", "2.1"),
+        ("2.1", "2.2"),
+        ("2.2", "2.3"),
+        ("2.3", "3.1"),
+        ("3.1", "3.2"),
+        ("3.4", "4.1"),
+        ("4.2.1", "4.2.2"),
+        ("4.2.2", "4.2.3"),
+        ("4.2.3", "4.2.4"),
+        ("4.2.4", "4.2.5"),
+        ("4.2.5", "4.2.6"),
+        ("4.4", "5.1"),
+        ("5.1", "5.2"),
+        ("5.2", "5.3"),
+        ("5.3", "6.1"),
+        ("6.1", "6.2"),
+        ("6.2", "6.3"),
+        ("6.3", "7.1"),
+        ("7.1", "7.2"),
+        ("7.2", "7.3"),
+        ("7.4", "7.5"),
     ]
     for a, b in chain:
         go(_fw(a), _fw(b))
@@ -238,6 +334,8 @@ MUTANTS: dict[str, str] = {
     "window_before_forced": "the interrupt window opens before the forced interrupts",
     "fifo": "raised conditions wait in a first-in-first-out queue",
     "cancel_continues": "a cancelled condition still goes on to the forced interrupts",
+    "cancel_after_would": "the cancel window comes after the 'would' window: a cancel may follow a save",
+    "first_player_after_resolve": "after an ability resolves, the first player has the next opportunity again",
     "return_elsewhere": "a nested sequence returns to the occurrence of its parent, not to the ability that raised it",
     "window_never_closes": "the reaction window has no pass move",
 }
@@ -287,7 +385,25 @@ def mutant(name: str, base: Declaration | None = None) -> Declaration:
     if name == "fifo":
         return replace(d, queue_order=QueueOrder.FIFO)
     if name == "cancel_continues":
-        return d.with_moves(drop=[("would_resolving", "cancelled")], add=[Move("would_resolving", "forced_interrupts", M.CANCEL, "cancel")])
+        return d.with_moves(
+            drop=[("cancels_resolving", "cancelled")],
+            add=[Move("cancels_resolving", "forced_interrupts", M.CANCEL, "cancel")],
+        )
+    if name == "cancel_after_would":
+        # the cancel window comes after the 'would' window: a cancel can follow a save
+        return d.with_moves(
+            drop=[("imminent", "cancels"), ("cancels", "would"), ("would", "forced_interrupts")],
+            add=[
+                Move("imminent", "would", M.PROCEED, "interrupts may answer"),
+                Move("would", "cancels", M.PASS, "all players pass consecutively"),
+                Move("cancels", "forced_interrupts", M.PASS, "all players pass consecutively"),
+            ],
+        )
+    if name == "first_player_after_resolve":
+        out = d
+        for w in ("cancels", "would", "interrupts", "reactions"):
+            out = out.with_window(w, continues=False)
+        return out
     if name == "return_elsewhere":
         return d.with_moves(
             drop=[("closed", CALLER), ("cancelled", CALLER)],

@@ -23,7 +23,7 @@ from typing import Callable, Iterator
 
 import networkx as nx
 
-from .declaration import Declaration, QueueOrder, StepKind
+from .declaration import INTERRUPT_KINDS, WINDOW_KINDS, Declaration, QueueOrder, StepKind
 from .graph import node_id, round_graph, timing_graph
 
 __all__ = ["CHECKS", "CheckResult", "run_checks", "run_round_checks"]
@@ -132,10 +132,14 @@ def check_ends_closed(g: nx.DiGraph) -> CheckResult:
     parents, cg = _explore(g, start)
     done = {c for c in cg if _closed(g, c[0]) and not c[1]}
     if not done:
-        return CheckResult(name, cites, False, (start[0],), "no path from the imminent condition reaches a closed step", len(cg))
+        return CheckResult(
+            name, cites, False, (start[0],), "no path from the imminent condition reaches a closed step", len(cg)
+        )
     for c in sorted(cg, key=lambda c: (len(_path(parents, c)), c)):
         if cg.out_degree(c) == 0 and c not in done:
-            return CheckResult(name, cites, False, _path(parents, c), f"the sequence gets stuck at {c[0]}: no move leaves it", len(cg))
+            return CheckResult(
+                name, cites, False, _path(parents, c), f"the sequence gets stuck at {c[0]}: no move leaves it", len(cg)
+            )
     can_end = set(done)
     for d in done:
         can_end |= nx.ancestors(cg, d)
@@ -148,7 +152,14 @@ def check_ends_closed(g: nx.DiGraph) -> CheckResult:
             members = sorted(cond.nodes[sinks[0]]["members"]) if sinks else [c]
             tail = nx.shortest_path(trap, c, members[0])
             witness = _path(parents, c) + tuple(x[0] for x in tail[1:])
-            return CheckResult(name, cites, False, witness, f"from {c[0]} no closed step can be reached: the sequence is trapped at {members[0][0]}", len(cg))
+            return CheckResult(
+                name,
+                cites,
+                False,
+                witness,
+                f"from {c[0]} no closed step can be reached: the sequence is trapped at {members[0][0]}",
+                len(cg),
+            )
     return CheckResult(name, cites, True, nodes=len(cg))
 
 
@@ -162,16 +173,32 @@ def check_cancel_final(g: nx.DiGraph) -> CheckResult:
             continue
         lead = _path(parents, reached[u]) if u in reached else (u,)
         if not (_closed(g, v) and g.nodes[v]["outcome"] == "cancelled"):
-            return CheckResult(name, cites, False, lead + (v,), f"cancelling at {u} leads to {v}, which is not a cancelled end", g.number_of_nodes())
+            return CheckResult(
+                name,
+                cites,
+                False,
+                lead + (v,),
+                f"cancelling at {u} leads to {v}, which is not a cancelled end",
+                g.number_of_nodes(),
+            )
         level = _level_graph(g, int(g.nodes[v]["level"]))
         for w in sorted(nx.descendants(level, v)):
             if not _closed(g, w):
                 tail = tuple(nx.shortest_path(level, v, w))
-                return CheckResult(name, cites, False, lead + tail, f"after the cancel the sequence still reaches {w}", g.number_of_nodes())
+                return CheckResult(
+                    name,
+                    cites,
+                    False,
+                    lead + tail,
+                    f"after the cancel the sequence still reaches {w}",
+                    g.number_of_nodes(),
+                )
     return CheckResult(name, cites, True, nodes=g.number_of_nodes())
 
 
-def _dominated(g: nx.DiGraph, target_kinds: set[str], via_kinds: set[str], what: str, name: str, cites: tuple[str, ...]) -> CheckResult:
+def _dominated(
+    g: nx.DiGraph, target_kinds: set[str], via_kinds: set[str], what: str, name: str, cites: tuple[str, ...]
+) -> CheckResult:
     """Every path within a sequence from its entry to a ``target_kinds`` step passes a ``via_kinds`` step."""
     levels = int(g.graph.get("levels", "1"))
     entry_step = g.nodes[g.graph["entry"]]["step"]
@@ -188,23 +215,61 @@ def _dominated(g: nx.DiGraph, target_kinds: set[str], via_kinds: set[str], what:
         for t in targets:
             if t in cut and nx.has_path(cut, entry, t):
                 path = tuple(nx.shortest_path(cut, entry, t))
-                return CheckResult(name, cites, False, path, f"{t} is reached without passing {what}", g.number_of_nodes())
+                return CheckResult(
+                    name, cites, False, path, f"{t} is reached without passing {what}", g.number_of_nodes()
+                )
     return CheckResult(name, cites, True, nodes=g.number_of_nodes())
 
 
 def check_forced_first(g: nx.DiGraph) -> CheckResult:
     """Forced interrupts come before the interrupt window, forced reactions before the reaction window."""
-    name, cites = "forced interrupts before the interrupt window, forced reactions before the reaction window", (FORCED, TC)
-    missing = [k for k in (StepKind.FORCED_INTERRUPTS, StepKind.FORCED_REACTIONS) if not any(_kind(g, n) == k.value for n in g)]
+    name, cites = (
+        "forced interrupts before the interrupt window, forced reactions before the reaction window",
+        (FORCED, TC),
+    )
+    missing = [
+        k for k in (StepKind.FORCED_INTERRUPTS, StepKind.FORCED_REACTIONS) if not any(_kind(g, n) == k.value for n in g)
+    ]
     if missing:
-        return CheckResult(name, cites, False, (str(g.graph["entry"]),), f"the sequence has no {missing[0].value} step: forced abilities never resolve", g.number_of_nodes())
-    r = _dominated(g, {StepKind.INTERRUPT_WINDOW.value}, {StepKind.FORCED_INTERRUPTS.value}, "the forced interrupts", name, cites)
+        return CheckResult(
+            name,
+            cites,
+            False,
+            (str(g.graph["entry"]),),
+            f"the sequence has no {missing[0].value} step: forced abilities never resolve",
+            g.number_of_nodes(),
+        )
+    r = _dominated(
+        g, {StepKind.INTERRUPT_WINDOW.value}, {StepKind.FORCED_INTERRUPTS.value}, "the forced interrupts", name, cites
+    )
     if not r.ok:
         return r
-    return _dominated(g, {StepKind.REACTION_WINDOW.value}, {StepKind.FORCED_REACTIONS.value}, "the forced reactions", name, cites)
+    return _dominated(
+        g, {StepKind.REACTION_WINDOW.value}, {StepKind.FORCED_REACTIONS.value}, "the forced reactions", name, cites
+    )
 
 
-_INTERRUPTS = {StepKind.CANCEL_INTERRUPTS.value, StepKind.FORCED_INTERRUPTS.value, StepKind.INTERRUPT_WINDOW.value}
+_INTERRUPTS = {k.value for k in INTERRUPT_KINDS}
+
+
+def check_cancel_first(g: nx.DiGraph) -> CheckResult:
+    """Cancel interrupts come before "would" interrupts, which come before the other interrupts."""
+    name, cites = (
+        "cancels first, then 'would' interrupts, then the other interrupts",
+        ("Cancel", 'The word "Would"', TC),
+    )
+    cancels = {StepKind.CANCEL_INTERRUPTS.value}
+    would = {StepKind.WOULD_INTERRUPTS.value}
+    if any(_kind(g, n) in would for n in g) and any(_kind(g, n) in cancels for n in g):
+        r = _dominated(g, would, cancels, "the cancel interrupts", name, cites)
+        if not r.ok:
+            return r
+    if any(_kind(g, n) in would for n in g):
+        later = {StepKind.FORCED_INTERRUPTS.value, StepKind.INTERRUPT_WINDOW.value}
+        return _dominated(g, later, would, "the 'would' interrupts", name, cites)
+    return CheckResult(name, cites, True, nodes=g.number_of_nodes())
+
+
 _REACTIONS = {StepKind.FORCED_REACTIONS.value, StepKind.REACTION_WINDOW.value}
 
 
@@ -226,17 +291,22 @@ def check_reactions_after(g: nx.DiGraph) -> CheckResult:
                     entry = node_id(lv, g.nodes[g.graph["entry"]]["step"])
                     lead = tuple(nx.shortest_path(h, entry, o)) if nx.has_path(h, entry, o) else (o,)
                     path = lead + tuple(nx.shortest_path(no_change, o, w))[1:]
-                    return CheckResult(name, cites, False, path, f"an interrupt step ({w}) follows the occurrence", g.number_of_nodes())
+                    return CheckResult(
+                        name, cites, False, path, f"an interrupt step ({w}) follows the occurrence", g.number_of_nodes()
+                    )
     return CheckResult(name, cites, True, nodes=g.number_of_nodes())
 
 
 def check_windows(g: nx.DiGraph) -> CheckResult:
     """Every window gives the first player the first opportunity and closes after all players pass."""
-    name, cites = "every window: first player first, closes after all players pass consecutively", ("Interrupts", "Reactions", "First Player, First Player Token", "Pass", NESTED)
+    name, cites = (
+        "every window: first player first, closes after all players pass consecutively",
+        ("Interrupts", "Reactions", "First Player, First Player Token", "Pass", NESTED),
+    )
     parents, _cg = _explore(g, _start(g))
     reached = {c[0]: c for c in parents}
     for n, d in sorted(g.nodes(data=True)):
-        if d["kind"] not in (StepKind.CANCEL_INTERRUPTS.value, StepKind.INTERRUPT_WINDOW.value, StepKind.REACTION_WINDOW.value, StepKind.ACTION_WINDOW.value):
+        if d["kind"] not in {k.value for k in WINDOW_KINDS}:
             continue
         rules = d["window"]
         lead = _path(parents, reached[n]) if n in reached else (n,)
@@ -261,12 +331,26 @@ def check_stack(g: nx.DiGraph) -> CheckResult:
                 lead = _path(parents, reached[0]) if reached else (u,)
                 onward = [w for _, w, dd in g.out_edges(u, data=True) if dd["kind"] not in ("nest", "return")]
                 return CheckResult(
-                    name, cites, False, lead + tuple(onward[:1]),
-                    f"the condition raised at {u} waits in a queue while the sequence that raised it goes on (queue order {g.graph.get('queue_order')})",
+                    name,
+                    cites,
+                    False,
+                    lead + tuple(onward[:1]),
+                    f"the condition raised at {u} waits in a queue while the sequence that raised it goes on "
+                    f"(queue order {g.graph.get('queue_order')})",
                     g.number_of_nodes(),
                 )
-            if int(g.nodes[v]["level"]) != int(g.nodes[u]["level"]) + 1 or g.nodes[v]["step"] != g.nodes[str(g.graph["entry"])]["step"]:
-                return CheckResult(name, cites, False, (u, v), f"the nested sequence raised at {u} does not start at the entry of a new level", g.number_of_nodes())
+            if (
+                int(g.nodes[v]["level"]) != int(g.nodes[u]["level"]) + 1
+                or g.nodes[v]["step"] != g.nodes[str(g.graph["entry"])]["step"]
+            ):
+                return CheckResult(
+                    name,
+                    cites,
+                    False,
+                    (u, v),
+                    f"the nested sequence raised at {u} does not start at the entry of a new level",
+                    g.number_of_nodes(),
+                )
     for p in sorted(parents, key=lambda c: (len(_path(parents, c)), c)):
         for k, nc in _moves(g, p):
             if k != "return":
@@ -275,9 +359,23 @@ def check_stack(g: nx.DiGraph) -> CheckResult:
             popped = p[1][-1] if p[1] else ""
             witness = _path(parents, p) + (nc[0],)
             if not _closed(g, src):
-                return CheckResult(name, cites, False, witness, f"the nested sequence returns from {src} before it is complete", g.number_of_nodes())
+                return CheckResult(
+                    name,
+                    cites,
+                    False,
+                    witness,
+                    f"the nested sequence returns from {src} before it is complete",
+                    g.number_of_nodes(),
+                )
             if _lifo(g) and nc[0] != popped:
-                return CheckResult(name, cites, False, witness, f"the nested sequence spawned at {popped} returns to {nc[0]} instead", g.number_of_nodes())
+                return CheckResult(
+                    name,
+                    cites,
+                    False,
+                    witness,
+                    f"the nested sequence spawned at {popped} returns to {nc[0]} instead",
+                    g.number_of_nodes(),
+                )
     return CheckResult(name, cites, True, nodes=len(parents))
 
 
@@ -285,6 +383,7 @@ CHECKS: tuple[Callable[[nx.DiGraph], CheckResult], ...] = (
     check_ends_closed,
     check_cancel_final,
     check_forced_first,
+    check_cancel_first,
     check_reactions_after,
     check_windows,
     check_stack,
@@ -303,16 +402,35 @@ def run_round_checks(decl: Declaration) -> list[CheckResult]:
     g = round_graph(decl)
     entry = str(g.graph["entry"])
     out: list[CheckResult] = []
-    name, cites = "every framework step is reached and leads back to the next round", ("Appendix I: Timing and Gameplay",)
+    name, cites = (
+        "every framework step is reached and leads back to the next round",
+        ("Appendix I: Timing and Gameplay",),
+    )
     ok = CheckResult(name, cites, True, nodes=g.number_of_nodes())
     for n in sorted(g):
         if n != entry and not nx.has_path(g, entry, n):
             ok = CheckResult(name, cites, False, (entry, n), f"{n} is never reached from {entry}", g.number_of_nodes())
             break
         if not nx.has_path(g, n, entry):
-            ok = CheckResult(name, cites, False, tuple(nx.shortest_path(g, entry, n)), f"from {n} the round never returns to {entry}", g.number_of_nodes())
+            ok = CheckResult(
+                name,
+                cites,
+                False,
+                tuple(nx.shortest_path(g, entry, n)),
+                f"from {n} the round never returns to {entry}",
+                g.number_of_nodes(),
+            )
             break
     out.append(ok)
     w = check_windows(g)
-    out.append(CheckResult("action windows: first player first, close after all players pass", ("Action Windows", "First Player, First Player Token"), w.ok, w.witness, w.reason, w.nodes))
+    out.append(
+        CheckResult(
+            "action windows: first player first, close after all players pass",
+            ("Action Windows", "First Player, First Player Token"),
+            w.ok,
+            w.witness,
+            w.reason,
+            w.nodes,
+        )
+    )
     return out

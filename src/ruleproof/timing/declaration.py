@@ -80,6 +80,7 @@ class StepKind(enum.Enum):
 
     IMMINENT = "imminent"
     CANCEL_INTERRUPTS = "cancel_interrupts"
+    WOULD_INTERRUPTS = "would_interrupts"
     FORCED_INTERRUPTS = "forced_interrupts"
     INTERRUPT_WINDOW = "interrupt_window"
     OCCURS = "occurs"
@@ -92,12 +93,20 @@ class StepKind(enum.Enum):
 
 
 WINDOW_KINDS = frozenset(
-    {StepKind.CANCEL_INTERRUPTS, StepKind.INTERRUPT_WINDOW, StepKind.REACTION_WINDOW, StepKind.ACTION_WINDOW}
+    {
+        StepKind.CANCEL_INTERRUPTS,
+        StepKind.WOULD_INTERRUPTS,
+        StepKind.INTERRUPT_WINDOW,
+        StepKind.REACTION_WINDOW,
+        StepKind.ACTION_WINDOW,
+    }
 )
 """Steps where players take opportunities in turn and pass."""
 FORCED_KINDS = frozenset({StepKind.FORCED_INTERRUPTS, StepKind.FORCED_REACTIONS})
 """Steps where every eligible forced ability must resolve, in an order one player picks."""
-INTERRUPT_KINDS = frozenset({StepKind.CANCEL_INTERRUPTS, StepKind.FORCED_INTERRUPTS, StepKind.INTERRUPT_WINDOW})
+INTERRUPT_KINDS = frozenset(
+    {StepKind.CANCEL_INTERRUPTS, StepKind.WOULD_INTERRUPTS, StepKind.FORCED_INTERRUPTS, StepKind.INTERRUPT_WINDOW}
+)
 """Steps whose abilities interrupt the triggering condition (before it occurs)."""
 REACTION_KINDS = frozenset({StepKind.FORCED_REACTIONS, StepKind.REACTION_WINDOW})
 """Steps whose abilities react to the triggering condition (after it occurs)."""
@@ -146,11 +155,15 @@ class Window:
     forced abilities).  ``passes_to_close``: consecutive passes that close the
     window; ``None`` means every player.  ``once_per_condition``: each ability
     may be initiated at most once for one triggering condition.
+    ``continues``: after an ability initiated in the window resolves,
+    opportunities continue in player order from the player after the one who
+    initiated it (AGoT: Pass); otherwise the window starts again with ``first``.
     """
 
     first: Actor = Actor.FIRST_PLAYER
     passes_to_close: int | None = None
     once_per_condition: bool = True
+    continues: bool = False
 
     def closes_after(self, players: int) -> int:
         """Consecutive passes that close this window with ``players`` players."""
@@ -159,7 +172,8 @@ class Window:
     def describe(self) -> str:
         close = "all players pass consecutively" if self.passes_to_close is None else f"{self.passes_to_close} pass(es)"
         once = "; each ability once per condition" if self.once_per_condition else ""
-        return f"{self.first.value} first; closes after {close}{once}"
+        cont = "; after an ability resolves, the next player in player order" if self.continues else ""
+        return f"{self.first.value} first; closes after {close}{once}{cont}"
 
 
 @dataclass(frozen=True)
@@ -322,7 +336,8 @@ class Declaration:
                 m = replace(m, target=nxt)
             moves.append(m)
         entry = nxt if self.entry == name else self.entry
-        return replace(self, entry=entry, steps=tuple(s for s in self.steps if s.name not in removed), moves=tuple(moves))
+        kept = tuple(s for s in self.steps if s.name not in removed)
+        return replace(self, entry=entry, steps=kept, moves=tuple(moves))
 
 
 @dataclass(frozen=True)

@@ -267,6 +267,7 @@ EDGE_STYLE: Mapping[str, tuple[str, str, float]] = {
 _NODE_FILL: Mapping[str, str] = {
     "imminent": "#d6eaf8",
     "cancel_interrupts": "#fdebd0",
+    "would_interrupts": "#fdebd0",
     "forced_interrupts": "#fadbd8",
     "interrupt_window": "#fdebd0",
     "occurs": "#d5f5e3",

@@ -17,7 +17,8 @@ Static data lets properties talk about the declaration without a copy of
 it: ``step_kind[Step]`` (the :class:`StepKind` value of a step, ``idle``
 for an unused slot), ``completes[Step]`` (a closed step whose outcome is
 "completed"), ``ab_kind[Ability]`` (the step kind an ability answers),
-``ab_cond[Ability]`` and ``idx[Level]``.
+``ab_cond[Ability]``, ``ab_owner[Ability]`` (the player who controls it) and
+``idx[Level]``.
 """
 
 from __future__ import annotations
@@ -191,6 +192,7 @@ class _Builder:
         m.static("completes", Bool, StepS, lambda s: s.name != IDLE and decl.step(s.name).outcome is Outcome.COMPLETED)
         m.static("ab_kind", Kind, self.Ab, lambda a: abil[a.name].timing.value)
         m.static("ab_cond", self.Cond, self.Ab, lambda a: abil[a.name].condition)
+        m.static("ab_owner", self.Player, self.Ab, lambda a: f"p{abil[a.name].owner}")
         m.static("idx", Int(1, slots), self.Level, lambda k: _level_no(k))
 
         # initial open sequences: one for the whole occurrence (shared windows), else one per condition
@@ -230,11 +232,17 @@ class _Builder:
     def actor(self, kind: Actor) -> Term:
         return self.first if kind is Actor.FIRST_PLAYER else self.active
 
-    def enter(self, a: DslStep, k: Term, target: str, when: Any = None) -> None:
-        """Updates for entering step ``target`` at level ``k`` (as the declaration says)."""
+    def enter(self, a: DslStep, k: Term, target: str, when: Any = None, resume: bool = False) -> None:
+        """Updates for entering step ``target`` at level ``k`` (as the declaration says).
+
+        ``resume``: back in a window after one of its abilities resolved; a window that
+        ``continues`` keeps the turn (the player after the one who initiated it).
+        """
         s = self.decl.step(target)
         a.set(self.step[k], target, when=when)
-        if s.kind in WINDOW_KINDS and s.window is not None:
+        if resume and s.window is not None and s.window.continues:
+            pass
+        elif s.kind in WINDOW_KINDS and s.window is not None:
             a.set(self.turn[k], self.actor(s.window.first), when=when)
             a.set(self.passes[k], 0, when=when)
             a.set(self.fresh[k], True, when=when)
@@ -343,10 +351,17 @@ class _Builder:
             self.at(a, k, move.source)
             a.require(self.turn[k] == p)
             need = w.closes_after(P) if w is not None else P
-            a.set(self.passes[k], Min(self.passes[k] + 1, P))
-            a.set(self.turn[k], self.nxt(p))
-            a.set(self.fresh[k], False)
-            self.enter(a, k, move.target, when=self.passes[k] + 1 >= need)
+            closes = self.passes[k] + 1 >= need
+            # the window stays open (the next player's opportunity) or closes (the next step, which may be a
+            # window whose turn-taking starts afresh)
+            a.set(self.passes[k], Min(self.passes[k] + 1, P), when=~closes)
+            a.set(self.turn[k], self.nxt(p), when=~closes)
+            a.set(self.fresh[k], False, when=~closes)
+            if self.decl.step(move.target).kind not in WINDOW_KINDS:
+                a.set(self.passes[k], Min(self.passes[k] + 1, P), when=closes)
+                a.set(self.turn[k], self.nxt(p), when=closes)
+                a.set(self.fresh[k], False, when=closes)
+            self.enter(a, k, move.target, when=closes)
 
     def initiate_and_resolve(self) -> None:
         m, decl, abil = self.m, self.decl, self.abil
@@ -394,7 +409,7 @@ class _Builder:
             if spec.effect is Effect.RAISE and self.effect_move(spec, MoveKind.NEST) is not None:
                 a.require(self.raised[k])
             a.set(self.resolving[k], NONE)
-            self.enter(a, k, back[0])
+            self.enter(a, k, back[0], resume=True)
 
     def cancel_move(self) -> None:
         m, decl, abil, Cond = self.m, self.decl, self.abil, self.Cond
@@ -421,7 +436,7 @@ class _Builder:
             a.set(self.cancelled[k], True, when=Not(others))
             self.enter(a, k, target, when=Not(others))
             if back:
-                self.enter(a, k, back[0], when=others)
+                self.enter(a, k, back[0], when=others, resume=True)
 
     def change_move(self) -> None:
         m, decl, abil, scen = self.m, self.decl, self.abil, self.scen

@@ -1,0 +1,80 @@
+"""The gold economy (model/agot/gold.py): the review's findings F5 and F12 and the rule mutants.
+
+``tests/core/test_core_gold.py`` proves every property and catches the original mutants.  The
+``test_review_*`` tests reproduce findings of the AGoT rules review: each was run against commit 3e7e81c's
+model (``RULEPROOF_AGOT_MODEL=<3e7e81c checkout>/model/agot``) and failed there; they pass on this model.
+"""
+
+from __future__ import annotations
+
+import pytest
+from agot_rules_helpers import Concrete, assert_caught, load, mutant_names
+
+INCOME = "the active player collects income equal to the plot's gold value, once, from the treasury"
+ROTATION = "in the marshaling phase players become active one at a time in player order from the first player"
+MARSHAL_WHEN = "marshalling happens only in the marshaling phase, by the active player, after collecting income"
+PAID = "a marshalled card is in its owner's play area and its cost was paid exactly once"
+
+CAUGHT_BY = [
+    ("spend_without_return", "gold is conserved"),
+    ("overspend", "no gold pool, treasury or token count goes below zero"),
+    ("tokens_lost", "a card out of play carries no tokens"),
+    ("marshal_events", "event cards are never in play"),
+    ("double_pay", PAID),
+    ("marshal_any_phase", MARSHAL_WHEN),
+    ("marshal_not_active", MARSHAL_WHEN),
+    ("marshal_before_income", MARSHAL_WHEN),
+    ("active_twice", ROTATION),
+    ("short_income", INCOME),
+    ("put_into_play_pays", "putting a card into play by an ability pays nothing"),
+    ("no_cost_floor", PAID),
+]
+
+
+def test_every_rule_mutant_has_a_catching_property():
+    assert {m for m, _ in CAUGHT_BY} == mutant_names("gold")
+
+
+NEW = {"marshal_not_active", "marshal_before_income", "active_twice", "short_income"}
+
+
+@pytest.mark.parametrize(("mutant", "prop"), [x for x in CAUGHT_BY if x[0] in NEW])
+def test_new_mutant_is_caught_with_a_replayed_trace(mutant, prop):
+    assert_caught("gold", mutant, prop, scenario="small", depth=6)
+
+
+def _richest(c: Concrete) -> dict[str, int]:
+    """Both players start the marshaling phase with the most gold the scenario allows; the rest is in the treasury."""
+    top = {iv.var: max(iv.values) for iv in c.system.init_vars if iv.var in ("gold[p1]", "gold[p2]", "treasury")}
+    return {"gold[p1]": top["gold[p1]"], "gold[p2]": top["gold[p2]"],
+            "treasury": top["treasury"] - top["gold[p1]"] - top["gold[p2]"]}
+
+
+def test_review_f5_income_is_paid_in_full_and_gains_are_not_refused():
+    """F5 (medium). Income: "gaining an amount of gold from the treasury equal to the gold value on his or her
+    revealed plot card"; Tokens, Running out of: "There is no limit to the number of gold ... tokens".  With the
+    players holding all the gold they may start with, player 1 still collects the full income of 4 and may gain
+    gold from a card ability (at 3e7e81c the treasury was empty there: income 0, gains refused)."""
+    c = Concrete(load("gold", "default"))
+    start = c.state(_richest(c))
+    s = c.step("collect_income(p1)", start)
+    assert c.get(s, "gold[p1]") == c.get(start, "gold[p1]") + 4
+    assert c.get(s, "treasury") == c.get(start, "treasury") - 4
+    assert c.enabled("gain_gold(p1)", s)
+
+
+def test_review_f12_each_player_is_active_once_and_collects_income_before_marshaling():
+    """F12 (medium). 3.2: the active player collects income; 3.3: "If upon reaching this step all players have been
+    the active player this phase, proceed to step 3.4."  Player 1 cannot marshal before collecting income, and after
+    players 1 and 2 have been active the turn does not come back to player 1 (at 3e7e81c it did, and player 1
+    marshalled again)."""
+    c = Concrete(load("gold", "default"))
+    first_active = {"been_active[p1]": True} if any(v.name == "been_active[p1]" for v in c.system.vars) else {}
+    s = c.state({"gold[p1]": 5, "gold[p2]": 5, "treasury": 30, **first_active})
+    assert not c.enabled("marshal(p1, c1)", s)  # c1 costs 2: gold is there, income is not collected
+    s = c.step("collect_income(p1)", s)
+    assert c.enabled("marshal(p1, c1)", s)
+    s = c.step("next_player", s)
+    assert c.get(s, "active") == "p2" and not c.enabled("marshal(p1, c1)", s)
+    s = c.step("next_player", c.step("collect_income(p2)", s))
+    assert s is None or c.get(s, "active") != "p1"
