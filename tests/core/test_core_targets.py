@@ -31,7 +31,7 @@ TARGET = "sanity: every card can end up in play or played"
 
 
 def _gold(cards: int) -> object:
-    return load_system(discover(GOLD)[0], "default", {"cards": cards, "total_gold": 50, "max_start_gold": 25})
+    return load_system(discover(GOLD)[0], "default", {"cards": cards, "max_start_gold": 25})
 
 
 def test_a_target_that_needs_more_steps_than_the_depth_says_so() -> None:
@@ -55,7 +55,7 @@ def test_the_guided_simulation_finds_a_shortest_witness_and_bmc_replays_it() -> 
 
 
 def test_a_longer_witness_is_shortened_by_bmc(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A witness with detours (here: two needless cost reductions first) is brought down to the lower bound."""
+    """A witness with detours (here: two needless gold gains first) is brought down to the lower bound."""
     s = _gold(8)
     p = s.prop(TARGET)  # type: ignore[attr-defined]
     ev = Evaluator(s)  # type: ignore[arg-type]
@@ -63,7 +63,7 @@ def test_a_longer_witness_is_shortened_by_bmc(monkeypatch: pytest.MonkeyPatch) -
     assert shortest is not None and len(shortest.steps) == 8
     labels = [a.label for a in s.actions]  # type: ignore[attr-defined]
     start = shortest.states[0]
-    detour = [labels.index("gain_reduction(p1)"), labels.index("gain_reduction(p2)")]
+    detour = [labels.index("gain_gold(p1)"), labels.index("gain_gold(p2)")]
     states, steps = [start], []
     for ai in detour + [ai for ai, _ch in shortest.steps]:
         nxt = ev.apply(ai, states[-1], {})
