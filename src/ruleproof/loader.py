@@ -36,6 +36,7 @@ import importlib.util
 import inspect
 import json
 import sys
+import sysconfig
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,6 +53,9 @@ __all__ = ["SystemSpec", "bundled_model_dir", "discover", "import_file", "plan",
            "rule_mutants"]
 
 _PKG = Path(__file__).resolve().parent
+# where the interpreter's own code and installed packages live: a frame there is never "the model's line"
+_LIBRARY = tuple(sorted({str(Path(p).resolve()) for k in ("stdlib", "platstdlib", "purelib", "platlib")
+                         if (p := sysconfig.get_paths().get(k))}))
 
 
 def bundled_model_dir(game: str = "agot") -> Path:
@@ -221,13 +225,7 @@ class _user_code:
         if isinstance(e, SyntaxError):
             f = display_path(e.filename) if e.filename else "?"
             raise InputError(f"syntax error: {e.msg}", SourceLoc(f, e.lineno or 0)) from None
-        loc = None
-        for fs in traceback.extract_tb(tb):
-            if fs.filename.startswith("<"):
-                continue
-            where = str(Path(fs.filename).resolve())
-            if where in self.files or not where.startswith(str(_PKG)):
-                loc = SourceLoc(display_path(fs.filename), fs.lineno or 0)
+        loc = _user_line(traceback.extract_tb(tb), self.files)
         if loc is None and self.files:
             loc = SourceLoc(display_path(sorted(self.files)[0]))
         if isinstance(e, budget.StageTimeout):
@@ -245,6 +243,31 @@ class _user_code:
         else:
             msg = f"{type(e).__name__}: {clip(e)}"
         raise InputError(msg, loc) from None
+
+
+def _user_line(frames: traceback.StackSummary, files: set[str]) -> SourceLoc | None:
+    """The innermost line of the model's own files, else of any other user code.
+
+    Frames of ruleproof itself, of the standard library and of installed packages are never the
+    answer: a budget or an interrupt can land inside any of them (a weakref callback, the
+    garbage collector), and the user needs the line of their model that was running then.
+    """
+    best: SourceLoc | None = None
+    for fs in frames:
+        if fs.filename.startswith("<"):
+            continue
+        where = str(Path(fs.filename).resolve())
+        if where in files:
+            best = SourceLoc(display_path(fs.filename), fs.lineno or 0)
+    if best is not None:
+        return best
+    for fs in frames:
+        if fs.filename.startswith("<"):
+            continue
+        where = str(Path(fs.filename).resolve())
+        if not where.startswith(str(_PKG)) and not where.startswith(_LIBRARY):
+            best = SourceLoc(display_path(fs.filename), fs.lineno or 0)
+    return best
 
 
 def _model_path(path: str | Path) -> Path:

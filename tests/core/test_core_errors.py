@@ -170,3 +170,20 @@ def test_json_version_is_one_constant() -> None:
     from ruleproof import cli_support, report
 
     assert cli_support.JSON_VERSION is report.JSON_VERSION
+
+
+def test_an_error_raised_inside_the_standard_library_is_reported_at_the_models_line(tmp_path: Path) -> None:
+    """A failure (or a budget) that lands in library code called by the model names the model's line.
+
+    Under load the --timeout budget of a huge sort fired inside weakref.py and the error named that
+    file; the innermost line of the model's own file is the one a user can act on.
+    """
+    model = tmp_path / "libfail.py"
+    model.write_text("import json\n\nfrom ruleproof.dsl import Model\n\n\ndef build() -> Model:\n"
+                     "    json.loads('{')\n    return Model('x')\n")
+    out, err = io.StringIO(), io.StringIO()
+    code = run(["check", str(model)], out, err)
+    assert code == 2
+    line = err.getvalue().strip().splitlines()[0]
+    assert "libfail.py:7:" in line and "JSONDecodeError" in line, line
+    assert "decoder.py" not in line
