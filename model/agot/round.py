@@ -27,41 +27,22 @@ in the marshaling phase), ``initiate_challenge``, ``declare_defenders`` and
 phase: FAQ "At Prince Doran's Behest", no new initiative comparison) and
 ``kneel`` (a card ability kneels a card, in any phase).
 
-Gold and the hand are counters.  Initiative ties are broken by power or at
-random; the model lets any tied player win initiative.  Melee titles (1.4,
+Gold and the hand are counters.  A tie for initiative is won by the tied
+player with the lowest power total, a tie in power too at random (Initiative):
+``reveal_plots`` chooses each player's power total at that time (power is
+gained and moved in ``claim.py``, ``power.py`` and ``unopposed.py``).  Melee titles (1.4,
 7.4) are not modelled.  ``turns`` and ``initiated`` are counters kept for the
 properties: how often each player became the active player this phase, and
 how many challenges of each type each player initiated this phase.
 
-Mutants (``mutant=``), each a deliberately broken version of one rule:
-
-* ``skip_dominance``: the challenges phase is followed by the standing phase.
-* ``no_reveal``: the plot phase may end without plots being revealed.
-* ``low_initiative_chooses``: a player with the lowest initiative chooses the first player.
-* ``draw_one``: each player draws only 1 card in the draw phase.
-* ``no_rotation``: when the active player passes, they stay the active player.
-* ``skip_player``: (melee) the next active player is two seats on, skipping one player.
-* ``first_not_first``: the player after the first player is active first.
-* ``income_first_only``: only the first player collects income.
-* ``marshal_not_active``: any player may marshal during the marshaling phase.
-* ``challenge_not_active``: any player may initiate a challenge during the challenges phase.
-* ``second_military``: a second military challenge may be initiated in the same phase.
-* ``self_challenge``: a player may initiate a challenge against themselves.
-* ``knelt_attacker``: a kneeling character may be declared as an attacker.
-* ``tie_to_defender``: a tied challenge is won by the defender.
-* ``dominance_tie``: on a tie for dominance, every tied player wins it.
-* ``stand_skips``: the standing phase does not stand the last character.
-* ``taxation_keeps_gold``: unspent gold stays in the gold pools.
-* ``reserve_ignored``: no cards are discarded down to the reserve value.
-* ``new_plot_new_first``: a plot revealed by a card ability compares initiative again, and a
-  new highest initiative makes its player the first player.
+The deliberately broken rules are edits in ``mutants/agot/round.py``.
 """
 
 from __future__ import annotations
 
 from ruleproof.dsl import And, Bool, If, Int, Model, OneOf, Or, Range, Step, Sum, Term, lift
 
-__all__ = ["SCENARIOS", "CHECKED", "MUTANTS", "PHASES", "CHALLENGES", "build"]
+__all__ = ["SCENARIOS", "CHECKED", "PHASES", "CHALLENGES", "build"]
 
 SCENARIOS = {
     "default": {"players": 2, "chars": 6},
@@ -77,47 +58,22 @@ PHASES = ("plot", "draw", "marshaling", "challenges", "dominance", "standing", "
 #: The challenge types.
 CHALLENGES = ("military", "intrigue", "power")
 
-MUTANTS = (
-    "skip_dominance",
-    "no_reveal",
-    "low_initiative_chooses",
-    "draw_one",
-    "no_rotation",
-    "skip_player",
-    "first_not_first",
-    "income_first_only",
-    "marshal_not_active",
-    "challenge_not_active",
-    "second_military",
-    "self_challenge",
-    "knelt_attacker",
-    "tie_to_defender",
-    "dominance_tie",
-    "stand_skips",
-    "taxation_keeps_gold",
-    "reserve_ignored",
-    "new_plot_new_first",
-)
-
 
 def build(
     players: int = 2,
     chars: int = 6,
     max_rounds: int = 2,
     max_value: int = 3,
-    mutant: str = "",
 ) -> Model:
     """The round model: ``players`` players with ``chars`` characters each.
 
     ``max_value`` bounds every plot value (initiative, gold, reserve); a hand
     holds at most ``max_value + 2`` cards (the reserve plus one draw phase).
     """
-    if mutant and mutant not in MUTANTS:
-        raise ValueError(f"unknown mutant '{mutant}' (known: {', '.join(MUTANTS)})")
     if players < 2:
         raise ValueError("a game needs at least 2 players")
     m = Model("round", doc=__doc__ or "")
-    m.params.update(players=players, max_rounds=max_rounds, max_value=max_value, mutant=mutant)
+    m.params.update(players=players, max_rounds=max_rounds, max_value=max_value)
     Player = m.sort("Player", [f"p{i}" for i in range(1, players + 1)],
                     labels=[f"player {i}" for i in range(1, players + 1)])
     names = [f"c{i}" for i in range(1, players * chars + 1)]
@@ -193,10 +149,7 @@ def build(
                 a.set(turns[q], If(q == p, 1, 0), when=when)
             else:
                 a.set(turns[q], bump(turns[q]), when=when & (q == p))
-            gets = when & collect & (q == p)
-            if mutant == "income_first_only":
-                gets = gets & (q == first)
-            a.set(gold[q], gold[q] + income[q], when=gets)
+            a.set(gold[q], gold[q] + income[q], when=when & collect & (q == p))
         for t in ChType:
             a.set(used[t], False, when=when)
 
@@ -207,12 +160,11 @@ def build(
         init = a.choose("initiative", Int(0, max_value), index=Player)
         gold_value = a.choose("gold", Int(0, max_value), index=Player)
         reserve_value = a.choose("reserve", Int(0, max_value), index=Player)
+        power = a.choose("power", Int(0, max_value), index=Player)  # each player's power total at that time
         a.require((phase == "plot") & ~revealed)
         for q in Player:
-            if mutant == "low_initiative_chooses":
-                a.require(init[w] <= init[q])
-            else:
-                a.require(init[w] >= init[q])
+            a.require(init[w] >= init[q])
+            a.require((init[w] > init[q]) | (power[w] <= power[q]))  # a tie: the lowest power total wins
             a.set(initiative[q], init[q])
             a.set(income[q], gold_value[q])
             a.set(reserve[q], reserve_value[q])
@@ -228,9 +180,6 @@ def build(
         a.set(initiative[p], init)
         a.set(income[p], gold_value)
         a.set(reserve[p], reserve_value)
-        if mutant == "new_plot_new_first":
-            # wrongly compares initiative again: a new highest initiative takes the first player token
-            a.set(first, p, when=And(*(init > initiative[q] for q in Player if q.name != p.name)))
 
     # ------------------------------------------------------------------ phase changes
     @m.action(describe="the phase ends and the next phase begins",
@@ -238,26 +187,19 @@ def build(
     def next_phase(a: Step) -> None:
         a.require(stage == "none")
         # 1.5 the plot phase ends once plots are revealed (and the first player chosen)
-        ready = phase != "plot"
-        if mutant == "no_reveal":
-            ready = Or(ready, phase == "plot")
-        else:
-            ready = Or(ready, revealed)
+        ready = Or(phase != "plot", revealed)
         # 3.3 / 4.3: the phase ends once the rotation is back at the first player
         turning = (phase == "marshaling") | (phase == "challenges")
         a.require(ready & (~turning | (clockwise(active) == first)))
         follows = {p: PHASES[(i + 1) % len(PHASES)] for i, p in enumerate(PHASES)}
-        if mutant == "skip_dominance":
-            follows["challenges"] = "standing"
         for before, after in follows.items():
             a.set(phase, after, when=phase == before)
         # 2.2 draw
         a.set(revealed, False, when=phase == "plot")
         for q in Player:
-            a.set(hand[q], hand[q] + (1 if mutant == "draw_one" else 2), when=phase == "plot")
+            a.set(hand[q], hand[q] + 2, when=phase == "plot")
         # 3.2 / 4.2: the first player becomes the active player first
-        starter = clockwise(first) if mutant == "first_not_first" else first
-        become_active(a, starter, (phase == "draw") | (phase == "marshaling"), phase == "draw", fresh=True)
+        become_active(a, first, (phase == "draw") | (phase == "marshaling"), phase == "draw", fresh=True)
         for q in Player:
             for t in ChType:
                 a.set(initiated[q, t], 0, when=phase == "marshaling")
@@ -266,23 +208,14 @@ def build(
                  + gold[q] for q in Player}
         for q in Player:
             others = [total[r.name] for r in Player if r.name != q.name]
-            if mutant == "dominance_tie":
-                wins = And(*(total[q.name] >= o for o in others))
-            else:
-                wins = And(*(total[q.name] > o for o in others))
-            a.set(dominance[q], wins, when=phase == "challenges")
+            a.set(dominance[q], And(*(total[q.name] > o for o in others)), when=phase == "challenges")
         # 6.2 stand cards
-        standing_next = phase == ("challenges" if mutant == "skip_dominance" else "dominance")
-        for i, c in enumerate(Char):
-            if mutant == "stand_skips" and i == len(names) - 1:
-                continue
-            a.set(knelt[c], False, when=standing_next)
+        for c in Char:
+            a.set(knelt[c], False, when=phase == "dominance")
         # 7.2 return unspent gold, 7.3 check reserve
         for q in Player:
-            if mutant != "taxation_keeps_gold":
-                a.set(gold[q], 0, when=phase == "standing")
-            if mutant != "reserve_ignored":
-                a.set(hand[q], If(hand[q] > reserve[q], reserve[q], hand[q]), when=phase == "standing")
+            a.set(gold[q], 0, when=phase == "standing")
+            a.set(hand[q], If(hand[q] > reserve[q], reserve[q], hand[q]), when=phase == "standing")
             a.set(dominance[q], False, when=phase == "taxation")
         # 1.1 a new round begins (the count saturates: later rounds look alike)
         a.set(round_, round_ + 1, when=(phase == "taxation") & (round_ < max_rounds))
@@ -293,21 +226,14 @@ def build(
     def end_turn(a: Step, p: Term) -> None:
         a.require(((phase == "marshaling") | (phase == "challenges")) & (active == p) & (stage == "none"))
         a.require(clockwise(p) != first)
-        nxt = clockwise(p)
-        if mutant == "no_rotation":
-            nxt = p
-        elif mutant == "skip_player" and players >= 3:
-            a.require(clockwise(p, 2) != first)
-            nxt = clockwise(p, 2)
-        become_active(a, nxt, lift(True), phase == "marshaling", fresh=False)
+        become_active(a, clockwise(p), lift(True), phase == "marshaling", fresh=False)
 
     @m.action(Player, Char, describe="{p} marshals {c}", cites=["Marshal", "Active Player", "Marshaling Phase"])
     def marshal(a: Step, p: Term, c: Term) -> None:
         if owner.value(c.name) != p.name:
             a.require(False)
         a.require(phase == "marshaling")
-        if mutant != "marshal_not_active":
-            a.require(active == p)
+        a.require(active == p)
         a.require(~in_play[c] & (hand[p] >= 1) & (gold[p] >= cost[c]))
         a.set(in_play[c], True)
         a.set(knelt[c], False)
@@ -320,25 +246,20 @@ def build(
                      "Attacker, Attacking Character, Attacking Player"])
     def initiate_challenge(a: Step, p: Term, q: Term, t: Term) -> None:
         attack = a.choose("attackers", Bool, index=Char)
-        if p.name == q.name and mutant != "self_challenge":
+        if p.name == q.name:
             a.require(False)
         a.require((phase == "challenges") & (stage == "none"))
-        if mutant != "challenge_not_active":
-            a.require(active == p)
+        a.require(active == p)
         a.require(~used[t])
         for c in Char:
             if owner.value(c.name) != p.name:
                 a.set(attacking[c], False)  # only the attacking player's own characters can attack
                 continue
-            ok = in_play[c] & icon[c, t]
-            if mutant != "knelt_attacker":
-                ok = ok & ~knelt[c]
-            a.require(~attack[c] | ok)
+            a.require(~attack[c] | (in_play[c] & icon[c, t] & ~knelt[c]))
             a.set(knelt[c], True, when=attack[c])
             a.set(attacking[c], attack[c])
         a.require(Or(*(attack[c] for c in Char if owner.value(c.name) == p.name)))
-        if not (mutant == "second_military" and t.name == "military"):
-            a.set(used[t], True)
+        a.set(used[t], True)
         a.set(initiated[p, t], bump(initiated[p, t]))
         a.set(stage, "attack")
         a.set(ctype, t)
@@ -367,12 +288,8 @@ def build(
         a.require(stage == "defend")
         att = Sum(If(attacking[c], strength[c], 0) for c in Char)
         dfn = Sum(If(defending[c], strength[c], 0) for c in Char)
-        if mutant == "tie_to_defender":
-            att_wins = (att > dfn) & (att >= 1)
-            def_wins = (dfn >= att) & (dfn >= 1)
-        else:
-            att_wins = (att >= dfn) & (att >= 1)
-            def_wins = (dfn > att) & (dfn >= 1)
+        att_wins = (att >= dfn) & (att >= 1)
+        def_wins = (dfn > att) & (dfn >= 1)
         a.set(outcome, If(att_wins, Outcome.attacker, If(def_wins, Outcome.defender, Outcome.nobody)))
         for c in Char:
             a.set(attacking[c], False)

@@ -83,7 +83,17 @@ def register(m: Model) -> None:
             ForAll(Player, lambda q: t.post(v.initiative[w]) >= t.post(v.initiative[q])), t.post(v.first) == f
         ),
         cites=["Initiative", "1.3 Reveal plots", "First Player, First Player Token"],
-        doc="Ties for initiative are broken by power or at random, so any tied player may choose.",
+    )
+    m.action_property(
+        "a tie for initiative is won by the tied player with the lowest power total",
+        "reveal_plots",
+        lambda t, w, f: And(*(
+            Implies(t.post(v.initiative[w]) == t.post(v.initiative[q]),
+                    t.choice(f"power[{w.name}]") <= t.choice(f"power[{q.name}]"))
+            for q in Player
+        )),
+        cites=["Initiative", "1.3 Reveal plots"],
+        doc="If the lowest power total is also tied, a random method breaks the tie: any of those players may win.",
     )
     m.action_property(
         "a plot revealed by a card ability does not change the first player",

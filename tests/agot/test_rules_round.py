@@ -79,6 +79,7 @@ def test_melee_round_properties_are_proved_at_three_players_four_characters_and_
         ("no_reveal", "the plot phase ends only after plots are revealed and a first player chosen", "tiny", 2),
         ("low_initiative_chooses", "the first player is chosen by a player with the highest initiative", "tiny", 2),
         ("new_plot_new_first", "a plot revealed by a card ability does not change the first player", "tiny", 3),
+        ("any_tied_player", "a tie for initiative is won by the tied player with the lowest power total", "tiny", 2),
         ("draw_one", "each player draws 2 cards in the draw phase", "tiny", 3),
         ("no_rotation", "a player is active at most once per phase", "tiny", 5),
         ("skip_player", ONCE, "melee_small", 6),
@@ -112,10 +113,11 @@ def _start(c: Concrete, **extra):
     return c.state(values)
 
 
-def _reveal(c: Concrete, s, winner: str, first: str, init=(1, 1), gold=(2, 2), reserve=(3, 3)):
+def _reveal(c: Concrete, s, winner: str, first: str, init=(1, 1), gold=(2, 2), reserve=(3, 3), power=(0, 0)):
     ch = {}
     for i, p in enumerate(("p1", "p2")):
-        ch.update({f"initiative[{p}]": init[i], f"gold[{p}]": gold[i], f"reserve[{p}]": reserve[i]})
+        ch.update({f"initiative[{p}]": init[i], f"gold[{p}]": gold[i], f"reserve[{p}]": reserve[i],
+                   f"power[{p}]": power[i]})
     return c.step(f"reveal_plots({winner}, {first})", s, ch)
 
 
@@ -139,6 +141,19 @@ def test_the_player_who_wins_initiative_chooses_the_first_player():
     assert (c.get(s, "phase"), c.get(s, "active")) == ("marshaling", "p1")
 
 
+def test_review_f13_a_tie_for_initiative_is_won_by_the_lowest_power_total():
+    """Rules Reference, Initiative: "If there is a tie at that time for initiative, the tied player with the lowest
+    power total wins initiative"; a tie in power too is broken at random (either may win).  At 3e7e81c any tied
+    player won initiative."""
+    c = Concrete(load("round", "small"))
+    s = _start(c)
+    assert _reveal(c, s, "p1", "p1", init=(2, 2), power=(3, 1)) is None
+    assert c.get(_reveal(c, s, "p2", "p1", init=(2, 2), power=(3, 1)), "first") == "p1"
+    assert _reveal(c, s, "p1", "p1", init=(2, 2), power=(1, 1)) is not None
+    assert _reveal(c, s, "p2", "p2", init=(2, 2), power=(1, 1)) is not None
+    assert _reveal(c, s, "p1", "p1", init=(3, 2), power=(3, 1)) is not None  # no tie: power does not matter
+
+
 def test_a_plot_revealed_by_an_ability_does_not_change_the_first_player():
     """FAQ, At Prince Doran's Behest: when a card ability reveals another plot during step 1.3, "there will
     be no new initiative comparison ... (i.e. the first player will not change)"."""
@@ -157,7 +172,7 @@ def test_each_player_is_active_once_in_player_order_in_melee():
     in turn; then the phase ends, and player 2 is active first again in the challenges phase."""
     c = Concrete(load("round", "melee_small"))
     s = c.state({})
-    ch = {f"{k}[p{i}]": 1 for k in ("initiative", "gold", "reserve") for i in (1, 2, 3)}
+    ch = {f"{k}[p{i}]": 1 for k in ("initiative", "gold", "reserve", "power") for i in (1, 2, 3)}
     s = c.step("reveal_plots(p1, p2)", s, ch)
     s = c.step("next_phase", c.step("next_phase", s))
     seen = [c.get(s, "active")]
