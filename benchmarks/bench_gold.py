@@ -2,7 +2,7 @@
 
 Run:  PYTHONHASHSEED=0 python benchmarks/bench_gold.py [--max-cards 12] [--explicit-cap 300000]
 
-For 2 players and 2..12 cards (gold ranges growing up to 50), it checks the
+For 2 players and 2..12 cards (starting pools growing up to 0..25 each), it checks the
 gold-economy invariants with k-induction (``kind``, proofs) and with explicit
 breadth-first search (bounded by a state cap), and prints per size the time
 of each and the ratio explicit/symbolic, measured in the same run.  Expected
@@ -29,6 +29,15 @@ PROPS = (
 )
 
 
+def gold_params(cards: int) -> tuple[int, dict[str, int]]:
+    """The size's gold (both starting pools together at most) and the gold system's build parameters.
+
+    The treasury is unlimited (review fix F5: gold tokens are not limited), so the size is the pools' start.
+    """
+    max_gold = min(50, 5 * cards)
+    return max_gold, {"players": 2, "cards": cards, "max_start_gold": max_gold // 2}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--max-cards", type=int, default=12)
@@ -38,8 +47,7 @@ def main() -> None:
     spec = discover(ROOT / "model" / "agot" / "gold.py")[0]
     print(f"{'cards':>5} {'gold':>5} {'kind s':>8} {'explicit s':>11} {'explicit/kind':>14}  explicit states / verdict")
     for cards in range(2, args.max_cards + 1, 2):
-        max_gold = min(50, 5 * cards)
-        params = {"players": 2, "cards": cards, "max_start_gold": max_gold // 2, "total_gold": max_gold}
+        max_gold, params = gold_params(cards)
         s = load_system(spec, "default", params)
         t0 = time.perf_counter()
         for name in PROPS:

@@ -3,8 +3,9 @@
     PYTHONHASHSEED=0 python benchmarks/bench_vs_spin.py [--cards 2,4,6,8,12,20,40] [--gold 20,50]
         [--spin-cpu 120] [--spin-wall 900] [--baseline REV] [--skip spin,bmc,bundled] [--json FILE]
 
-1. **SPIN vs ruleproof.**  For each total gold G and number of cards N (two players, starting pools
-   0..G/2, the gold system's default scenario otherwise), the gold system is exported to Promela
+1. **SPIN vs ruleproof.**  For each gold size G and number of cards N (two players, starting pools
+   0..G/2, the gold system's default scenario otherwise; since the review fix F5 the treasury is
+   unlimited, so G is the starting gold, no longer a total the treasury holds), the gold system is exported to Promela
    (``ruleproof export``, with conservation and the range property, so SPIN's variables are the
    narrowest types) and verified by SPIN (``spin -a``, ``gcc -O2 -DSAFETY``, ``pan -m1000000``); the
    search is stopped (SIGINT: pan prints what it stored) past ``--spin-cpu`` CPU seconds or
@@ -80,8 +81,7 @@ def _ruleproof(args: list[str], pythonpath: str | None = None, cwd: Path = ROOT,
 
 
 def _gold_args(n: int, g: int) -> list[str]:
-    return [str(GOLD), "--scenario", "default", "--param", f"cards={n}", "--param", f"total_gold={g}",
-            "--param", f"max_start_gold={g // 2}"]
+    return [str(GOLD), "--scenario", "default", "--param", f"cards={n}", "--param", f"max_start_gold={g // 2}"]
 
 
 @dataclass
