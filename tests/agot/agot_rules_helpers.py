@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 from typing import Any, Mapping
 
+from ruleproof.cli_support import DEFAULT_RLIMIT
 from ruleproof.engines.common import Options
 from ruleproof.engines.runner import check_property, check_system
 from ruleproof.evaluator import Evaluator, State
@@ -24,6 +25,11 @@ MODEL = Path(os.environ.get("RULEPROOF_AGOT_MODEL") or Path(__file__).resolve().
 # Wall-clock budget per query: only a safety net. These checks take seconds of CPU; on a loaded shared
 # machine (load 8 on 2 cores) a 60 s wall-clock budget ran out and turned a coverage search into "unknown".
 SAFETY = 600
+
+# The solver's resource limit per call, as `ruleproof check` uses by default: the same on any machine. Without
+# one, a k-induction query that the command line gives up on (and then proves by the next engine) ran for 318 s
+# of CPU here ("power grows one gain at a time until a player wins", power at its default scenario).
+RLIMIT = DEFAULT_RLIMIT
 
 
 def load(name: str, scenario: str = "default", **overrides: Any) -> System:
@@ -60,7 +66,8 @@ def full_check(name: str, scenario: str = "default", coverage_depth: int = 4) ->
     Coverage is computed to ``coverage_depth`` (<= 10): an action that fires
     within it fires within the checked depth too.
     """
-    return check_system(load(name, scenario), "auto", Options(depth=10, timeout=SAFETY), coverage_depth=coverage_depth)
+    return check_system(load(name, scenario), "auto", Options(depth=10, timeout=SAFETY, rlimit=RLIMIT),
+                        coverage_depth=coverage_depth)
 
 
 def check(system: System, prop: str, engine: str = "bmc", depth: int = 8) -> Result:
