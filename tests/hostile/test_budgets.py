@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import json
 import os
-import resource
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -82,12 +82,28 @@ def test_memory_limits_are_checked() -> None:
 
 
 def _ruleproof(*args: str, timeout: float = 600) -> tuple[int, str, str, int]:
-    """Run the real entry point in a child process; (exit status, stdout, stderr, the child's peak RSS in bytes)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    p = subprocess.run([sys.executable, "-m", "ruleproof.cli", *args], capture_output=True, text=True,
-                       timeout=timeout, env={**os.environ, "PYTHONHASHSEED": "0"})
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return p.returncode, p.stdout, p.stderr, max(peak, before) * 1024
+    """Run the real entry point in a child process; (exit status, stdout, stderr, that child's peak RSS in bytes).
+
+    The peak is the child's own (``os.wait4``): ``getrusage(RUSAGE_CHILDREN)`` is the largest of every child
+    this test process ever waited for, so an earlier test's bigger child made this one look too big.
+    """
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        p = subprocess.Popen([sys.executable, "-m", "ruleproof.cli", *args], stdout=out, stderr=err,
+                             env={**os.environ, "PYTHONHASHSEED": "0"})
+        deadline = time.monotonic() + timeout
+        while True:
+            pid, status, usage = os.wait4(p.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.monotonic() > deadline:
+                p.kill()
+                os.wait4(p.pid, 0)
+                raise subprocess.TimeoutExpired(p.args, timeout)
+            time.sleep(0.05)
+        p.returncode = os.waitstatus_to_exitcode(status)  # reaped here: Popen must not wait for it again
+        out.seek(0)
+        err.seek(0)
+        return p.returncode, out.read().decode(), err.read().decode(), usage.ru_maxrss * 1024
 
 
 @pytest.mark.slow
