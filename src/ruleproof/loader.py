@@ -252,22 +252,18 @@ def _user_line(frames: traceback.StackSummary, files: set[str]) -> SourceLoc | N
     answer: a budget or an interrupt can land inside any of them (a weakref callback, the
     garbage collector), and the user needs the line of their model that was running then.
     """
-    best: SourceLoc | None = None
+    mine: SourceLoc | None = None
+    other: SourceLoc | None = None
     for fs in frames:
         if fs.filename.startswith("<"):
             continue
         where = str(Path(fs.filename).resolve())
+        loc = SourceLoc(display_path(fs.filename), fs.lineno or 0)
         if where in files:
-            best = SourceLoc(display_path(fs.filename), fs.lineno or 0)
-    if best is not None:
-        return best
-    for fs in frames:
-        if fs.filename.startswith("<"):
-            continue
-        where = str(Path(fs.filename).resolve())
-        if not where.startswith(str(_PKG)) and not where.startswith(_LIBRARY):
-            best = SourceLoc(display_path(fs.filename), fs.lineno or 0)
-    return best
+            mine = loc
+        elif not where.startswith(str(_PKG)) and not where.startswith(_LIBRARY):
+            other = loc
+    return mine or other
 
 
 def _model_path(path: str | Path) -> Path:
