@@ -35,13 +35,15 @@ import hashlib
 import importlib.util
 import inspect
 import json
+import os
+import posix
 import sys
 import sysconfig
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Mapping
+from typing import Any, Mapping, NoReturn
 
 from . import budget
 from .dsl import Model, display_path
@@ -202,6 +204,17 @@ def import_file(path: Path) -> ModuleType:
 _import = import_file
 
 
+_REAL_OS_EXIT = os._exit
+
+
+class _OsExit(SystemExit):
+    """``os._exit`` called by a model's code: reported at its line like ``sys.exit``."""
+
+
+def _refuse_os_exit(status: int) -> NoReturn:
+    raise _OsExit(status)
+
+
 class _user_code:
     """Turn anything raised by user code into an InputError at its line.
 
@@ -211,13 +224,22 @@ class _user_code:
     run's own budget exceptions pass through.
     """
 
+    depth = 0
+    """How many ``_user_code`` blocks are open (they nest: a properties file is imported while a model builds)."""
+
     def __init__(self, *files: Path) -> None:
         self.files = {str(f.resolve()) for f in files}
 
     def __enter__(self) -> None:
+        if _user_code.depth == 0:  # ``os._exit(0)`` would end ruleproof with status 0 and no report
+            os._exit = posix._exit = _refuse_os_exit
+        _user_code.depth += 1
         return None
 
     def __exit__(self, et: type[BaseException] | None, e: BaseException | None, tb: Any) -> None:
+        _user_code.depth -= 1
+        if _user_code.depth == 0:
+            os._exit = posix._exit = _REAL_OS_EXIT
         if e is None or isinstance(e, InputError):
             return
         if budget.passes_through(e) and not isinstance(e, budget.StageTimeout):
@@ -232,6 +254,8 @@ class _user_code:
             limit = budget.stage_limit()
             within = f" within {limit:g} s (the --timeout budget)" if limit else ""
             msg = f"loading or building the model did not finish{within}; stopped here"
+        elif isinstance(e, _OsExit):
+            msg = f"the model called os._exit({e.code!r}) (a model must return from build(), not end the process)"
         elif isinstance(e, SystemExit):
             msg = f"the model called sys.exit({e.code!r}) (a model must return from build(), not end the process)"
         elif isinstance(e, KeyboardInterrupt):

@@ -9,10 +9,12 @@ exit 0 and no output: each must now be exit 2 with one error.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
-from hostile_helpers import FIX, ROOT, attempt
+from hostile_helpers import FIX, ROOT, Outcome, attempt, check_promise
 
 MINI = str(ROOT / "tests" / "scale" / "fixtures" / "mini" / "counter.py")
 
@@ -56,14 +58,30 @@ def test_exit_0_comes_only_with_a_complete_report(tmp_path: Path) -> None:
         assert _complete(cmd, res.out, json_mode), (argv, res.out[-500:])
 
 
-CASES = [(cmd, model) for cmd in ("check", "mutants", "list") for model in ("sysexit.py", "sysexit_import.py",
-                                                                            "kbint.py")]
+CASES = [(cmd, model) for cmd in ("check", "mutants", "list", "export")
+         for model in ("sysexit.py", "sysexit_import.py", "kbint.py")]
 CASES.append(("graph", "sysexit_import.py"))  # graph runs a timing file's top-level code (no build())
 
 
 @pytest.mark.parametrize(("cmd", "model"), CASES)
 def test_a_model_ending_the_process_is_never_exit_0(cmd: str, model: str, tmp_path: Path) -> None:
-    argv = [cmd, str(FIX / model)] + (["--out", str(tmp_path / "g.dot")] if cmd == "graph" else [])
+    extra = {"graph": ["--out", str(tmp_path / "g.dot")], "export": ["--format", "smt2", "--out", str(tmp_path / "x")]}
+    argv = [cmd, str(FIX / model), *extra.get(cmd, [])]
     res = attempt(*argv, expect={2})
     assert f"{model}:" in res.error_line()
+    assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize(("cmd", "model"), [(cmd, model) for cmd in ("check", "mutants", "list", "export")
+                                            for model in ("osexit.py", "osexit_import.py")]
+                         + [("graph", "osexit_import.py")])
+def test_a_model_calling_os_exit_is_never_exit_0(cmd: str, model: str, tmp_path: Path) -> None:
+    """``os._exit(0)`` skips every handler; it runs in a child process (in this one it would end pytest with 0)."""
+    extra = {"graph": ["--out", str(tmp_path / "g.dot")], "export": ["--format", "smt2", "--out", str(tmp_path / "x")]}
+    argv = [cmd, str(FIX / model), *extra.get(cmd, []), *(["--json"] if cmd in ("check", "mutants", "list") else [])]
+    proc = subprocess.run([sys.executable, "-m", "ruleproof.cli", *argv], capture_output=True, text=True,
+                          timeout=300, cwd=tmp_path)
+    res = Outcome(argv, proc.returncode, proc.stdout, proc.stderr)
+    check_promise(res, {2})
+    assert f"{model}:" in res.error_line() and "os._exit(0)" in res.error_line()
     assert not list(tmp_path.iterdir())
