@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import errno
 import os
+import stat
 import tempfile
 from pathlib import Path
 
 from .errors import InputError, clip
 
-__all__ = ["file_mode", "write_atomic"]
+__all__ = ["file_mode", "is_stream", "write_atomic"]
 
 
 def file_mode() -> int:
@@ -33,7 +34,9 @@ def write_atomic(path: str | Path, data: str | bytes) -> None:
     The file gets the mode the umask gives a new file (an existing file
     keeps its mode).  Any failure (missing or read-only directory, a full
     disk, a path that is a directory) is an :class:`InputError` naming the
-    path; nothing is left behind.
+    path; nothing is left behind.  A device or a pipe (``/dev/stdout``) is
+    written into (:func:`is_stream`); a symbolic link stays, the file it
+    names is replaced.
     """
     p = Path(path)
     if str(path) == "" or p.name in ("", ".", ".."):
@@ -42,11 +45,38 @@ def write_atomic(path: str | Path, data: str | bytes) -> None:
     try:
         if p.is_dir():
             raise InputError(f"cannot write {clip(str(p))}: it is a directory")
-        mode = p.stat().st_mode & 0o777 if p.exists() else file_mode()
+        if is_stream(p):
+            _into_stream(p, raw)
+            return
+        st = p.stat() if p.exists() else None
+        if p.is_symlink():  # the link stays; the file it points to is replaced
+            p = Path(os.path.realpath(p))
+        mode = st.st_mode & 0o777 if st is not None else file_mode()
         if not _via_unnamed(p, raw, mode):
             _via_hidden(p, raw, mode)
     except OSError as exc:
         raise InputError(f"cannot write {clip(str(p))}: {exc.strerror or exc}") from None
+
+
+def is_stream(path: str | Path) -> bool:
+    """Is ``path`` an existing file that is not a regular file (a device, a pipe, a socket), or a name under
+    ``/dev`` or ``/proc`` (``/dev/stdout`` is a link to whatever the standard output is)?
+
+    Such a file is written into, never replaced: replacing it would put a regular file where
+    ``/dev/stdout`` or ``/dev/null`` was (for root, for every process on the machine).
+    """
+    p = Path(path)
+    try:
+        st = p.stat()
+    except (OSError, ValueError):
+        return False
+    return not stat.S_ISREG(st.st_mode) or str(p.absolute()).startswith(("/dev/", "/proc/"))
+
+
+def _into_stream(p: Path, raw: bytes) -> None:
+    """Write into a device or a pipe (there is no rename to make atomic)."""
+    with open(p, "wb") as fh:
+        fh.write(raw)
 
 
 _UNNAMED = {"usable": hasattr(os, "O_TMPFILE") and os.path.isdir("/proc/self/fd")}

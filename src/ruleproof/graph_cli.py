@@ -20,7 +20,7 @@ import networkx as nx
 
 from .cli_support import EXIT_OK, streams
 from .errors import InputError, clip
-from .files import write_atomic
+from .files import is_stream, write_atomic
 from .timing.declaration import GameTiming
 from .timing.graph import draw, round_graph, timing_graph, to_dot, to_graphml
 
@@ -137,7 +137,8 @@ def graph_command(model: Path | None, what: str, fmt: str | None, out: Path, lev
             write_atomic(out, to_graphml(g))
     if whole_pool:
         s.err.write(f"warning: the whole pool: {g.number_of_nodes()} abilities, {g.number_of_edges()} edges\n")
-    s.out.write(f"wrote {out} ({g.number_of_nodes()} nodes, {g.number_of_edges()} edges)\n")
+    note = s.err if is_stream(out) else s.out  # ``--out /dev/stdout | dot -Tsvg``: the note must not join the graph
+    note.write(f"wrote {out} ({g.number_of_nodes()} nodes, {g.number_of_edges()} edges)\n")
     return EXIT_OK
 
 
