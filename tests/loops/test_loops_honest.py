@@ -94,12 +94,24 @@ def test_nothing_found_over_an_unread_restriction_is_not_complete() -> None:
 
 
 def test_an_effect_the_table_does_not_know_keeps_the_report_open() -> None:
-    """The Hand's Judgment (01045: "Interrupt: When the effects of an opponent's event would initiate, cancel those
-    effects."): read in full, but 'cancel' has no entry in the semantics table, so the ability graph links nothing
-    through it and cannot show that two copies form no cycle: listed, could link out, and the report is not
-    complete."""
-    rep = find_loops(POOL, codes=["01045"], opponent_codes=["01045"], timeout=30)
+    """Mya Stone (08117: "Interrupt: When claim is applied for a [military] or [intrigue] challenge in which you are
+    the defending player, kneel Mya Stone to apply [power] claim instead."): read in full, but 'apply claim' has no
+    entry in the semantics table, so the ability graph links nothing through it and cannot show that two copies form
+    no cycle: listed, could link out, and the report is not complete."""
+    rep = find_loops(POOL, codes=["08117"], opponent_codes=["08117"], timeout=30)
     assert rep.candidates == 0 and not rep.complete
     (u,) = rep.unread
-    assert u.key == "01045" and u.links == ("out",) and rep.through_unread == (u,)
-    assert any(p.startswith("effect cancel: read, but the loop model has no entry") for p in u.phrases)
+    assert u.key == "08117" and u.links == ("out",) and rep.through_unread == (u,)
+    assert any(p.startswith("effect apply_claim: read, but the loop model has no entry") for p in u.phrases)
+
+
+def test_two_cancels_of_each_others_events_form_a_cycle_that_cannot_repeat() -> None:
+    """The Hand's Judgment (01045: "Interrupt: When the effects of an opponent's event would initiate, cancel those
+    effects.") for both players: playing one is the initiation of an event, which the other answers (Cancel), so the
+    graph links the two copies; each copy goes to its owner's discard pile once played (FAQ: The Hand's Judgment),
+    so the pair is not a loop, and the report over the two cards, read in full, is complete."""
+    rep = find_loops(POOL, codes=["01045"], opponent_codes=["01045"], timeout=30)
+    assert rep.candidates == 1 and not rep.unread
+    (r,) = rep.results
+    assert r.category.value == "not_a_loop", r.reason
+    assert rep.complete

@@ -78,6 +78,7 @@ from ruleproof.cards.semantics import (
     answers,
     fits,
     initiated,
+    initiation_raises,
     is_forced,
     makes,
     needs,
@@ -413,6 +414,7 @@ def build_ability_graph(abilities: Mapping[str, tuple[Ability, ...]],
             for r in needs(part):
                 by_need.setdefault(r, []).append((n, part))
     for n in nodes:
+        _initiation_edges(n, by_event, facts, add)
         for part in parts_of(n.ability):  # (with the effects of each option of a choice)
             _trigger_edges(n, part, by_event, facts, add)
             _enable_edges(n, part, by_need, facts, add)
@@ -424,6 +426,27 @@ def build_ability_graph(abilities: Mapping[str, tuple[Ability, ...]],
             text = f"[{_POSSESSIVE[ctl[src]]} ability -> {_POSSESSIVE[ctl[dst]]} ability] {text}"
         g.add_edge(src, dst, kind="+".join(sorted(by_kind)), reason=text, cross_player="true" if cross else "false")
     return g
+
+
+def _initiation_edges(n: _Node, by_event: Mapping[EventKind, list[_Node]], facts: Mapping[str, CardFacts],
+                      add: _Add) -> None:
+    """The initiation of ``n`` raises the "would initiate" triggering condition of a cancel ``b`` ("when the effects
+    of a triggered character ability / an event would initiate": :func:`~ruleproof.cards.semantics.initiation_raises`;
+    a card without facts may be an event)."""
+    key = n.key[0]
+    f = facts.get(split_key(key)[1])
+    raised = initiation_raises(n.ability, f) if f is not None else \
+        initiation_raises(n.ability, CardFacts(key, key, CardKind.EVENT.value, ""))
+    for (ev, _), b, me, them in _pairs(n, [(ev, None) for ev in raised], by_event):
+        trig = trigger_of(b.ability)
+        assert trig is not None
+        if b.key == n.key or not answers(trig, ev, None) or not _phases_ok(n.ability, b.ability):
+            continue
+        bkey = b.key[0]
+        m = _match(_Thing(key, Subject(Scope.SELF), frozenset({me})), key, _wanted(trig.subject, bkey, them), bkey,
+                   facts)
+        if m is not None:
+            add(n.key, b.key, "triggers", f"initiation -> {ev.value} ({m})")
 
 
 def _trigger_edges(n: _Node, part: Cost | Effect, by_event: Mapping[EventKind, list[_Node]],

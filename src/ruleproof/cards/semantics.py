@@ -99,6 +99,7 @@ __all__ = [
     "DupRule",
     "Entry",
     "EventRule",
+    "INITIATION_EVENTS",
     "LimitRule",
     "Move",
     "PileRule",
@@ -117,6 +118,7 @@ __all__ = [
     "event_plays",
     "fits",
     "initiated",
+    "initiation_raises",
     "is_forced",
     "makes",
     "move_of",
@@ -747,12 +749,17 @@ _EFFECTS: dict[EffectKind, Entry] = {
     EffectKind.CHOOSE: Entry("choose the card (or player) the effects after it act on ('that card'); choosing "
                              "changes nothing", ("Target",), frozenset({TargetRef.CHOSEN, TargetRef.PLAYER}),
                              anywhere=True),
+    EffectKind.CANCEL: Entry("cancel the effects of the ability whose initiation triggered it: they do not resolve, "
+                             "its costs stay paid and it counts as used; a cancelled event still goes to its owner's "
+                             "discard pile", ("Cancel", "Initiating Abilities / Marshaling Cards"),
+                             frozenset({TargetRef.EVENT})),
 }
 #: Effects that happen at once: a duration the reader finds in their sentence belongs to another part of it.
 _INSTANT = (EffectKind.STAND, EffectKind.KNEEL, EffectKind.GAIN_GOLD, EffectKind.DRAW, EffectKind.GAIN_POWER,
             EffectKind.DISCARD_FROM_HAND, EffectKind.KILL, EffectKind.DISCARD, EffectKind.SACRIFICE,
             EffectKind.RETURN_TO_HAND, EffectKind.RETURN_TO_SHADOWS, EffectKind.REMOVE_FROM_GAME, EffectKind.REVEAL,
-            EffectKind.RESOLVE_ABILITY, EffectKind.MOVE_CARD, EffectKind.PUT_INTO_PLAY, EffectKind.SAVE)
+            EffectKind.RESOLVE_ABILITY, EffectKind.MOVE_CARD, EffectKind.PUT_INTO_PLAY, EffectKind.SAVE,
+            EffectKind.CANCEL)
 _EFFECTS.update({k: dataclasses.replace(_EFFECTS[k], instant=True) for k in _INSTANT})
 
 #: The parts a card can have in the current challenge that the loop model tracks (its state ``role``: none,
@@ -953,6 +960,22 @@ def answers(trig: Trigger, event: EventKind, src: Place | None) -> bool:
     return True
 
 
+#: The triggering conditions of an ability's initiation ("when the effects of a triggered character ability would
+#: initiate", "when the effects of an event would initiate"): only cancel interrupts answer them (Triggering Condition).
+INITIATION_EVENTS = frozenset({EventKind.ABILITY_WOULD_INITIATE, EventKind.EVENT_WOULD_INITIATE})
+
+
+def initiation_raises(a: Ability, k: CardFacts) -> tuple[EventKind, ...]:
+    """The triggering conditions the initiation of ability ``a`` on card ``k`` raises: "the effects of a triggered
+    card ability would initiate" for every triggered ability (Triggered Abilities: actions, interrupts, reactions,
+    forced ones, when revealed), and "the effects of an event would initiate" for one on an event card (FAQ 1.5); none
+    for an ability that cannot be canceled (no cancel could change anything)."""
+    if not initiated(a) or a.cannot_be_canceled:
+        return ()
+    return (EventKind.ABILITY_WOULD_INITIATE,) + ((EventKind.EVENT_WOULD_INITIATE,) if k.kind is CardKind.EVENT
+                                                  else ())
+
+
 def trigger_of(a: Ability) -> Trigger | None:
     """The triggering condition of an ability; a when revealed ability's is its plot being revealed (When
     Revealed)."""
@@ -1058,6 +1081,9 @@ MUTANTS: Mapping[str, tuple[str, Callable[[Rules], Rules]]] = MappingProxyType({
                                lambda r: r.swap("alternatives", None, AltRule(either=False))),
     "controller_piles": ("a card leaving play goes to its controller's pile, not its owner's (Ownership and Control)",
                          lambda r: r.swap("piles", None, PileRule("controller"))),
+    "cancel_keeps_effects": ("a cancelled ability's effects resolve anyway (Cancel: they do not initiate)",
+                             _swap_effect(EffectKind.CANCEL, dataclasses.replace(
+                                 _EFFECTS[EffectKind.CANCEL], untracked="the effects it cancels"))),
 })
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import re
 from dataclasses import dataclass, replace
 from typing import Mapping, Sequence
 
@@ -52,6 +53,7 @@ from ruleproof.cards.abilities import (
 from ruleproof.cards.graph import Candidate, same_card
 from ruleproof.cards.semantics import (
     BANNABLE,
+    INITIATION_EVENTS,
     LOOP_WINDOW,
     RELATION_STATS,
     ROLES_READ,
@@ -70,16 +72,19 @@ from ruleproof.cards.semantics import (
     place_of,
     src_places,
     target_ref,
+    trigger_of,
     unread_filter,
 )
 from ruleproof.loops.encode.statics import cannot_repeat
 
 __all__ = [
+    "CARD_EVENTS",
     "Direction",
     "Encoding",
     "LeftOut",
     "LoopCard",
     "Unsupported",
+    "any_number",
     "can_host",
     "card_test",
     "challenge_test",
@@ -92,6 +97,7 @@ __all__ = [
     "self_or_chosen",
     "static_match",
     "target_match",
+    "trigger_card_test",
 ]
 
 #: The encoder's view of a card is the one card-facts record of :mod:`ruleproof.cards.semantics`.
@@ -106,6 +112,13 @@ _TRIGGER_READ = frozenset({"event", "subject", "phase", "also_events", "means", 
 _TRIGGER_WIDENING = frozenset({"unopposed", "by_str", "participants", "as_role", "challenge", "also_challenges",
                                "to_zone"})
 _NEVER_IN_CYCLE = frozenset({Means.ASSAULT, Means.AMBUSH})
+#: Card events a cycle can raise (and a pending trigger can be about).
+CARD_EVENTS = frozenset({
+    EventKind.KNELT, EventKind.STOOD, EventKind.KILLED, EventKind.WOULD_BE_KILLED, EventKind.SACRIFICED,
+    EventKind.WOULD_BE_SACRIFICED, EventKind.LEAVES_PLAY, EventKind.WOULD_LEAVE_PLAY, EventKind.ENTERS_PLAY,
+    EventKind.GAIN_POWER, EventKind.DISCARDED, EventKind.WOULD_BE_DISCARDED, EventKind.RETURNED_TO_HAND,
+    EventKind.WOULD_BE_RETURNED_TO_HAND, EventKind.PUT_INTO_SHADOWS, EventKind.SAVED,
+})
 #: Ability fields the model reads (any other field set: not modelled).
 _ABILITY_READ = frozenset({"type", "trigger", "costs", "effects", "limit", "phase", "optional", "keyword",
                            "keyword_value", "compiled", "text", "cannot_be_canceled", "conditions", "any_player", "x",
@@ -245,13 +258,26 @@ def inherited(x: Target, t: Target) -> Subject:
     return replace(x.subject, **fill) if fill else x.subject
 
 
+#: Filter fields an alternative target may differ in besides printed facts: the traits of the attachments a card has
+#: ("characters with a «Direwolf» attachment"), read from the model's attachments in play
+#: (:meth:`ruleproof.loops.encode.step.AbilityStep.target_state`).
+_ALTERNATIVE_STATE = frozenset({"attachment_traits"})
+
+
 def plain_alternatives(t: Target) -> bool:
     """Are ``t``'s alternatives ("another [thenightswatch] or «Lord» character") the same reference, scope and
     state as ``t`` (the state fields an alternative leaves unset are the first's), differing only in printed facts
-    the model reads?  Then a card fits ``t`` when it fits any of them (:func:`target_match`), and nothing is left
-    out."""
-    return all(x.ref is t.ref and not x.also and not unread_filter(x.subject)
+    the model reads, or in the traits of a card's attachments?  Then a card fits ``t`` when it fits any of them
+    (:func:`target_match`, and the state of the one it fits), and nothing is left out."""
+    return all(x.ref is t.ref and not x.also and not set(unread_filter(x.subject)) - _ALTERNATIVE_STATE
                and all(getattr(inherited(x, t), f) == getattr(t.subject, f) for f in _STATE_FIELDS) for x in t.also)
+
+
+def any_number(part: Cost | Effect, a: Ability) -> bool:
+    """Is ``part`` "any number of" cards ("choose and stand any number of «Direwolf» characters"): no amount, "up
+    to", and no X in its ability?  The model lets it act on up to every card that fits, which is what it says."""
+    return (isinstance(part, Effect) and part.amount is None and part.up_to and part.x is None and a.x is None
+            and part.target.ref is TargetRef.CHOSEN and re.search(r"\bx\b", a.text) is None)
 
 
 def self_or_chosen(t: Target) -> bool:
@@ -371,7 +397,8 @@ def _part_problem(part: Cost | Effect, rules: Rules, ability: Ability, card: Car
         if part.amount is not None:
             out.append(LeftOut(label, f"{what}: it looks at the top {part.amount} cards only (the model lets it find "
                                "any card of the deck)", Direction.WIDENS))
-    if part.amount is None and ref is not TargetRef.EACH and not shared and not single:
+    if part.amount is None and ref is not TargetRef.EACH and not shared and not single and \
+            not any_number(part, ability):
         if isinstance(part, Cost):  # X paid as 0: the model pays less than the card may
             out.append(LeftOut(label, f"{what}: the amount X is taken as 0", Direction.WIDENS))
         elif ref is TargetRef.CHOSEN and not part.target.is_player:  # "X characters": any number the model has
@@ -496,6 +523,16 @@ def card_test(cond: Condition) -> bool:
             and cond.subject.scope is Scope.ANY and set_fields(cond.subject) <= _PRINTED)
 
 
+def trigger_card_test(cond: Condition, a: Ability) -> bool:
+    """Is ``cond`` a play restriction "if that card has shadow" (a :func:`card_test`) on the card of ``a``'s
+    triggering condition, one the loop model records (a card event, or the initiation of a card's ability)?  The model
+    requires it at initiation (:meth:`ruleproof.loops.encode.step.AbilityStep.card_condition`)."""
+    t = trigger_of(a)
+    return (card_test(cond) and cond.target is not None and cond.target.ref is TargetRef.TRIGGER and t is not None
+            and t.from_zone is None and t.subject.card_type is not None
+            and (t.event in CARD_EVENTS or t.event in INITIATION_EVENTS))
+
+
 def _evaluable(a: Ability, part: Effect, cond: Condition | None) -> bool:
     """A condition of ``part`` the model evaluates: a :func:`card_test` whose chosen card an earlier effect chose, or
     whose cost card a cost pays."""
@@ -589,8 +626,8 @@ def _ability_problem(a: Ability, card: CardFacts, rules: Rules, label: str, out:
     if a.compiled is Compiled.UNSUPPORTED:
         return "none of its text was read"
     for cond in a.conditions:
-        if challenge_test(cond):
-            continue  # read from the cards' parts in the challenge (the model's ``role``)
+        if challenge_test(cond) or trigger_card_test(cond, a):
+            continue  # read from the cards' parts in the challenge (the model's ``role``), or the trigger's card
         out.append(LeftOut(label, f"play restriction '{cond.word.value} {cond.test.value}' is not modelled",
                            Direction.WIDENS))
     # (what X is, ``a.x``, is read; the amounts it sets are handled per cost and effect above)
@@ -762,7 +799,7 @@ def encode(candidate: Candidate, abilities: Mapping[str, Sequence[Ability]], car
         left = [x for x in left if "any player may initiate" not in x.phrase]
     static = cannot_repeat(abil, [by_key[c].owner for c, _ in candidate.abilities],
                            [f"{by_key[c].name} ({c}#{i})" for c, i in candidate.abilities], rules,
-                           any(c.host is not None for c in used))
+                           any(c.host is not None for c in used), [by_key[c] for c, _ in candidate.abilities])
     if len(phases) > 1:
         static = ("its abilities are restricted to different phases (" + ", ".join(sorted(p.value for p in phases))
                   + "): a pass takes a round, never repeating within one")

@@ -44,6 +44,7 @@ from typing import Any
 from ruleproof.cards.abilities import Ability, AbilityType, Cost, CostKind, Effect, EffectKind, EventKind, TargetRef
 from ruleproof.cards.semantics import (
     BANNABLE,
+    INITIATION_EVENTS,
     PLOT_PLACES,
     ROLES_READ,
     Move,
@@ -53,17 +54,29 @@ from ruleproof.cards.semantics import (
     effect_key,
     entry_of,
     event_plays,
+    initiation_raises,
     move_of,
     mutant,
     parts_of,
     src_places,
+    trigger_of,
 )
 from ruleproof.cards.semantics import MUTANTS as _TABLE_MUTANTS
 from ruleproof.dsl import And, Bool, If, Int, Model, Not, OneOf, Or, Range, Sort, Step, Sum, Term
 from ruleproof.ir import Const, System
-from ruleproof.loops.encode.accept import Encoding, challenge_test, static_match
+from ruleproof.loops.encode.accept import Encoding, challenge_test, static_match, trigger_card_test
 from ruleproof.loops.encode.parts import COST_ENCODERS, EFFECT_ENCODERS
-from ruleproof.loops.encode.step import CARD_EVENTS, AbilityStep, Ctx, ban_name, cid, false, pending_name, true
+from ruleproof.loops.encode.step import (
+    CARD_EVENTS,
+    AbilityStep,
+    Ctx,
+    ban_name,
+    cid,
+    false,
+    pending_name,
+    trigger_matches,
+    true,
+)
 
 __all__ = ["ALL_GROUPS", "GROUP_TEXT", "MUTANTS", "ModelSpec", "build_model", "initiators", "takes_control"]
 
@@ -387,6 +400,10 @@ def _initiation(s: AbilityStep, pos: Term) -> None:
     for cond in a.conditions:  # "during a challenge in which you control a participating character"
         if challenge_test(cond):
             st.require(s.challenge_holds(cond))
+        elif trigger_card_test(cond, a):  # "if that card has shadow": the card of its triggering condition
+            held = s.card_condition(cond)
+            assert held is not None
+            st.require(held)
     pend = [ctx.cells[("pending", f"a{j}")] for j in range(n)]
     if a.type is not AbilityType.ACTION:
         st.require(pend[i])
@@ -471,9 +488,58 @@ def _effects(s: AbilityStep) -> None:
     s.st.require(Or(*s.changes) if s.changes else false())
 
 
-def _play_event(s: AbilityStep) -> None:
+def cancelled_by_next(s: AbilityStep) -> Term | None:
+    """Whether the effects of this ability are cancelled by the next ability of the cycle (``None``: that cannot be).
+
+    The next ability can cancel them when it is an interrupt with a cancel effect to "the effects of a triggered
+    (character, location...) ability / an event would initiate" that this ability's initiation answers (Cancel;
+    Triggering Condition: only cancels answer an initiation).  The player of the next ability chooses (it is
+    optional); when chosen, its triggering condition is pending about this card.  What the cancel does to the
+    effects is the table's entry (:func:`_stops`).
+    """
+    ctx = s.ctx
+    n = ctx.enc.n
+    nxt = (s.i + 1) % n
+    b = ctx.enc.abilities[nxt]
+    trig = trigger_of(b)
+    if nxt == s.i or b.type not in _INTERRUPTS or trig is None or trig.event not in INITIATION_EVENTS:
+        return None
+    if not any(e.kind is EffectKind.CANCEL for e in b.effects):
+        return None
+    if not any(trigger_matches(ctx, nxt, ev, None, s.src) for ev in initiation_raises(s.a, s.src)):
+        return None
+    return s.st.choose(f"cancelled{nxt}", Bool)
+
+
+def _stops(ctx: Ctx, j: int) -> bool:
+    """Do the cancel effects of ability ``j`` stop the effects they cancel, as the table's entry says (Cancel)?"""
+    entries = [entry_of(e, ctx.rules) for e in ctx.enc.abilities[j].effects if e.kind is EffectKind.CANCEL]
+    return bool(entries) and all(x is not None and not x.untracked for x in entries)
+
+
+def _cancel(s: AbilityStep, before: dict[tuple[str, ...], Term], cancel: Term | None, stops: Term | None) -> None:
+    """The next ability cancels this one's effects (``cancel``) and that stops them (``stops``): every cell they
+    wrote keeps its value from ``before`` (the costs stay paid, the use counts: Cancel).  The next ability's "would
+    initiate" is then pending about this card; the initiation of another ability closes every other such window (a
+    cancel answers only the ability just initiated)."""
+    ctx = s.ctx
+    nxt = (s.i + 1) % ctx.enc.n
+    if stops is not None:
+        for key, val in list(s.sym.cur.items()):
+            if val is not before[key]:
+                s.sym.cur[key] = If(stops, before[key], val)
+    if cancel is not None:
+        s.sym.put(("trig", f"a{nxt}"), s.sid, when=cancel)
+    for j, b in enumerate(ctx.enc.abilities):
+        t = trigger_of(b)
+        if j != s.i and t is not None and t.event in INITIATION_EVENTS:
+            s.sym.put(("pending", f"a{j}"), cancel if j == nxt and cancel is not None else False)
+
+
+def _play_event(s: AbilityStep, cancel: Term | None = None) -> None:
     """An event pays its cost (printed from hand, shadow cost from shadows) and goes to its owner's discard pile, or
-    where its own replacement sends it instead (Shadows; Replacement Effects)."""
+    where its own replacement sends it instead, unless its effects were cancelled (Shadows; Replacement Effects;
+    Cancel: a cancelled event is still placed in its owner's discard pile)."""
     zone = s.pre[("zone", s.sid)]
     (_, cost), *others = event_plays(s.src, s.ctx.rules)
     paid: Term | int = cost
@@ -490,7 +556,7 @@ def _play_event(s: AbilityStep) -> None:
         if dest is None:
             continue
         use = s.st.choose(f"instead{ei}", Bool) if e.condition is not None else true()  # (condition: the player's)
-        s.sym.put(("zone", s.sid), dest.value, when=use)
+        s.sym.put(("zone", s.sid), dest.value, when=use if cancel is None else And(use, Not(cancel)))
 
 
 def initiators(enc: Encoding, i: int, control: bool, rules: Rules | None = None) -> tuple[str, ...]:
@@ -520,13 +586,17 @@ def _ability_action(ctx: Ctx, i: int, pos: Term, passes: Term, player: Sort) -> 
             st.require(false())
         _initiation(s, pos)
         _where_from(s)
+        cancel = cancelled_by_next(s)  # the next ability cancels this one's effects (the player's choice)
+        stops = cancel if cancel is not None and _stops(ctx, (i + 1) % n) else None
         for ci, c in enumerate(a.costs):
             entry = entry_of(c, ctx.rules)
             assert entry is not None
             COST_ENCODERS[c.kind](s, c, entry, f"cost{ci}", c.amount or 0)
         if s.src.type == "event":
-            _play_event(s)
+            _play_event(s, stops)
+        before = dict(s.sym.cur)
         _effects(s)
+        _cancel(s, before, cancel, stops)
         if a.type in _INTERRUPTS:  # the interrupt's step ends with the removal it interrupted, unless saved
             for k in ctx.ids:
                 for mv in ctx.moves.values():

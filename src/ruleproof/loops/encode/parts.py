@@ -465,6 +465,14 @@ def _effect_save(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: int) -> No
         s.emit(EventKind.SAVED, k, can)
 
 
+def _effect_cancel(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: int) -> None:
+    """Cancel the effects of the ability whose initiation triggered this interrupt: the step of that ability (the one
+    before it in the cycle) already left them out when it chose to be cancelled, as this entry says
+    (:func:`ruleproof.loops.encode.model.cancelled_by_next`); its costs stay paid and it counts as used (Cancel).
+    Preventing effects about to initiate changes the game state."""
+    s.changes.append(true())
+
+
 EFFECT_ENCODERS: Mapping[EffectKind, EffectEncoder] = MappingProxyType({
     EffectKind.STAND: _effect_turn,
     EffectKind.KNEEL: _effect_turn,
@@ -494,4 +502,5 @@ EFFECT_ENCODERS: Mapping[EffectKind, EffectEncoder] = MappingProxyType({
     EffectKind.PROHIBIT: _effect_prohibit,
     EffectKind.CHOOSE: _effect_choose,
     EffectKind.CHOICE: _effect_choice,
+    EffectKind.CANCEL: _effect_cancel,
 })

@@ -23,11 +23,13 @@ from typing import Callable, Sequence
 from ruleproof.cards.abilities import Ability, AbilityType, Cost, Effect, EventKind, Scope
 from ruleproof.cards.semantics import (
     PLAYER_RES,
+    CardFacts,
     Place,
     Res,
     Rules,
     answers,
     entry_of,
+    initiation_raises,
     makes,
     needs,
     parts_of,
@@ -77,11 +79,14 @@ def _players(part: Cost | Effect, owner: str) -> frozenset[str]:
 
 
 def cannot_repeat(abilities: Sequence[Ability], owners: Sequence[str], labels: Sequence[str], rules: Rules,
-                  attachments: bool) -> str:
-    """Why the cycle of ``abilities`` (owned by ``owners``) can never repeat, or ``""`` when the table does not
-    rule it out.  ``attachments``: an attachment of the model may leave play with its host."""
+                  attachments: bool, cards: Sequence[CardFacts] = ()) -> str:
+    """Why the cycle of ``abilities`` (owned by ``owners``, on ``cards``) can never repeat, or ``""`` when the table
+    does not rule it out.  ``attachments``: an attachment of the model may leave play with its host.  The initiation
+    of each ability raises its own triggering conditions (a cancel's "would initiate": :func:`initiation_raises`)."""
     made: set[tuple[Res, str]] = set()
     events: list[tuple[EventKind, Place | None]] = []
+    for a, k in zip(abilities, cards, strict=False):
+        events.extend((ev, None) for ev in initiation_raises(a, k))
     for a, owner in zip(abilities, owners, strict=True):
         for part in parts_of(a):  # (with the effects of each option of a choice)
             entry = entry_of(part, rules)

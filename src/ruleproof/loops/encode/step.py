@@ -43,8 +43,11 @@ from ruleproof.cards.semantics import (
 )
 from ruleproof.dsl import And, Bool, If, Model, Not, Or, Sort, Step, Sum, Term
 from ruleproof.loops.encode.accept import (
+    CARD_EVENTS,
     Encoding,
     card_test,
+    inherited,
+    plain_alternatives,
     relation_read,
     self_or_chosen,
     static_match,
@@ -55,13 +58,6 @@ __all__ = ["CARD_EVENTS", "AbilityStep", "Ctx", "Sym", "ban_name", "cid", "false
            "true"]
 
 _INTERRUPTS = frozenset({AbilityType.INTERRUPT, AbilityType.FORCED_INTERRUPT})
-#: Card events a cycle can raise (and a pending trigger can be about).
-CARD_EVENTS = frozenset({
-    EventKind.KNELT, EventKind.STOOD, EventKind.KILLED, EventKind.WOULD_BE_KILLED, EventKind.SACRIFICED,
-    EventKind.WOULD_BE_SACRIFICED, EventKind.LEAVES_PLAY, EventKind.WOULD_LEAVE_PLAY, EventKind.ENTERS_PLAY,
-    EventKind.GAIN_POWER, EventKind.DISCARDED, EventKind.WOULD_BE_DISCARDED, EventKind.RETURNED_TO_HAND,
-    EventKind.WOULD_BE_RETURNED_TO_HAND, EventKind.PUT_INTO_SHADOWS, EventKind.SAVED,
-})
 _NEVER_IN_CYCLE_MEANS = frozenset({"assault", "ambush"})
 
 
@@ -198,7 +194,24 @@ class AbilityStep:
             conds.append(Not(self.controls(k, v)))
         if s.role in _ROLE_TEST and ("role", k) in v:  # its part in the current challenge (Challenges)
             conds.append(_ROLE_TEST[s.role](v[("role", k)]))
+        if s.attachment_traits:  # "a character with a «Direwolf» attachment": one of the model's, in play on it
+            want = {x.lower() for x in s.attachment_traits}
+            conds.append(Or(*(v[("zone", cid(c.code))] == Place.PLAY.value for c in self.ctx.enc.cards
+                              if c.type == "attachment" and c.host is not None and cid(c.host) == k
+                              and want & {x.lower() for x in c.traits})))
         return And(*conds)
+
+    def target_state(self, t: Target, k: str) -> Term:
+        """The state part of target ``t``'s filter for card ``k``: the first filter's, or, when its plain alternatives
+        differ in the traits of a card's attachments ("«Direwolf» characters and characters with a «Direwolf»
+        attachment"), the state of any of them that ``k`` fits on printed facts."""
+        alts = [inherited(x, t) for x in t.also]
+        if not (any(x.attachment_traits for x in alts) and self.ctx.rules.alternatives.either
+                and plain_alternatives(t)):
+            return self.state_ok(t.subject, k)
+        card, fixed = self.ctx.by_id[k], not self.ctx.control
+        fit = [x for x in (t.subject, *alts) if static_match(x, self.src, card, self.me, fixed)]
+        return Or(*(self.state_ok(x, k) for x in fit))
 
     def related(self, s: Subject, k: str) -> Term:
         """The comparisons of filter ``s`` with another card of the ability ("a [martell] character with lower printed
@@ -297,7 +310,7 @@ class AbilityStep:
         post-then aspect fail (The word "Then").
         """
         plain = eligible
-        eligible = lambda k: And(plain(k), self.state_ok(t.subject, k), self.related(t.subject, k))  # noqa: E731
+        eligible = lambda k: And(plain(k), self.target_state(t, k), self.related(t.subject, k))  # noqa: E731
         if self_or_chosen(t) and self.ctx.rules.alternatives.either:  # "kneel ~ or a «Small Council» character"
             cands = list(dict.fromkeys([self.sid, *(k for x in t.also for k in self.candidates(x, cost))]))
             sel = self._chosen(tag, t, amount, eligible, cost, cands)
