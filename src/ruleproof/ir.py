@@ -119,7 +119,7 @@ class EnumT:
         object.__setattr__(self, "_hash", hash((self.name, self.values)))
 
     def __hash__(self) -> int:
-        return self._hash  # type: ignore[no-any-return, attr-defined]
+        return self._hash  # type: ignore[attr-defined]
 
     def label(self, value: str) -> str:
         """Human label of ``value`` (``"player 1"`` for ``"p1"`` if declared)."""

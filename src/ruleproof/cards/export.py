@@ -267,8 +267,8 @@ def _render_matplotlib(g: nx.DiGraph, fmt: str) -> bytes:
                            bbox=dict(boxstyle="round,pad=0.35", facecolor=_FILL.get(d["controller"], "#ffffff"),
                                      edgecolor="#c0392b" if d["on_cycle"] == "true" else "#34495e",
                                      linewidth=1.8 if d["on_cycle"] == "true" else 1.0))
-    numbers = label_positions(g, pos, _RAD, lambda p: tuple(ax.transData.transform(p)),  # type: ignore[arg-type]
-                              lambda p: tuple(ax.transData.inverted().transform(p)))  # type: ignore[arg-type]
+    numbers = label_positions(g, pos, _RAD, lambda p: tuple(ax.transData.transform(p)),
+                              lambda p: tuple(ax.transData.inverted().transform(p)))
     for (num, _, _), ((u, v), (lx, ly)) in zip(legend, numbers.items(), strict=True):
         d = g.edges[u, v]
         colour = _EDGE_COLOUR.get(d["kind"], "#000000")

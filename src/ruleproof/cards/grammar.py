@@ -612,7 +612,7 @@ class _Reader(Transformer[Token, Any]):
         return _Whose(Scope.ANY_PLAYER), (_one(c, Zone),)
 
     def zones_one(self, c: list[Any]) -> tuple[_Whose | None, tuple[Zone, ...]]:
-        return c[0]  # type: ignore[no-any-return]
+        return c[0]
 
     def zones_two(self, c: list[Any]) -> tuple[_Whose | None, tuple[Zone, ...]]:
         return _one(c, _Whose), tuple(_of(c, Zone))
@@ -642,7 +642,7 @@ class _Reader(Transformer[Token, Any]):
         return tuple(str(t)[1:-1] for t in c if isinstance(t, Token) and t.type == "T_TRAIT")
 
     def trait_pre(self, c: list[Any]) -> tuple[str, ...]:
-        return c[0]  # type: ignore[no-any-return]
+        return c[0]
 
     def factions(self, c: list[Any]) -> tuple[str, ...]:
         return tuple(str(t)[1:-1] for t in c if isinstance(t, Token) and t.type == "T_FACTION")
@@ -702,7 +702,7 @@ class _Reader(Transformer[Token, Any]):
         return {"other": True}
 
     def pm_comma(self, c: list[Any]) -> dict[str, Any]:
-        return c[0]  # type: ignore[no-any-return]
+        return c[0]
 
     def pm_or(self, c: list[Any]) -> dict[str, Any]:
         """"a loyal or «House Arryn» character": filters that are alternatives, not all required."""
@@ -797,7 +797,7 @@ class _Reader(Transformer[Token, Any]):
         return self._in_zone(whose, zones[0])
 
     def pm_with(self, c: list[Any]) -> dict[str, Any]:
-        return c[0]  # type: ignore[no-any-return]
+        return c[0]
 
     pm_without = pm_with
 
@@ -1054,7 +1054,7 @@ class _Reader(Transformer[Token, Any]):
         return _NP(Target(TargetRef.CHOSEN, Subject(Scope.ANY, titles().get(title, CardKind.CARD), title=title)))
 
     def np_ref(self, c: list[Any]) -> _NP:
-        return c[0]  # type: ignore[no-any-return]
+        return c[0]
 
     def np_attached(self, c: list[Any]) -> _NP:
         kind = c[0][0]
@@ -1572,7 +1572,7 @@ class _Reader(Transformer[Token, Any]):
 
     # ------------------------------------------------------------ triggers
     def after(self, c: list[Any]) -> Trigger:
-        return c[0]  # type: ignore[no-any-return]
+        return c[0]
 
     when = after
 
@@ -1712,7 +1712,7 @@ class _Reader(Transformer[Token, Any]):
         return None
 
     def cc_more(self, c: list[Any]) -> int | None:
-        return c[0]  # type: ignore[no-any-return]
+        return c[0]
 
     def cc_any(self, c: list[Any]) -> int | None:
         return None
@@ -1793,7 +1793,7 @@ class _Reader(Transformer[Token, Any]):
         return tuple(x for x in c if isinstance(x, CardKind))
 
     def ak_kinds(self, c: list[Any]) -> tuple[CardKind, ...]:
-        return c[0]  # type: ignore[no-any-return]
+        return c[0]
 
     def ak_event_or_kinds(self, c: list[Any]) -> tuple[CardKind, ...]:
         return (CardKind.EVENT, *c[0])
@@ -2035,28 +2035,28 @@ class _Reader(Transformer[Token, Any]):
 
     # ------------------------------------------------------------ sentences
     def start_trigger(self, c: list[Any]) -> Trigger:
-        return c[0]  # type: ignore[no-any-return]
+        return c[0]
 
     def start_costs(self, c: list[Any]) -> list[Effect]:
-        return c[0]  # type: ignore[no-any-return]
+        return c[0]
 
     def start_sentence(self, c: list[Any]) -> list[Effect]:
-        return c[0]  # type: ignore[no-any-return]
+        return c[0]
 
     def start_paren(self, c: list[Any]) -> Paren:
-        return c[0]  # type: ignore[no-any-return]
+        return c[0]
 
     def start_limit(self, c: list[Any]) -> Limit:
-        return c[0]  # type: ignore[no-any-return]
+        return c[0]
 
     def start_condition(self, c: list[Any]) -> Condition:
-        return c[0]  # type: ignore[no-any-return]
+        return c[0]
 
     def start_definition(self, c: list[Any]) -> Quantity:
-        return c[0]  # type: ignore[no-any-return]
+        return c[0]
 
     def start_restriction(self, c: list[Any]) -> Subject:
-        return c[0]  # type: ignore[no-any-return]
+        return c[0]
 
     def start_copy_limit(self, c: list[Any]) -> Effect:
         n, (kind, _plural) = c
@@ -2129,7 +2129,7 @@ class _Reader(Transformer[Token, Any]):
                                          options=options)], leads, [("condition", t) for t in tails])
 
     def option(self, c: list[Any]) -> list[Effect]:
-        return c[0]  # type: ignore[no-any-return]
+        return c[0]
 
     def lead_condition(self, c: list[Any]) -> tuple[str, Any]:
         return "condition", c[0]
@@ -2189,7 +2189,7 @@ class _Reader(Transformer[Token, Any]):
         return [Effect(EffectKind.REPEAT, 1, self._you(), optional=True, condition=pay)]
 
     def body_subject(self, c: list[Any]) -> list[Effect]:
-        return c[0]  # type: ignore[no-any-return]
+        return c[0]
 
     def body_you_and_player(self, c: list[Any]) -> list[Effect]:
         """"you and that player each draw 2 cards": the same effects for you and for the other player."""
@@ -2597,7 +2597,7 @@ class _Reader(Transformer[Token, Any]):
 
     def a_have(self, c: list[Any]) -> list[Effect]:
         np, make = c
-        return make(np)  # type: ignore[no-any-return]
+        return make(np)
 
     def a_have_player(self, c: list[Any]) -> list[Effect]:
         return self.body_player(c)
@@ -2735,11 +2735,11 @@ class _Reader(Transformer[Token, Any]):
 
     def body_plural(self, c: list[Any]) -> list[Effect]:
         np, make = c
-        return make(np)  # type: ignore[no-any-return]
+        return make(np)
 
     def subject_vp(self, c: list[Any]) -> list[Effect]:
         np, make = c
-        return make(np)  # type: ignore[no-any-return]
+        return make(np)
 
     def subject_vp_tail(self, c: list[Any]) -> Any:
         parts = [x for x in c if isinstance(x, list)]
@@ -3090,7 +3090,7 @@ class _Reader(Transformer[Token, Any]):
         return replace(q, plus=n)
 
     def q_stat(self, c: list[Any]) -> Quantity:
-        return c[0]  # type: ignore[no-any-return]
+        return c[0]
 
     def q_reserve(self, c: list[Any]) -> Quantity:
         return Quantity(QuantityKind.STAT, target=self._you(), stat=Stat.RESERVE)

@@ -142,7 +142,6 @@ BOTH = frozenset({YOU, OPPONENT})
 #: Scopes that name the ability's controller's side / the other side.
 YOURS = frozenset({Scope.SELF, Scope.YOU_CONTROL, Scope.YOU_OWN, Scope.YOU})
 THEIRS = frozenset({Scope.OPPONENT_CONTROLS, Scope.OPPONENT_OWNS, Scope.OPPONENT})
-_OWNER_SCOPES = frozenset({Scope.YOU_OWN, Scope.OPPONENT_OWNS})
 
 _INITIATED = frozenset({AbilityType.ACTION, AbilityType.REACTION, AbilityType.INTERRUPT, AbilityType.FORCED_REACTION,
                         AbilityType.FORCED_INTERRUPT, AbilityType.WHEN_REVEALED})
@@ -171,11 +170,6 @@ def sides(scope: Scope, controller: str) -> frozenset[str]:
     if scope in THEIRS:
         return frozenset({other_side(controller)})
     return BOTH
-
-
-def by_owner(scope: Scope) -> bool:
-    """The scope names a card's owner ("you own"), not its controller (Ownership and Control)."""
-    return scope in _OWNER_SCOPES
 
 
 # ---------------------------------------------------------------------------

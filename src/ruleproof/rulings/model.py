@@ -676,7 +676,7 @@ def _question(names: Names, r: Node, kind: str, system: System) -> Question:
     if isinstance(step_node.value, dict):
         for bad in ("refused", "expect"):
             if step_node.get(bad) is not None:
-                raise step_node.get(bad).error(f"'{bad}' has no meaning in always_after")  # type: ignore[union-attr]
+                raise step_node.get(bad).error(f"'{bad}' has no meaning in always_after")
         do = step_node.get("do")
         assert do is not None
         choosing = step_node.get("choosing")

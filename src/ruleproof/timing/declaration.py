@@ -265,9 +265,6 @@ class Declaration:
                 return s
         raise KeyError(name)
 
-    def has_step(self, name: str) -> bool:
-        return any(s.name == name for s in self.steps)
-
     def moves_from(self, name: str, kind: MoveKind | None = None) -> tuple[Move, ...]:
         """Moves leaving step ``name`` (of one kind when given)."""
         return tuple(m for m in self.moves if m.source == name and (kind is None or m.kind is kind))
@@ -290,13 +287,6 @@ class Declaration:
         """The resolving step that abilities initiated at step ``name`` go to."""
         for m in self.moves_from(name, MoveKind.INITIATE):
             return m.target
-        return None
-
-    def answered_by(self, resolving: str) -> str | None:
-        """The window or forced step whose abilities resolve at ``resolving``."""
-        for m in self.moves:
-            if m.kind is MoveKind.INITIATE and m.target == resolving:
-                return m.source
         return None
 
     # ------------------------------------------------------------------ edits (mutants, variants)
