@@ -92,7 +92,7 @@ def build(adds: int = 3, mults: int = 2, sets: int = 3, max_base: int = 8, max_a
                 a.set(later[s, t], set_on[t])
                 a.set(later[t, s], False)
 
-    ranks = {s.name: set_rank[s] for s in SetS}
+    ranks: dict[str, Term] = {s.name: set_rank[s] for s in SetS}
 
     @m.action(Add, describe="a +/- modifier is applied ({s})", cites=["Modifiers"])
     def apply_add(a: Step, s: Term) -> None:

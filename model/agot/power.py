@@ -91,7 +91,7 @@ def build(players: int = 2, chars: int = 6, atts: int = 2, max_move: int = 2) ->
     first_char = {f"p{i}": f"c{(i - 1) * chars + 1}" for i in pl}
     att_owner = m.static("att_owner", Player, Att, lambda x: f"p{(int(x.name[1:]) - 1) // atts + 1}")
 
-    def init_in_play(c: Term) -> object:
+    def init_in_play(c: Term) -> OneOf | bool:
         k = kinds[c.name]
         return OneOf(False, True) if k == "character" else k != "agenda"
 

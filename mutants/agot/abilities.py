@@ -19,11 +19,11 @@ Check = Callable[[Model, Term], Term]
 
 
 def _chars(m: Model) -> list[Term]:
-    return [c for c in m.sorts.Card if not m.v.is_event.value(c.name)]
+    return [c for c in m.sorts.Card if not m.statics.is_event.value(c.name)]
 
 
 def _forced(m: Model, c: Term) -> bool:
-    return bool(m.v.forced.value(c.name))
+    return bool(m.statics.forced.value(c.name))
 
 
 def _char_allowed(
@@ -45,11 +45,11 @@ def _forced_due(m: Model) -> Term:
 
 
 def _declare_char(m: Model, *, pays: bool = True, priority: bool = True, **allowed: object) -> None:
-    v = m.v
+    v, st = m.v, m.statics
 
     @m.redefine("initiate")
     def _(a: Step, c: Term) -> None:
-        if v.is_event.value(c.name):
+        if st.is_event.value(c.name):
             a.require(False)
         a.require(v.open & ~v.busy)
         a.set(v.declared, ~v.declared)
@@ -69,11 +69,11 @@ def _declare_char(m: Model, *, pays: bool = True, priority: bool = True, **allow
 def _declare_event(
     m: Model, *, count: str = "player", effect: bool = True, cost: bool = True, pays: bool = True, priority: bool = True
 ) -> None:
-    v, Player = m.v, m.sorts.Player
+    v, Player, st = m.v, m.sorts.Player, m.statics
 
     @m.redefine("play_event")
     def _(a: Step, e: Term) -> None:
-        if not v.is_event.value(e.name):
+        if not st.is_event.value(e.name):
             a.require(False)
         a.require(v.open & ~v.busy)
         a.set(v.declared, ~v.declared)
@@ -105,11 +105,11 @@ def _declare_event(
 @MUTANTS("limit_per_title", "a limit is counted over all copies of the title a player controls, not per copy")
 def _limit_per_title(m: Model) -> None:
     def per_title(m: Model, c: Term) -> Term:
-        v = m.v
+        v, st = m.v, m.statics
         same = [
             d
             for d in _chars(m)
-            if v.title.value(d.name) == v.title.value(c.name) and v.owner.value(d.name) == v.owner.value(c.name)
+            if st.title.value(d.name) == st.title.value(c.name) and st.owner.value(d.name) == st.owner.value(c.name)
         ]
         return Sum(*(v.uses[d] for d in same)) < v.printed[v.title[c]]
 
@@ -128,13 +128,13 @@ def _max_not_player_specific(m: Model) -> None:
 
 @MUTANTS("cancel_uncounted", "a cancelled ability does not count against its limit or maximum")
 def _cancel_uncounted(m: Model) -> None:
-    v = m.v
+    v, st = m.v, m.statics
 
     @m.amend("cancel")
     def _(a: Step) -> None:
         for c in m.sorts.Card:
             now = v.src == c
-            if v.is_event.value(c.name):
+            if st.is_event.value(c.name):
                 a.set(v.max_used[v.owner[c], v.title[c]], v.max_used[v.owner[c], v.title[c]] - 1, when=now)
             else:
                 a.set(v.uses[c], v.uses[c] - 1, when=now)
@@ -142,13 +142,13 @@ def _cancel_uncounted(m: Model) -> None:
 
 @MUTANTS("cancel_refund", "a cancelled ability's cost is refunded")
 def _cancel_refund(m: Model) -> None:
-    v = m.v
+    v, st = m.v, m.statics
 
     @m.amend("cancel")
     def _(a: Step) -> None:
         for c in m.sorts.Card:
             now = v.src == c
-            if v.is_event.value(c.name):
+            if st.is_event.value(c.name):
                 a.set(v.gold[v.owner[c]], v.gold[v.owner[c]] + v.cost[c], when=now)
             elif not _forced(m, c):
                 a.set(v.knelt[c], False, when=now)
@@ -156,12 +156,12 @@ def _cancel_refund(m: Model) -> None:
 
 @MUTANTS("cancelled_event_to_hand", "a cancelled event returns to its owner's hand")
 def _cancelled_event_to_hand(m: Model) -> None:
-    v = m.v
+    v, st = m.v, m.statics
 
     @m.amend("cancel")
     def _(a: Step) -> None:
         for c in m.sorts.Card:
-            if v.is_event.value(c.name):
+            if st.is_event.value(c.name):
                 a.set(v.zone[c], "hand", when=v.src == c)
 
 

@@ -5,7 +5,10 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from ruleproof.dsl import Count, If, Int, Max, Model, Step, Term
+from ruleproof.ir import IntT
 from ruleproof.rule_mutants import RuleMutants
 
 MUTANTS = RuleMutants()
@@ -111,7 +114,7 @@ def _rank_reversed(m: Model) -> None:
 @MUTANTS("simultaneous_no_order", "two set modifiers applied at the same moment are both written, no one ordering them")
 def _simultaneous_no_order(m: Model) -> None:
     v, SetS = m.v, m.sorts.SetSlot
-    max_base = v.base.type.hi
+    max_base = cast(IntT, v.base.type).hi  # base is declared Int(0, max_base)
 
     @m.redefine("apply_two_sets")
     def _(a: Step, s: Term, t: Term) -> None:

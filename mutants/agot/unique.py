@@ -12,7 +12,7 @@ MUTANTS = RuleMutants()
 
 
 def _others(m: Model, c: Term) -> list[Term]:
-    title = m.v.title
+    title = m.statics.title
     return [d for d in m.sorts.Card if d.name != c.name and title.value(d.name) == title.value(c.name)]
 
 
@@ -22,12 +22,12 @@ def _has_in_play(m: Model, x: str, c: Term) -> Term:
 
 
 def _dead_copy(m: Model, x: str, c: Term) -> Term:
-    v = m.v
-    return Or(False, *(v.zone[d] == "dead" for d in _others(m, c) if v.owner.value(d.name) == x))
+    v, st = m.v, m.statics
+    return Or(False, *(v.zone[d] == "dead" for d in _others(m, c) if st.owner.value(d.name) == x))
 
 
 def _owner(m: Model, c: Term) -> str:
-    return str(m.v.owner.value(c.name))
+    return str(m.statics.owner.value(c.name))
 
 
 @MUTANTS("second_copy", "a player may marshal another copy of a unique title while owning or controlling one in play")
@@ -110,22 +110,22 @@ def _save_all_dups(m: Model) -> None:
 
 @MUTANTS("no_dead_exception", "an effect cannot bring the only copy of a unique card back from the dead pile")
 def _no_dead_exception(m: Model) -> None:
-    v = m.v
+    v, st = m.v, m.statics
 
     @m.amend("return_from_dead")
     def _(a: Step, p: Term, c: Term) -> None:
-        if v.unique.value(str(v.title.value(c.name))):  # the card's own copy in the dead pile is counted
+        if st.unique.value(str(st.title.value(c.name))):  # the card's own copy in the dead pile is counted
             a.set(v.zone[c], "dead")
             a.set(v.under[c], v.under[c])
 
 
 @MUTANTS("return_with_copy_dead", "an effect brings a unique card back from a dead pile where another copy stays")
 def _return_with_copy_dead(m: Model) -> None:
-    v = m.v
+    v, st = m.v, m.statics
 
     @m.amend("return_from_dead")
     def _(a: Step, p: Term, c: Term) -> None:
-        hosts = [u for u in _others(m, c) if v.owner.value(u.name) == p.name]
+        hosts = [u for u in _others(m, c) if st.owner.value(u.name) == p.name]
         as_dup = Or(False, *((v.zone[u] == "play") & (v.controller[u] == p) for u in hosts))
         ok = as_dup | ~_has_in_play(m, p.name, c)
         a.set(v.zone[c], "play", when=ok & ~as_dup)

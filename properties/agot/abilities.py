@@ -23,17 +23,17 @@ INIT = "Initiating Abilities / Marshaling Cards"
 
 def register(m: Model) -> None:
     """Add the ability-initiation properties to ``m``."""
-    v, s = m.v, m.sorts
+    v, s, st = m.v, m.sorts, m.statics
     Card, Player, Title = s.Card, s.Player, s.Title
-    chars = [c for c in Card if not v.is_event.value(c.name)]
-    events = [c for c in Card if v.is_event.value(c.name)]
-    event_titles = sorted({str(v.title.value(e.name)) for e in events})
+    chars = [c for c in Card if not st.is_event.value(c.name)]
+    events = [c for c in Card if st.is_event.value(c.name)]
+    event_titles = sorted({str(st.title.value(e.name)) for e in events})
 
     def event(c: Term) -> bool:
-        return bool(v.is_event.value(c.name))
+        return bool(st.is_event.value(c.name))
 
     def optional(c: Term) -> bool:
-        return not event(c) and not bool(v.forced.value(c.name))
+        return not event(c) and not bool(st.forced.value(c.name))
 
     def started(t: Transition, c: Term) -> Term:
         """The step initiated ``c``'s ability: its effect is now attempting to initiate."""
@@ -48,7 +48,7 @@ def register(m: Model) -> None:
             v.deck[v.owner[c]] >= 1,
         )
 
-    forced = [c for c in chars if v.forced.value(c.name)]
+    forced = [c for c in chars if st.forced.value(c.name)]
     no_forced_due = And(*(Not(forced_still_due(c)) for c in forced))
 
     # ------------------------------------------------------------- strengthening
@@ -125,7 +125,7 @@ def register(m: Model) -> None:
             v.g_occ[c] == 0,
             v.g_period[c] < v.printed[v.title[c]],
             v.deck[v.owner[c]] >= 1,
-            True if v.forced.value(c.name) else And(~v.knelt[c], no_forced_due),
+            True if st.forced.value(c.name) else And(~v.knelt[c], no_forced_due),
         )
         return Implies(rules_allow, started(t, c))
 
@@ -200,7 +200,7 @@ def register(m: Model) -> None:
     def cost_payable(t: Transition, c: Term) -> Term:
         if event(c):
             return Implies(started(t, c), v.gold[v.owner[c]] >= v.cost[c])
-        return Implies(started(t, c), True if v.forced.value(c.name) else ~v.knelt[c])
+        return Implies(started(t, c), True if st.forced.value(c.name) else ~v.knelt[c])
 
     def cost_paid(t: Transition, c: Term) -> Term:
         if event(c):
@@ -283,7 +283,7 @@ def register(m: Model) -> None:
         m.action_property(
             f"no optional reaction is initiated while a forced reaction is due ({fam})",
             fam,
-            lambda t, c: Implies(started(t, c), True if (not event(c) and v.forced.value(c.name)) else no_forced_due),
+            lambda t, c: Implies(started(t, c), True if (not event(c) and st.forced.value(c.name)) else no_forced_due),
             cites=["Forced Interrupts / Forced Reactions", "Triggering Condition"],
             doc="Forced reactions take priority and initiate before non-forced reactions.",
         )
@@ -335,7 +335,7 @@ def register(m: Model) -> None:
         (c, d)
         for i, c in enumerate(chars)
         for d in chars[i + 1 :]
-        if v.title.value(c.name) == v.title.value(d.name) and v.owner.value(c.name) == v.owner.value(d.name)
+        if st.title.value(c.name) == st.title.value(d.name) and st.owner.value(c.name) == st.owner.value(d.name)
     ]
     m.reachable(
         "sanity: two copies of a title react to the same occurrence",

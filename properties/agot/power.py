@@ -16,7 +16,7 @@ __all__ = ["register"]
 
 def register(m: Model) -> None:
     """Add the power and move properties to ``m``."""
-    v, s = m.v, m.sorts
+    v, s, st = m.v, m.sorts, m.statics
     Player, Card, Att = s.Player, s.Card, s.Att
     supply = m.params["supply"]
 
@@ -68,7 +68,7 @@ def register(m: Model) -> None:
         )
     m.invariant(
         "a player's power total is the power on the cards they control",
-        ForAll(Player, lambda p: v.total[p] == Sum(v.power[c] for c in Card if v.owner.value(c.name) == p.name)),
+        ForAll(Player, lambda p: v.total[p] == Sum(v.power[c] for c in Card if st.owner.value(c.name) == p.name)),
         cites=["Power", "Moving Power"],
         doc="Power moved to a card under another player's control counts toward that player's victory "
         "condition (Moving Power; FAQ 1.4 Control of Tokens).",

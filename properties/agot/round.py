@@ -19,7 +19,7 @@ APPENDIX_ORDER = ("plot", "draw", "marshaling", "challenges", "dominance", "stan
 
 def register(m: Model) -> None:
     """Add the round properties to ``m``."""
-    v, s = m.v, m.sorts
+    v, s, st = m.v, m.sorts, m.statics
     Player, Char, ChType = s.Player, s.Char, s.ChType
     seats = list(Player)
     n = len(seats)
@@ -45,7 +45,7 @@ def register(m: Model) -> None:
     turning = Or(v.phase == "marshaling", v.phase == "challenges")
 
     def controls(p: Term, c: Term) -> bool:
-        return v.owner.value(c.name) == p.name
+        return st.owner.value(c.name) == p.name
 
     # ---------------------------------------------------------------- the phases
     def follows(t: Transition) -> Term:

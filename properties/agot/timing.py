@@ -20,19 +20,19 @@ FORCED_KINDS = ("forced_interrupts", "forced_reactions")
 
 
 def register(m: Model) -> None:
-    v, s = m.v, m.sorts
+    v, s, statics = m.v, m.sorts, m.statics
     Level, Ab, Player = s.Level, s.Ability, s.Player
     players = len(Player)
     max_depth = int(m.params.get("max_depth", len(Level) - 1))
 
     def kind_of(a: Term) -> str:
-        return str(v.ab_kind.value(a.name))
+        return str(statics.ab_kind.value(a.name))
 
     def cond_of(a: Term) -> str:
-        return str(v.ab_cond.value(a.name))
+        return str(statics.ab_cond.value(a.name))
 
     def idx(k: Term) -> int:
-        return int(v.idx.value(k.name))
+        return int(statics.idx.value(k.name))
 
     m.action_property(
         "a window closes only after every player has passed consecutively",
@@ -50,7 +50,7 @@ def register(m: Model) -> None:
 
     def after(ab: Term) -> Term:
         """The player after the controller of ``ab`` in player order (clockwise)."""
-        owner = str(v.ab_owner.value(ab.name))
+        owner = str(statics.ab_owner.value(ab.name))
         i = [p.name for p in seats].index(owner)
         return seats[(i + 1) % players]
 
@@ -133,7 +133,7 @@ def register(m: Model) -> None:
         ),
         cites=["Interrupts", TC],
     )
-    completes = [st for st in s.Step if bool(v.completes.value(st.name))]
+    completes = [st for st in s.Step if bool(statics.completes.value(st.name))]
     m.invariant(
         "every eligible forced ability has resolved when its sequence completes",
         ForAll(
