@@ -67,7 +67,7 @@ def test_agot_timing_rules_are_k_inductive() -> None:
 
 CAUGHT = {
     "close_after_one_pass": "a window closes only after every player has passed consecutively",
-    "active_player_first": "the first player has the first opportunity in every window, nested or not",
+    "active_player_first": "the first player has the first opportunity in every window, nested or not (proceed)",
     "repeatable_interrupts": "each ability is used at most once per triggering condition",
     "unshared_windows": "nesting depth stays within the scenario's bound",
     "reactions_before_occurrence": "no reaction before its triggering condition occurs",
