@@ -298,7 +298,7 @@ def register(m: Model) -> None:
         cites=[NESTED],
         doc="The nested sequence is resolved before the game returns to the ability that raised the condition.",
     )
-    closed = [st for st in s.Step if str(v.step_kind.value(st.name)) == "closed"]
+    closed = [st for st in s.Step if str(statics.step_kind.value(st.name)) == "closed"]
     m.action_property(
         "the game returns to where it left off only once the nested sequence is over",
         "return",
