@@ -152,3 +152,37 @@ def test_declaration_rejects_unknown_steps() -> None:
     with pytest.raises(InputError) as e:
         AGOT_SEQUENCE.with_moves(add=[Move("occurs", "nowhere", MoveKind.PROCEED)])
     assert any("nowhere" in i for i in e.value.info)
+
+
+def test_review_f11_the_round_order_is_checked() -> None:
+    """F11 (medium). Appendix I: the challenge bonuses (4.2.3) come before the claim (4.2.4), dominance (5) before
+    standing (6). Two mutated round declarations, claim before the unopposed bonus and standing before dominance,
+    passed every round check at 3e7e81c; the Appendix I order check fails on both, with a path to the wrong move."""
+    from ruleproof.timing.declaration import Move, MoveKind
+
+    assert all(r.ok for r in run_round_checks(AGOT_ROUND))
+
+    def move(a: str, b: str) -> Move:
+        return Move("fw_" + a.replace(".", "_"), "fw_" + b.replace(".", "_"), MoveKind.PROCEED, "", ())
+
+    def fw(x: str) -> str:
+        return "fw_" + x.replace(".", "_")
+
+    claim_first = AGOT_ROUND.with_moves(
+        drop=[(fw("4.2.2"), fw("4.2.3")), (fw("4.2.3"), fw("4.2.4")), (fw("4.2.4"), fw("4.2.5"))],
+        add=[move("4.2.2", "4.2.4"), move("4.2.4", "4.2.3"), move("4.2.3", "4.2.5")],
+    )
+    standing_first = AGOT_ROUND.with_moves(
+        drop=[(fw("4.4"), fw("5.1")), (fw("5.3"), fw("6.1")), (fw("6.3"), fw("7.1"))],
+        add=[move("4.4", "6.1"), move("6.3", "5.1"), move("5.3", "7.1")],
+    )
+    for broken, wrong in ((claim_first, "4.2.2 leads to 4.2.4"), (standing_first, "4.4 leads to 6.1")):
+        results = run_round_checks(broken)
+        assert [r.ok for r in results[:2]] == [True, True]  # the checks of 3e7e81c pass it
+        order = results[2]
+        assert order.name == "framework steps follow the Appendix I order"
+        assert not order.ok and wrong in order.reason
+        g = round_graph(broken)
+        assert order.witness[0] == broken.entry
+        for a, b in zip(order.witness, order.witness[1:], strict=False):
+            assert g.has_edge(a, b)

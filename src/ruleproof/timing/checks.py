@@ -23,10 +23,10 @@ from typing import Callable, Iterator
 
 import networkx as nx
 
-from .declaration import INTERRUPT_KINDS, WINDOW_KINDS, Declaration, QueueOrder, StepKind
+from .declaration import INTERRUPT_KINDS, WINDOW_KINDS, Declaration, MoveKind, QueueOrder, StepKind
 from .graph import node_id, round_graph, timing_graph
 
-__all__ = ["CHECKS", "CheckResult", "run_checks", "run_round_checks"]
+__all__ = ["APPENDIX_I_JUMPS", "CHECKS", "CheckResult", "check_round_order", "run_checks", "run_round_checks"]
 
 TC = "Triggering Condition"
 NESTED = "Nested Ability Sequences"
@@ -397,8 +397,50 @@ def run_checks(decl: Declaration, levels: int = 3) -> list[CheckResult]:
     return [c(g) for c in CHECKS]
 
 
+APPENDIX_I_JUMPS: frozenset[tuple[str, str]] = frozenset(
+    {
+        ("1.3", "1.5"),  # 7.4/1.4: the melee-only title steps are skipped in a joust game
+        ("7.3", "7.5"),
+        ("3.3", "3.2"),  # 3.3: "Otherwise, the next player ... becomes the active player. Return to step 3.2."
+        ("4.2", "4.3"),  # 4.2: "If the active player passes this opportunity ... proceed to step 4.3."
+        ("4.2.6", "4.1+"),  # 4.2.6: "Proceed to the action window between framework steps 4.1 and 4.2."
+        ("4.3", "4.1+"),  # 4.3: "Proceed to the player action window between framework steps 4.1 and 4.2."
+        ("7.5", "1.1"),  # 7.5: "play proceeds to the beginning of the plot phase of the next game round"
+    }
+)
+"""Where Appendix I leaves its own numbering order, from its text (``N+``: the action window after step ``N``)."""
+
+
+def _number_key(number: str) -> tuple[float, ...]:
+    """Appendix I order of a step number; ``N+`` (the window after step ``N``) comes after ``N`` and its sub-steps."""
+    window = number.endswith("+")
+    parts = tuple(float(x) for x in number.rstrip("+").split("."))
+    return parts + (1000.0,) if window else parts
+
+
+def check_round_order(decl: Declaration, jumps: frozenset[tuple[str, str]] = APPENDIX_I_JUMPS) -> CheckResult:
+    """Every framework move goes to the next step in Appendix I's numbering, or is a jump its text states."""
+    name, cites = "framework steps follow the Appendix I order", ("Appendix I: Timing and Gameplay",)
+    numbered = {s.name: s.number for s in decl.steps if s.number and s.kind is not StepKind.RESOLVING}
+    order = sorted(set(numbered.values()), key=_number_key)
+    nxt = {a: b for a, b in zip(order, order[1:], strict=False)}
+    for mv in decl.moves:
+        if mv.kind not in (MoveKind.PROCEED, MoveKind.PASS, MoveKind.LOOP):
+            continue
+        if mv.source not in numbered or mv.target not in numbered:
+            continue
+        a, b = numbered[mv.source], numbered[mv.target]
+        if nxt.get(a) != b and (a, b) not in jumps:
+            reason = f"{a} leads to {b}: Appendix I goes from {a} to {nxt.get(a, 'the end of the round')}"
+            g = round_graph(decl)
+            path = nx.shortest_path(g, decl.entry, mv.source) if nx.has_path(g, decl.entry, mv.source) else []
+            return CheckResult(name, cites, False, (*path, mv.target), reason, len(numbered))
+    return CheckResult(name, cites, True, nodes=len(numbered))
+
+
 def run_round_checks(decl: Declaration) -> list[CheckResult]:
-    """Round framework checks: every step lies on the round's cycle; action windows close on all passes."""
+    """Round framework checks: every step lies on the round's cycle; action windows close on all passes; the steps
+    follow the Appendix I order (for a declaration whose steps carry Appendix I numbers)."""
     g = round_graph(decl)
     entry = str(g.graph["entry"])
     out: list[CheckResult] = []
@@ -433,4 +475,6 @@ def run_round_checks(decl: Declaration) -> list[CheckResult]:
             w.nodes,
         )
     )
+    if any(s.number for s in decl.steps):
+        out.append(check_round_order(decl))
     return out
