@@ -15,9 +15,9 @@ import pytest
 from ruleproof.cli import run
 
 
-def _loops(*codes: str, as_json: bool = True) -> tuple[int, Any]:
+def _loops(*codes: str, as_json: bool = True, extra: tuple[str, ...] = ()) -> tuple[int, Any]:
     out, err = io.StringIO(), io.StringIO()
-    argv = ["loops", *[a for c in codes for a in ("--cards", c)], *(["--json"] if as_json else [])]
+    argv = ["loops", *[a for c in codes for a in ("--cards", c)], *extra, *(["--json"] if as_json else [])]
     status = run(argv, out, err)
     return status, json.loads(out.getvalue()) if as_json else out.getvalue()
 
@@ -35,6 +35,12 @@ def _found(doc: dict[str, Any]) -> list[dict[str, Any]]:
     ("satin-new-gift-opp-lew", ("07013", "07017", "opp:19009"), "limited", ["you", "opponent"], 2),
     # Ser Eldon stands a [baratheon] location once per round
     ("eldon-northern-encampment", ("13047", "06088"), "limited", ["you"], 1),
+    # a cycle of 4 abilities: each New Gift kneels its own Satin, each Satin stands the other player's
+    ("satin-mirror-new-gifts", ("07013", "07017", "opp:07013", "opp:07017"), "limited", ["you", "opponent"], 2),
+    # Yoren takes the opponent's Satin: your New Gift kneels it, it stands your Lew, your Lew stands it
+    ("lew-yoren-new-gift-opp-satin", ("19009", "13085", "07017", "opp:07013"), "limited", ["you"], 2),
+    # the same from the other side: the opponent's Yoren takes your Satin
+    ("opp-yoren-takes-satin", ("07013", "opp:13085", "opp:19009", "opp:07017"), "limited", ["opponent"], 2),
 ])
 def test_corpus_loops_are_found_with_who_continues(case: str, codes: tuple[str, ...], category: str,
                                                    continued_by: list[str], passes: int | None) -> None:
@@ -54,11 +60,48 @@ def test_corpus_loops_are_found_with_who_continues(case: str, codes: tuple[str, 
     ("obm-wyman-sacrifice", ("16010", "11021")),     # a sacrifice is not a kill: Old Bear never stands from it
     ("northern-armory-jeyne", ("11003", "05033")),   # 'Northern Armory cannot stand'
     ("obm-opp-jeyne", ("16010", "opp:05033")),       # neither stands the other's traits
+    # Ward cannot go on Satin ('No attachments except Weapon'): your New Gift never kneels the opponent's Satin
+    ("lew-ward-new-gift-opp-satin", ("19009", "02102", "07017", "opp:07013")),
+    ("meribald-opp-lew", ("10040", "opp:19009")),     # Septon Meribald stands printed STR 1 or lower: Lew has 2
+    ("bay-of-seals-opp-obm", ("08086", "opp:16010")),  # Old Bear stands characters, the Bay is a location
 ])
 def test_corpus_no_loop_answers_are_complete(case: str, codes: tuple[str, ...]) -> None:
     status, doc = _loops(*codes)
     assert not _found(doc), case
     assert doc["complete"] is True and status == 0, case
+
+
+def test_a_cycle_of_four_abilities_is_searched_and_a_shorter_search_is_not_complete() -> None:
+    """Two players' Satin and The New Gift (corpus satin-mirror-new-gifts): the loop is a cycle of 4 abilities.  The
+    named cards' graph is searched for every cycle (it was searched for cycles of up to 3 abilities and the report
+    said 'complete' with no loop, exit 0); a search bounded below the size of the graph's cyclic part says the
+    report is not complete (exit 3), naming --max-length."""
+    codes = ("07013", "07017", "opp:07013", "opp:07017")
+    status, doc = _loops(*codes)
+    assert doc["max_length"] >= 4 and doc["longer_cycles_not_searched"] is False
+    (r,) = [r for r in _found(doc) if len(r["abilities"]) == 4]
+    assert r["category"] == "limited" and r["passes"] == 2 and status == 0 and doc["complete"] is True
+    status, doc = _loops(*codes, extra=("--max-length", "3"))
+    assert not _found(doc) and doc["longer_cycles_not_searched"] is True
+    assert doc["complete"] is False and status == 3
+    _, text = _loops(*codes, as_json=False, extra=("--max-length", "3"))
+    assert text.splitlines()[-2] == ("not complete: cycles of more than 3 abilities were not searched (--max-length) "
+                                     "(a loop could be missing: unknown)")
+
+
+def test_a_card_whose_control_is_taken_closes_the_cycle_and_the_text_names_the_taker() -> None:
+    """Yoren takes control of the opponent's Satin (printed cost 2): The New Gift kneels it as a cost paid with a card
+    you control, its reaction stands your Lew, and your Lew stands it (owned by an opponent).  The graph matched
+    'a Steward character you control' only against your own cards, so no candidate formed and the report said
+    'complete', exit 0.  Every ability is then yours: you alone continue, and the text says who took control."""
+    status, text = _loops("19009", "13085", "07017", "opp:07013", as_json=False)
+    lines = text.splitlines()
+    head = lines.index("== limited (1)")
+    assert lines[head + 1].endswith("passes: 2")
+    assert "Yoren (13085) may take control of Satin (opp:07013)" in lines[head + 2]
+    assert lines[head + 4].strip() == "continued by: you alone"
+    steps = [s.strip() for s in lines[head + 5:head + 11]]
+    assert all(" by you " in s for s in steps) and status == 0
 
 
 def test_limited_loop_text_names_who_acts_and_what_each_step_changes() -> None:

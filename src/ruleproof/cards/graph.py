@@ -28,8 +28,12 @@ player's ability can answer the other player's trigger (an edge across
 players, marked in its reason).  Costs are paid with the paying player's own
 cards and resources (Costs).  A discard *from hand* answers only a "discarded
 from your hand" trigger of the player whose hand it is, and a discard from
-play only the other discard triggers.  Cycles of the graph are loop
-candidates for the Z3 loop check.
+play only the other discard triggers.  A card another card of the graph may
+take control of ("take control of that character", Yoren; "take control of
+attached character", Ward; "any player may ... take control of ~", Bronn) is
+matched as a card of either player (:func:`takeable`): the cycle it closes under
+the taker's control is a candidate, and the loop encoder decides it.  Cycles of
+the graph are loop candidates for the Z3 loop check.
 
 Text that was not read can link abilities too: :func:`unread_links` gives,
 for abilities with unread clauses that could add a link (an unread effect,
@@ -56,6 +60,7 @@ from ruleproof.cards.abilities import (
     Compiled,
     Cost,
     Effect,
+    EffectKind,
     EventKind,
     Scope,
     Subject,
@@ -108,6 +113,7 @@ __all__ = [
     "first_copy",
     "same_card",
     "split_key",
+    "takeable",
     "two_player_abilities",
     "unread_links",
 ]
@@ -258,9 +264,11 @@ def _wanted(subject: Subject, key: str, controller: str) -> _Thing:
     return _Thing(None, subject, sides(subject.scope, controller), controller)
 
 
-def _card_satisfies(f: CardFacts | None, want: _Thing, other_key: str | None, key: str) -> bool:
-    """Does the concrete card ``key`` (controlled as its key says) satisfy the filter ``want``?"""
-    if split_key(key)[0] not in want.sides:
+def _card_satisfies(f: CardFacts | None, want: _Thing, other_key: str | None, key: str,
+                    taken: frozenset[str] = frozenset()) -> bool:
+    """Does the concrete card ``key`` (controlled as its key says, or by either player when it is in ``taken``)
+    satisfy the filter ``want``?"""
+    if split_key(key)[0] not in want.sides and key not in taken:
         return False
     if want.subject.other and other_key == key:
         return False
@@ -281,22 +289,67 @@ def _types_overlap(a: Subject, b: Subject) -> bool:
 
 
 def _match(prod: _Thing, prod_key: str, want: _Thing, want_key: str,
-           facts: Mapping[str, CardFacts]) -> str | None:
+           facts: Mapping[str, CardFacts], taken: frozenset[str] = frozenset()) -> str | None:
     """Return a reason string when ``prod`` can be the thing ``want`` names, else ``None``."""
     if prod.key is not None and want.key is not None:
         return "same card" if prod.key == want.key else None
     if prod.key is not None:
-        ok = _card_satisfies(facts.get(split_key(prod.key)[1]), want, want_key, prod.key)
-        return f"{prod.key} matches {_describe(want)}" if ok else None
+        ok = _card_satisfies(facts.get(split_key(prod.key)[1]), want, want_key, prod.key, taken)
+        return f"{prod.key} matches {_describe(want)}{_taken_text(prod.key, want, taken)}" if ok else None
     if want.key is not None:
-        ok = _card_satisfies(facts.get(split_key(want.key)[1]), prod, prod_key, want.key)
-        return f"{want.key} matches {_describe(prod)}" if ok else None
+        ok = _card_satisfies(facts.get(split_key(want.key)[1]), prod, prod_key, want.key, taken)
+        return f"{want.key} matches {_describe(prod)}{_taken_text(want.key, prod, taken)}" if ok else None
     a, b = prod.subject, want.subject
-    if not _types_overlap(a, b) or not prod.sides & want.sides:
+    if not _types_overlap(a, b):
         return None
+    if not prod.sides & want.sides:  # only a card whose control was taken is on both sides
+        k = next((k for k in sorted(taken) if split_key(k)[0] in prod.sides | want.sides
+                  and _card_satisfies(facts.get(split_key(k)[1]), prod, prod_key, k, taken)
+                  and _card_satisfies(facts.get(split_key(k)[1]), want, want_key, k, taken)), None)
+        return None if k is None else f"{k} matches {_describe(prod)} and {_describe(want)} once its control is taken"
     if a.factions and b.factions and not set(a.factions) & set(b.factions):
         return None
     return f"{_describe(prod)} overlaps {_describe(want)}"
+
+
+def _taken_text(key: str, t: _Thing, taken: frozenset[str]) -> str:
+    """The words a match owes to a control change: the card is on the other side unless it is taken."""
+    return " once its control is taken" if split_key(key)[0] not in t.sides and key in taken else ""
+
+
+def takeable(abilities: Mapping[str, tuple[Ability, ...]], facts: Mapping[str, CardFacts]) -> frozenset[str]:
+    """Card keys whose control a card of ``abilities`` may take (a card of the other player it can take, or the
+    card itself when any player may take it), so either player may control them.
+
+    Read optimistically (only the card type and the printed filter of the chosen target; an attachment's "take
+    control of attached character" reaches any character of the other player): an extra match only adds edges,
+    and the loop encoder decides the cycles they close.
+
+    >>> from ruleproof.cards.compiler import compile_text
+    >>> yoren = compile_text("<b>Reaction:</b> After Yoren enters play, choose a character with printed cost 5 or "
+    ...                      "lower. Take control of that character until Yoren leaves play.", "Yoren")
+    >>> big = CardFacts("9", "Big", "character", "stark", (), cost=7)
+    >>> small = CardFacts("8", "Small", "character", "stark", (), cost=2)
+    >>> sorted(takeable({"1": yoren, "opp:8": (), "opp:9": (), "8": ()}, {"8": small, "9": big}))
+    ['opp:8']
+    """
+    out: set[str] = set()
+    for key, abil in abilities.items():
+        me = split_key(key)[0]
+        for a in abil:
+            for part in parts_of(a):
+                if not isinstance(part, Effect) or part.kind is not EffectKind.TAKE_CONTROL:
+                    continue
+                t = part.target
+                if t.ref is TargetRef.SELF or t.subject.scope is Scope.SELF:
+                    out.add(key)
+                    continue
+                want = Subject(Scope.ANY, CardKind.CHARACTER) if t.ref is TargetRef.ATTACHED else t.subject
+                for other in abilities:
+                    f = facts.get(split_key(other)[1])
+                    if split_key(other)[0] != me and (f is None or fits(want, f)):
+                        out.add(other)
+    return frozenset(out)
 
 
 def _describe(t: _Thing) -> str:
@@ -413,11 +466,12 @@ def build_ability_graph(abilities: Mapping[str, tuple[Ability, ...]],
         for part in wants:
             for r in needs(part):
                 by_need.setdefault(r, []).append((n, part))
+    taken = takeable(abilities, facts)
     for n in nodes:
         _initiation_edges(n, by_event, facts, add)
         for part in parts_of(n.ability):  # (with the effects of each option of a choice)
-            _trigger_edges(n, part, by_event, facts, add)
-            _enable_edges(n, part, by_need, facts, add)
+            _trigger_edges(n, part, by_event, facts, add, taken)
+            _enable_edges(n, part, by_need, facts, add, taken)
     ctl = {n.key: n.controller for n in nodes}  # edges across players are marked by the cards' controllers
     for (src, dst), by_kind in sorted(reasons.items()):
         cross = ctl[src] != ctl[dst]
@@ -450,7 +504,7 @@ def _initiation_edges(n: _Node, by_event: Mapping[EventKind, list[_Node]], facts
 
 
 def _trigger_edges(n: _Node, part: Cost | Effect, by_event: Mapping[EventKind, list[_Node]],
-                   facts: Mapping[str, CardFacts], add: _Add) -> None:
+                   facts: Mapping[str, CardFacts], add: _Add, taken: frozenset[str] = frozenset()) -> None:
     """``n``'s cost or effect ``part`` raises the triggering condition of ``b``."""
     key, cost = n.key[0], isinstance(part, Cost)
     what = _what(part)
@@ -472,7 +526,7 @@ def _trigger_edges(n: _Node, part: Cost | Effect, by_event: Mapping[EventKind, l
         else:
             named = _wanted(trig.subject, bkey, them)
             m = next((x for t in _alternatives(part.target)
-                      if (x := _match(_produced(t, key, me, cost), key, named, bkey, facts)) is not None), None)
+                      if (x := _match(_produced(t, key, me, cost), key, named, bkey, facts, taken)) is not None), None)
             if m is None:
                 continue
             why = m
@@ -480,7 +534,7 @@ def _trigger_edges(n: _Node, part: Cost | Effect, by_event: Mapping[EventKind, l
 
 
 def _enable_edges(n: _Node, part: Cost | Effect, by_need: Mapping[Res, list[tuple[_Node, Cost | Effect]]],
-                  facts: Mapping[str, CardFacts], add: _Add) -> None:
+                  facts: Mapping[str, CardFacts], add: _Add, taken: frozenset[str] = frozenset()) -> None:
     """``n``'s cost or effect ``part`` makes what a cost of ``b`` (or the effect of a cost-free action) needs."""
     key, cost = n.key[0], isinstance(part, Cost)
     for me in n.initiators:
@@ -501,7 +555,8 @@ def _enable_edges(n: _Node, part: Cost | Effect, by_need: Mapping[Res, list[tupl
                     if isinstance(bpart, Cost):  # a cost is paid with its payer's own cards (Costs)
                         want = _Thing(want.key, want.subject, want.sides & frozenset({them}), want.controller)
                     m = next((x for p in _alternatives(part.target)
-                              if (x := _match(_produced(p, key, me, cost), key, want, bkey, facts)) is not None), None)
+                              if (x := _match(_produced(p, key, me, cost), key, want, bkey, facts, taken))
+                              is not None), None)
                     if m is not None:
                         break
                 if m is None:

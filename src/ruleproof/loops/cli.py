@@ -185,6 +185,8 @@ def render_report(report: LoopReport, quiet: bool = False) -> str:
             why.append(f"{report.candidates - len(report.results)} not run")
         if report.truncated:
             why.append(f"the search stopped at its {report.candidates} candidates")
+        if report.longer:
+            why.append(f"cycles of more than {report.max_length} abilities were not searched (--max-length)")
         lines.append("not complete: " + "; ".join(why) + " (a loop could be missing: unknown)")
     counts = ", ".join(f"{k} {v}" for k, v in report.counts if v)
     lines.append(f"cards: {report.cards}  candidates: {report.candidates}  analysed: {report.analysed}  "
@@ -201,7 +203,9 @@ def render_report(report: LoopReport, quiet: bool = False) -> str:
 @click.option("--overrides", "override_files", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
               help="YAML override file (repeatable; later files win).")
 @click.option("--max-length", default=None, type=click.IntRange(1, 4),
-              help="Longest cycle (in abilities) searched (default: 3 for named cards, 2 for the whole pool).")
+              help="Longest cycle (in abilities) searched (default for named cards: every cycle when no part of their "
+                   "graph links more than 8 abilities, else 3; for the whole pool: 2). A part of the graph with more "
+                   "abilities than this leaves the report not complete.")
 @click.option("--timeout", default=20.0, show_default=True, type=float,
               help="Seconds per solver query (0.1 or more).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (version 1).")

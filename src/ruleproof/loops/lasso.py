@@ -231,12 +231,20 @@ def _alone(enc: Encoding, target: str, depth: int, timeout: float | None,
     return None
 
 
+def _takers(enc: Encoding) -> str:
+    """The control changes of the model that put a card of the cycle under the other player, in words."""
+    name = {c.code: f"{c.name} ({c.code})" for c in enc.cards}
+    on = set(enc.candidate.cards)
+    pairs = [(t, x) for t, x, _ in enc.taken if x in on] + [(a, h) for a, h in enc.controls if h in on]
+    return "".join(f"; {name.get(t, t)} may take control of {name.get(x, x)}" for t, x in dict.fromkeys(pairs))
+
+
 def _who_repeats(enc: Encoding, alone: tuple[str, ...] | None = None) -> str:
     """Who can make a lasso (an unbounded or mandatory cycle) repeat, in words."""
     if alone:
         return (f"{'you' if alone == ('you',) else 'the opponent'} may repeat it as often as "
                 f"{'you' if alone == ('you',) else 'they'} like, initiating every optional ability on it (control "
-                "of a card the other player owns lets one player make every choice to continue)")
+                f"of a card the other player owns lets one player make every choice to continue{_takers(enc)})")
     players, choosers = _players(enc), continued_by(enc)
     if not choosers:
         both = " (forced abilities of both players)" if len(players) > 1 else ""
@@ -415,9 +423,16 @@ def _classify(enc: Encoding, timeout: float | None, max_passes: int, t0: float) 
             best, fired = t, m
         why += (f"; {fired} of its {n} abilities fire{'s' if fired == 1 else ''} in cycle order before the limits "
                 "stop it, and the limits renew each period")
+    # control of a card the other player owns may let one player make every choice of the passes the limits allow
+    solo = _alone(enc, f"passes>={count}", count * n, timeout, spec) if count else None
+    if solo is not None:
+        best = solo[1]
+        why += (f"; {'you initiate' if solo[0] == ('you',) else 'the opponent initiates'} every optional ability on "
+                f"it alone (control of a card the other player owns lets one player make every choice to continue"
+                f"{_takers(enc)})")
     gain = net_change(enc, best, 0, n) if best is not None and count else ()
     return _result(enc, Category.LIMITED, why, t0, passes=count, binding=tuple(binding), net_gain=gain,
-                   trace=best, trace_passes=count)
+                   trace=best, trace_passes=count, choosers=solo[0] if solo else None)
 
 
 def _stuck(enc: Encoding, free: System, timeout: float | None, t0: float) -> LoopResult:

@@ -62,10 +62,14 @@ __all__ = ["LoopReport", "ProgressCallback", "SearchSpace", "UnreadAbility", "as
 
 ProgressCallback = Callable[[int, int, Candidate], None]
 #: The longest cycle searched over the whole pool by default (cycles of 3 abilities of the whole pool number some
-#: 32,000; ``--max-length 3`` searches them); named cards are searched for cycles of up to 3.
+#: 32,000; ``--max-length 3`` searches them).  A search stopped short of a part of the graph with more abilities
+#: than its longest cycle says so (``longer``: the report is not complete).
 WHOLE_POOL_LENGTH = 2
 #: The most candidates a search examines (a search that stops there says so: its report is not complete).
 MAX_CANDIDATES = 100_000
+#: Named cards: every cycle of their graph is searched when no strongly connected part of it has more abilities than
+#: this (a cycle of 4 abilities of two players' Satin and The New Gift), else cycles of up to 3 abilities.
+NAMED_ALL_CYCLES = 8
 #: Categories that are a decided answer (a loop of some kind, or none).
 ANALYSED = frozenset({Category.UNBOUNDED, Category.MANDATORY, Category.LIMITED, Category.NOT_A_LOOP})
 
@@ -116,6 +120,7 @@ class LoopReport:
     named: bool = False
     max_length: int = 3
     truncated: bool = False
+    longer: bool = False
 
     def loops(self) -> tuple[LoopResult, ...]:
         """The results that are loops (unbounded, mandatory or limited)."""
@@ -135,7 +140,7 @@ class LoopReport:
         An ability not read in full keeps the report incomplete even when its unread text could not link it
         into a cycle (``could link: no``, a restriction): the verdicts then rest on text the model did not read.
         """
-        return (not self.unread and not self.through_unread and not self.truncated
+        return (not self.unread and not self.through_unread and not self.truncated and not self.longer
                 and self.analysed == len(self.results) == self.candidates)
 
 
@@ -160,7 +165,8 @@ class SearchSpace:
     candidate's model; ``deck``: the deck's cards, joining a model where a
     target of the cycle needs them.  ``graph``: the ability graph;
     ``max_length``: the longest cycle searched; ``truncated``: the search
-    stopped at the most candidates asked for (the report is then not complete).
+    stopped at the most candidates asked for; ``longer``: the graph may hold
+    cycles longer than ``max_length`` (the report is then not complete).
     """
 
     compiled: Mapping[str, tuple[Ability, ...]]
@@ -173,6 +179,7 @@ class SearchSpace:
     graph: Any = None
     max_length: int = 3
     truncated: bool = False
+    longer: bool = False
 
 
 def search_space(pool: Pool, codes: Iterable[str] | None = None, deck: Deck | None = None,
@@ -201,7 +208,10 @@ def search_space(pool: Pool, codes: Iterable[str] | None = None, deck: Deck | No
     keyed = two_player_abilities(compiled, mine + in_deck if wanted is not None else None, opp)
     facts = {k: v for k, v in facts_from_pool(pool).items() if k in compiled}
     graph = build_ability_graph(keyed, facts)
-    length = max_length if max_length is not None else (3 if wanted is not None else WHOLE_POOL_LENGTH)
+    # named cards: every cycle of their graph when its cyclic parts are small, else the shortest ones
+    cyclic = max((len(c) for c in nx.strongly_connected_components(graph)), default=1)
+    length = max_length if max_length is not None else (
+        (max(cyclic, 1) if cyclic <= NAMED_ALL_CYCLES else 3) if wanted is not None else WHOLE_POOL_LENGTH)
     cands = find_candidates(graph, max_length=length, max_candidates=max_candidates)
     cards: dict[str, LoopCard] = {}
     for key in keyed:
@@ -213,7 +223,7 @@ def search_space(pool: Pool, codes: Iterable[str] | None = None, deck: Deck | No
     named = tuple(k for k in keyed if split_key(k)[1] in sides[split_key(k)[0]]) if wanted is not None else ()
     deck_cards = tuple(cards[c] for c in dict.fromkeys(in_deck) if c in cards and c not in named)
     return SearchSpace(compiled, keyed, cards, cands, _bystanders(pool, mine + in_deck + list(opp)), named,
-                       deck_cards, graph, length, len(cands) >= max_candidates)
+                       deck_cards, graph, length, len(cands) >= max_candidates, cyclic > length)
 
 
 def _bystanders(pool: Pool, searched: Iterable[str]) -> tuple[LoopCard, ...]:
@@ -308,7 +318,7 @@ def assemble(space: SearchSpace, results: Sequence[LoopResult], t0: float, overr
     return LoopReport(tuple(results), len(space.compiled), len(space.candidates),
                       tuple((c.value, per[c]) for c in Category), tuple(sorted(cov.items())),
                       round(time.monotonic() - t0, 3), unread, through, bool(space.named or space.deck),
-                      space.max_length, space.truncated)
+                      space.max_length, space.truncated, space.longer)
 
 
 def _result_json(r: LoopResult) -> dict[str, Any]:
@@ -374,7 +384,9 @@ def report_json(report: LoopReport) -> dict[str, Any]:
     cards' action/triggered abilities not read in full, with the phrases
     (``could_link``: ``out``/``in`` when the unread text could close a cycle);
     ``max_length``: the longest cycle searched; ``truncated``: the search
-    stopped at its most candidates.  ``loops`` lists every candidate (not-a-loop, unknown and unsupported ones
+    stopped at its most candidates; ``longer_cycles_not_searched``: a part of the
+    graph has more abilities than ``max_length``, so a longer cycle may exist.
+    ``loops`` lists every candidate (not-a-loop, unknown and unsupported ones
     too, with the reason); ``coverage`` says how many were analysed, and the
     top reasons and phrases of the rest.  A candidate with the opponent's
     abilities names their cards ``opp:CODE`` and adds ``players`` (the
@@ -389,6 +401,7 @@ def report_json(report: LoopReport) -> dict[str, Any]:
         "through_unread": [f"{u.key}#{u.index}" for u in report.through_unread],
         "max_length": report.max_length,
         "truncated": report.truncated,
+        "longer_cycles_not_searched": report.longer,
         "loops": [_result_json(r) for r in report.results],
         "coverage": {
             "cards": report.cards,
