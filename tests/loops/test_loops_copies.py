@@ -21,7 +21,7 @@ from ruleproof.engines import bmc
 from ruleproof.engines.common import Options
 from ruleproof.loops import Category, find_loops
 from ruleproof.loops.cli import loops
-from ruleproof.loops.encode import ModelSpec, Unsupported, build_model, encode
+from ruleproof.loops.encode import Direction, Encoding, ModelSpec, Unsupported, build_model, encode
 from ruleproof.results import Verdict
 
 FANATIC = "11051"
@@ -75,10 +75,17 @@ def test_mutant_max_per_copy_is_caught() -> None:
 
 def test_two_copies_of_a_unique_card_for_one_player_are_not_modelled() -> None:
     """Only one copy of a unique card can be in play for a player (the other is a duplicate); the model lets both
-    be, so it refuses the candidate rather than answer."""
+    be, so it refuses a candidate with both copies on the cycle rather than answer.  A second copy off the cycle
+    can only be the duplicate of the first: it is left out, and named (narrows)."""
     lew = "19009"  # Left Hand Lew, unique
-    abil, cards = keyed([lew, card_key(lew, copy=2)])
+    second = card_key(lew, copy=2)
+    abil, cards = keyed([lew, second])
 
-    cand = Candidate((lew,), ((lew, 1),), (), (), False, True)
-    got = encode(cand, abil, cards, named=[cards[card_key(lew, copy=2)]])
+    both = Candidate((lew, second), ((lew, 1), (second, 1)), (), (), False, True)
+    got = encode(both, abil, cards)
     assert isinstance(got, Unsupported) and "two copies of a unique card" in got.reason
+    cand = Candidate((lew,), ((lew, 1),), (), (), False, True)
+    enc = encode(cand, abil, cards, named=[cards[second]])
+    assert isinstance(enc, Encoding) and [c.code for c in enc.cards] == [lew]
+    (left,) = enc.left_out
+    assert left.label == f"Left Hand Lew ({second})" and left.direction is Direction.NARROWS

@@ -731,9 +731,17 @@ def encode(candidate: Candidate, abilities: Mapping[str, Sequence[Ability]], car
     they can pay a cost, be a target, or host an attachment.
     """
     used = [cards[c] for c in candidate.cards if c in cards]
+    dropped: list[LeftOut] = []
     for k in named:
-        if all(c.code != k.code for c in used):
-            used.append(k)
+        if any(c.code == k.code for c in used):
+            continue
+        first = next((c for c in used if c.unique and c.owner == k.owner and same_card(c.code, k.code)), None)
+        if k.unique and first is not None:  # a second copy of a unique card, off the cycle: only a duplicate
+            dropped.append(LeftOut(f"{k.name} ({k.code})", f"a second copy of a unique card, off the cycle: with "
+                                   f"{first.code} in play it can only be its duplicate (Unique Cards, Duplicates)",
+                                   Direction.NARROWS))
+            continue
+        used.append(k)
     for code in candidate.cards:
         card = cards.get(code)
         if card is None or card.type != "attachment":
@@ -768,7 +776,7 @@ def encode(candidate: Candidate, abilities: Mapping[str, Sequence[Ability]], car
         return Unsupported(candidate, f"{twice.name}: two copies of a unique card for one player (only one can be in "
                                       "play, the other a duplicate: Unique Cards, Duplicates; not modelled)")
     abil: list[Ability] = []
-    left: list[LeftOut] = []
+    left: list[LeftOut] = list(dropped)
     for code, idx in candidate.abilities:
         card = by_key.get(code)
         if card is None:
