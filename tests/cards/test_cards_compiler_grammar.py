@@ -1111,15 +1111,15 @@ def test_a_challenge_initiated_in_which(pool) -> None:
 
 def test_add_one_to_your_hand_and_place_the_other(pool) -> None:
     """17113 Dorne: "look at the top 2 cards of your deck. add 1 to your hand and place the other on the bottom of your
-    deck": one of the two (chosen) to hand, the one not chosen to the bottom of the deck.  "the other" with no choice
-    among cards named before is not read."""
+    deck": one of the two (chosen) to hand, the one not chosen to the bottom of the deck (1 card: 2 looked at, 1
+    added).  "the other" with no choice among cards named before is not read."""
     a = ability(pool, "17113", AbilityType.REACTION)
     assert a.compiled is Compiled.FULL and uncovered(a) == []
     top = Subject(Scope.YOU_OWN, CardKind.CARD, zone=Zone.TOP_OF_DECK)
     look, add, other = a.effects
     assert look == Effect(EffectKind.LOOK_AT, 2, Target(TargetRef.EACH, top))
     assert add == Effect(EffectKind.MOVE_CARD, 1, Target(TargetRef.CHOSEN, top), to_zone=Zone.HAND)
-    assert other == Effect(EffectKind.MOVE_CARD, None, Target(TargetRef.EACH, replace(top, chosen=False)),
+    assert other == Effect(EffectKind.MOVE_CARD, 1, Target(TargetRef.EACH, replace(top, chosen=False)),
                            to_zone=Zone.BOTTOM_OF_DECK)
     with pytest.raises(NotRead):
         read("place the other on the bottom of your deck", "sentence", Context(CardKind.LOCATION))

@@ -61,6 +61,7 @@ __all__ = [
     "Effect",
     "EffectKind",
     "EventKind",
+    "INSTANT_EFFECTS",
     "Keyword",
     "Limit",
     "LimitKind",
@@ -407,6 +408,7 @@ class ChallengeRole(Enum):
     NOT_DEFENDING = "not_defending"
     ATTACKING_ALONE = "attacking_alone"
     DEFENDING_ALONE = "defending_alone"
+    PARTICIPATING_ALONE = "participating_alone"  # "attacking or defending alone": the only one on its side
 
 
 class PlayerRole(Enum):
@@ -887,6 +889,17 @@ class Effect:
     keyword_value: int | None = None
     keyword_x: bool = False
     maximum: int | None = None
+
+
+#: Effects that happen at once (Lasting Effects): a duration in their sentence governs the other effects of it ("stand
+#: that character and take control of it until the end of the phase": only the control lasts), so the reader never
+#: gives one of these a duration.  (Removing a card from the game is not one of them: "remove it from the game until the
+#: beginning of the next phase" lasts.)
+INSTANT_EFFECTS = frozenset(EffectKind(k) for k in """
+stand kneel gain_gold draw gain_power discard_from_hand kill discard sacrifice return_to_hand return_to_shadows
+reveal resolve_ability move_card put_into_play save move_power discard_power lose_power place_token
+discard_tokens lose_gold move_gold return_gold pay_gold discard_gold shuffle_deck search_deck attach
+remove_from_challenge choose end_challenge apply_claim cancel""".split())
 
 
 @dataclass(frozen=True)

@@ -139,8 +139,9 @@ def normalise(text: str, name: str = "", mark_titles: bool = True) -> str:
     ``«Knight»``, icons stay ``[stark]``, the titles of other cards (with ``mark_titles``) become ``‹Old Bear
     Mormont›``; everything outside traits and titles is lower-cased and whitespace is collapsed.
     """
-    t = text
+    t = text.replace("’", "'")  # a curly apostrophe, also in the card's own name ("Lion’s Tooth")
     if name:
+        name = name.replace("’", "'")
         t = re.sub(r"(?<![\w'])" + re.escape(name) + r"(?![\w])", "~", t)
     t = re.sub(r"<i>\s*(.*?)\s*</i>", lambda m: "«" + m.group(1).strip() + "»", t)
     t = re.sub(r"</?(b|em|i)>", "", t)
@@ -616,13 +617,18 @@ def _as_costs(effects: list[Effect]) -> list[Cost] | None:
             kind = CostKind.DISCARD_FROM_DECK
         if kind is None or e.condition is not None or e.duration is not None or e.optional:
             return None
-        target = e.target
-        if target.ref in (TargetRef.CHOSEN, TargetRef.COST) and target.subject.scope is Scope.ANY \
-                and kind is not CostKind.MOVE_GOLD:  # gold moved is paid from its source; it may go to any card
-            # Costs: paid with the cards of the player who initiates the ability
-            target = replace(target, subject=replace(target.subject, scope=Scope.YOU_CONTROL))
+        target = e.target if kind is CostKind.MOVE_GOLD else _paid_by_you(e.target)  # gold moved: from its source
         out.append(Cost(kind, target, e.amount, e.x, e.destination, e.source, e.token))
     return out
+
+
+def _paid_by_you(target: Target) -> Target:
+    """Costs: paid with the cards of the player who initiates the ability, also a card named as an alternative
+    ("kneel ~ or a «Small Council» character": a «Small Council» character you control)."""
+    also = tuple(_paid_by_you(t) for t in target.also)
+    if target.ref in (TargetRef.CHOSEN, TargetRef.COST) and target.subject.scope is Scope.ANY:
+        target = replace(target, subject=replace(target.subject, scope=Scope.YOU_CONTROL))
+    return replace(target, also=also)
 
 
 def _read_costs(text: str, acc: _Acc) -> list[Cost] | None:
@@ -745,7 +751,7 @@ def _triggered(atype: AbilityType, phase: Phase | None, body: str, kind: CardKin
             sent_effects = _sentence(s, acc)
         sent_effects, more = _apply_parens(sparens, sent_effects, acc)
         found.extend(more)
-        effects.extend(sent_effects)
+        effects.extend(_into_option(effects, sent_effects))
     effects, more = _apply_parens(parens, effects, acc)
     found.extend(more)
     if not effects and not acc.unread:
@@ -762,6 +768,25 @@ def _triggered(atype: AbilityType, phase: Phase | None, body: str, kind: CardKin
     return Ability(atype, trigger, tuple(costs), tuple(effects), limit, phase, optional, compiled=_status(acc),
                    cannot_be_canceled=any(p.uncancelable for p in found), conditions=tuple(conditions),
                    any_player=any(p.any_player for p in found), x=x, unread=tuple(acc.unread))
+
+
+def _into_option(before: list[Effect], effects: list[Effect]) -> list[Effect]:
+    """The effects of a sentence after "either: A, or B": when they act on a card that only the last option named
+    ("either: stand an «Army» character, or reveal the top card of your deck. if it is a location, draw it"), they
+    are part of that option (the card exists only when it is chosen), and the choice in ``before`` is replaced with
+    one whose last option ends with them.  Returns the effects that follow the choice (none in that case)."""
+    if not before or before[-1].kind is not EffectKind.CHOICE or not effects or len(before[-1].options) < 2:
+        return effects
+    choice = before[-1]
+    def named(opts: tuple[Effect, ...]) -> set[Target]:
+        return {e.target for e in opts if e.target.ref in (TargetRef.EACH, TargetRef.CHOSEN)}
+    last = named(choice.options[-1]) - set().union(*(named(o) for o in choice.options[:-1]))
+    def refers(e: Effect) -> bool:
+        return e.target in last or (e.condition is not None and e.condition.target in last)
+    if not last or not all(refers(e) for e in effects):
+        return effects
+    before[-1] = replace(choice, options=(*choice.options[:-1], choice.options[-1] + tuple(effects)))
+    return []
 
 
 # ---------------------------------------------------------------------------

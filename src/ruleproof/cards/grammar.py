@@ -39,6 +39,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from lark.lexer import Lexer, LexerState
 
 from ruleproof.cards.abilities import (
+    INSTANT_EFFECTS,
     CardKind,
     ChallengeRole,
     ChallengeType,
@@ -275,7 +276,7 @@ class Context:
     effect named).  ``paid``: the card chosen to pay a cost ("discard an attachment from your hand to choose an
     attachment with equal or lower printed cost"), also when a card of the triggering condition is what pronouns
     refer to.  ``picked``: some of the cards named last were just chosen ("add 1 to your hand"), so "the other" are
-    the rest.
+    the rest: how many of them there are (``None``: no such choice was just made).
     """
 
     card_kind: CardKind
@@ -289,7 +290,7 @@ class Context:
     hand: _Whose | None = None
     gap: bool = False
     paid: Target | None = None
-    picked: bool = False
+    picked: int | None = None
 
 
 @dataclass(frozen=True)
@@ -419,6 +420,9 @@ class _Reader(Transformer[Token, Any]):
         # effect acted on one by one: a list that nothing reads one by one is text the tree would lose
         self.lists_made: list[int] = []
         self.lists_read: set[int] = set()
+        # ~ was named in this cost list: a pronoun after it in the list is ~ ("kneel ~ and discard 1 power from him
+        # to save that character"), not the card of the trigger (which the effect after "to" refers to)
+        self.self_in_costs = False
 
     # ------------------------------------------------------------ numbers and words
     def n_int(self, c: list[Any]) -> int:
@@ -462,6 +466,8 @@ class _Reader(Transformer[Token, Any]):
 
     def role_word(self, c: list[Any]) -> ChallengeRole:
         w = _words(c)
+        if w == ["attacking", "or", "defending", "alone"]:  # "alone" qualifies both: the only one on its side
+            return ChallengeRole.PARTICIPATING_ALONE
         if w[-1] == "alone":  # "attacking alone": the only attacking (defending) character
             return ChallengeRole(f"{w[0]}_alone")
         return ChallengeRole.PARTICIPATING if len(w) > 1 else ChallengeRole(w[0])
@@ -1124,6 +1130,8 @@ class _Reader(Transformer[Token, Any]):
         if self.ctx.antecedent is not None:
             t, n = self.ctx.antecedent
             return _NP(t, n, pronoun=True)
+        if self.ctx.in_cost and self.self_in_costs:
+            return _NP(Target(TargetRef.SELF, Subject(Scope.SELF, self.ctx.card_kind)), pronoun=True)
         ts = self.ctx.trigger
         if ts is not None and ts.card_type is not None:
             if ts.scope is Scope.SELF:
@@ -1171,11 +1179,13 @@ class _Reader(Transformer[Token, Any]):
         """"add 1 to your hand, and place the other on the bottom of your deck": the cards looked at that were not
         added (not chosen); only right after such a choice among them."""
         ante = self.ctx.antecedent
-        if self.ctx.gap or ante is None or ante[0].ref is not TargetRef.CHOSEN or not self.ctx.picked:
+        rest = self.ctx.picked
+        if self.ctx.gap or ante is None or ante[0].ref is not TargetRef.CHOSEN or rest is None:
             _fail("'the other' of several chosen cards")
             raise AssertionError
-        self.ctx.picked = False
-        return _NP(Target(TargetRef.EACH, replace(ante[0].subject, chosen=False)), None, pronoun=True)
+        self.ctx.picked = None
+        # "look at the top 3 cards ... add 1 to your hand, and place the others ...": the 2 not added
+        return _NP(Target(TargetRef.EACH, replace(ante[0].subject, chosen=False)), rest, pronoun=True)
 
     r_those = r_that
 
@@ -2090,7 +2100,7 @@ class _Reader(Transformer[Token, Any]):
             if kind == "condition":
                 effects = [self._cond(e, value) for e in effects]
             elif kind == "duration":
-                effects = [self._dur(e, value) for e in effects]
+                effects = self._durs(effects, value)
             else:
                 effects = [replace(e, at_end_of=value) for e in effects]
         return effects
@@ -2100,10 +2110,26 @@ class _Reader(Transformer[Token, Any]):
             _fail("two conditions on one effect")
         return replace(e, condition=cond)
 
+    @staticmethod
+    def _at_once(e: Effect) -> bool:
+        """The effect happens at once, so a duration of its sentence is not its own; one with a condition lasts as
+        the condition is watched ("until the end of the phase, that character gets -2 STR and is killed if its STR is
+        0")."""
+        return e.kind in INSTANT_EFFECTS and e.condition is None
+
     def _dur(self, e: Effect, d: Duration) -> Effect:
+        if self._at_once(e):  # the duration is another effect's of its sentence
+            return e
         if e.duration is not None and e.duration is not d:
             _fail("two durations on one effect")
         return replace(e, duration=d)
+
+    def _durs(self, effects: list[Effect], d: Duration) -> list[Effect]:
+        """A duration over joined effects: each lasting one lasts that long; those that happen at once are not
+        changed; a duration that governs none of them is not read."""
+        if all(self._at_once(e) for e in effects):
+            _fail("a duration of effects that all happen at once")
+        return [self._dur(e, d) for e in effects]
 
     def sentence(self, c: list[Any]) -> list[Effect]:
         leads = [x for x in c if isinstance(x, tuple) and x[0] not in ("tail", "instead_of", "instead", "replaces")]
@@ -2170,7 +2196,7 @@ class _Reader(Transformer[Token, Any]):
     def body(self, c: list[Any]) -> list[Effect]:
         effects: list[Effect] = c[0]
         if len(c) > 1:
-            effects = [self._dur(e, c[1]) for e in effects]
+            effects = self._durs(effects, c[1])
         return effects
 
     def body_may(self, c: list[Any]) -> list[Effect]:
@@ -2223,6 +2249,8 @@ class _Reader(Transformer[Token, Any]):
         if default is not None and t.subject.scope is Scope.ANY and t.ref in (TargetRef.CHOSEN, TargetRef.EACH):
             t = replace(t, subject=replace(t.subject, scope=default))
         trigger_card = self.ctx.trigger is not None and self.ctx.trigger.card_type is not None
+        if not np.pronoun and self.ctx.in_cost and t.ref is TargetRef.SELF and not t.also:
+            self.self_in_costs = True
         if not np.pronoun and self.ctx.in_cost and t.ref is TargetRef.SELF and t.also:
             # "kneel ~ or a «Small Council» character to choose another card ... with equal or lower printed cost":
             # the card that paid, whichever it was
@@ -2425,8 +2453,11 @@ class _Reader(Transformer[Token, Any]):
             if zones:
                 _fail("two source zones")
             zones = (t.subject.zone,)
+        # a card of yours unless its pile says whose ("choose a location in a discard pile and put it into play": any
+        # player's)
+        named_pile = t.subject.zone not in (None, Zone.PLAY, Zone.SHADOWS)
         out = self._on_each(np, lambda tt, p: Effect(EffectKind.PUT_INTO_PLAY, p.count, tt, from_zones=zones,
-                                                     up_to=p.up_to, **kw), Scope.YOU_OWN)
+                                                     up_to=p.up_to, **kw), None if named_pile else Scope.YOU_OWN)
         if role is not None:  # "..., participating as an attacker": the cards put into play take part in the challenge
             out += [Effect(EffectKind.PARTICIPATE, e.amount, e.target, up_to=e.up_to, role=role) for e in out]
         return out
@@ -2558,7 +2589,7 @@ class _Reader(Transformer[Token, Any]):
             raise AssertionError
         picked = Target(TargetRef.CHOSEN, ante[0].subject)
         self.ctx.antecedent = (picked, n)
-        self.ctx.picked = True
+        self.ctx.picked = ante[1] - n
         return [Effect(EffectKind.MOVE_CARD, n, picked, to_zone=Zone.HAND)]
 
     def a_look_at(self, c: list[Any]) -> list[Effect]:
@@ -2686,7 +2717,13 @@ class _Reader(Transformer[Token, Any]):
         return [Effect(EffectKind.TAKE_CONTROL, np.count, self._target(np), destination=player)]
 
     def a_draw_ref(self, c: list[Any]) -> list[Effect]:
-        return self._simple(EffectKind.DRAW, c[0])
+        """"reveal the top card of your deck. if it is a location, draw it": the card revealed is the top card of your
+        deck, so drawing it is drawing 1 card (Drawing Cards); a pronoun for any other card is not read."""
+        np: _NP = c[0]
+        s = np.target.subject
+        if np.conj or np.count != 1 or np.target.also or s.zone is not Zone.TOP_OF_DECK or s.scope is not Scope.YOU_OWN:
+            _fail("drawing a card that is not the top card of your deck")
+        return [Effect(EffectKind.DRAW, 1, self._you())]
 
     def a_place_gold(self, c: list[Any]) -> list[Effect]:
         n, np = c
@@ -2761,10 +2798,8 @@ class _Reader(Transformer[Token, Any]):
                         e = Effect(kind, target=t, **kw)
                     else:
                         e = Effect(kind, target=t, **kw)
-                    if dur is not None:
-                        e = self._dur(e, dur)
                     out.append(e)
-            return out
+            return out if dur is None else self._durs(out, dur)
         return make
 
     def v_str(self, c: list[Any]) -> list[tuple[EffectKind, dict[str, Any]]]:

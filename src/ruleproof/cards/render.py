@@ -83,7 +83,7 @@ SYNONYMS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "icon": "icon icons", "icons": "icon icons", "choice": "icon", "do": "did", "not": "0 negated no non not",
     "no": "0 attachments end eq non not", "without": "0 eq lacks non not", "alone": "alone", "random": "random",
     "token": "token", "tokens": "token", "there": "exists", "first": "first", "losing": "losing",
-    "winning": "winning", "attacking": "attacking", "defending": "defending",
+    "winning": "winning", "attacking": "attacking participating_alone", "defending": "defending participating_alone",
     "participating": "attacking defending participating", "phase": "phase", "round": "round", "begins": "begins",
     "ends": "ends", "limit": "limit", "max": "max", "str": "margin str", "in-faction": "in_faction",
     "out-of-faction": "in_faction non", "under": "control", "cost": "cost", "cannot": "prohibit prohibited",

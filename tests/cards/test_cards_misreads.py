@@ -1,0 +1,157 @@
+"""Readings that were wrong (a wrong reading is worse than an unread clause), each on the real card of the vendored
+pool: what the printed text means, and that the tree says exactly that."""
+
+from __future__ import annotations
+
+import pytest
+
+from ruleproof.cards.abilities import (
+    INSTANT_EFFECTS,
+    Ability,
+    AbilityType,
+    CardKind,
+    ChallengeRole,
+    Compiled,
+    CostKind,
+    Duration,
+    EffectKind,
+    Scope,
+    Subject,
+    Target,
+    TargetRef,
+    Zone,
+)
+from ruleproof.cards.compiler import compile_card, compile_text
+from ruleproof.cards.pool import load_pool
+from ruleproof.cards.render import uncovered
+
+
+@pytest.fixture(scope="module")
+def pool():
+    return load_pool()
+
+
+def ability(pool, code: str, kind: AbilityType | None = None) -> Ability:
+    found = [a for a in compile_card(pool.get(code).raw)
+             if (a.type is kind if kind is not None else a.type not in (AbilityType.KEYWORD, AbilityType.CONSTANT))]
+    assert len(found) == 1, found
+    return found[0]
+
+
+def test_attacking_or_defending_alone(pool) -> None:
+    """22024 Brienne the Blue: "choose a character that is attacking or defending alone": "alone" qualifies both
+    roles (the only character on its side), never "any attacking character" with "or defending alone" left out as a
+    mere alternative (that would widen it).  06023 Lady Sansa's Rose reads the same in its trigger."""
+    a = ability(pool, "22024")
+    (gets,) = a.effects
+    assert gets.kind is EffectKind.STR_MOD and gets.target.subject.role is ChallengeRole.PARTICIPATING_ALONE
+    assert all("defending alone" not in u.phrase for u in a.unread)
+    b = ability(pool, "06023")
+    assert b.compiled is Compiled.FULL and uncovered(b) == []
+    assert b.trigger is not None and b.trigger.participants[0].role is ChallengeRole.PARTICIPATING_ALONE
+    (c,) = compile_text("<b>Action:</b> Choose a character that is attacking alone. It gets +1 STR until the end of "
+                        "the phase.")
+    assert c.effects[0].target.subject.role is ChallengeRole.ATTACKING_ALONE
+
+
+@pytest.mark.parametrize(("code", "looked", "rest"), [("17113", 2, 1), ("05038", 3, 2)])
+def test_the_rest_go_to_the_bottom_of_the_deck(pool, code: str, looked: int, rest: int) -> None:
+    """17113 Dorne ("look at the top 2 cards ... add 1 to your hand and place the other on the bottom") and 05038 "A
+    Rose of Gold" ("the top 3 cards ... add 1 ... place the others on the bottom"): the cards placed at the bottom are
+    the ones looked at and not added, as many as that (1 and 2), not an unknown number."""
+    look, add, bottom = ability(pool, code).effects
+    assert look.kind is EffectKind.LOOK_AT and look.amount == looked
+    assert add.kind is EffectKind.MOVE_CARD and add.amount == 1 and add.to_zone is Zone.HAND
+    assert bottom.kind is EffectKind.MOVE_CARD and bottom.to_zone is Zone.BOTTOM_OF_DECK
+    assert bottom.amount == rest and bottom.target.subject.chosen is False
+
+
+def test_a_cost_alternative_is_a_card_you_control(pool) -> None:
+    """21024 Goldengrove: "kneel Goldengrove or a «Small Council» character": a cost is paid with your own cards
+    (Costs), also the alternative: a «Small Council» character you control, not any player's."""
+    a = ability(pool, "21024")
+    (kneel,) = a.costs
+    assert kneel.kind is CostKind.KNEEL and kneel.target.ref is TargetRef.SELF
+    (alt,) = kneel.target.also
+    assert alt.subject == Subject(Scope.YOU_CONTROL, CardKind.CHARACTER, traits=("Small Council",))
+
+
+def test_own_name_with_a_curly_apostrophe(pool) -> None:
+    """09030 Lion's Tooth prints its own name "Lion’s Tooth" (a curly apostrophe) in its text: it is ~, so "sacrifice
+    Lion’s Tooth" is its cost and the ability is read."""
+    a = ability(pool, "09030")
+    assert "~" in a.text and "lion" not in a.text
+    assert a.compiled is Compiled.FULL and uncovered(a) == []
+    (sac,) = a.costs
+    assert sac.kind is CostKind.SACRIFICE and sac.target.ref is TargetRef.SELF
+    (back,) = a.effects
+    assert back.kind is EffectKind.RETURN_TO_HAND and back.target.subject.role is ChallengeRole.PARTICIPATING
+
+
+def test_a_duration_governs_only_the_lasting_effects_it_joins(pool) -> None:
+    """08014 Daario Naharis: "stand that character and take control of it until the end of the phase": the control
+    lasts until the end of the phase, the stand happens at once (Lasting Effects).  15036 Fight to the Last: "save it,
+    stand it, and set its STR to 1 until the end of the phase": the duration is the unread STR clause's, never the
+    save's or the stand's.  A duration over effects that all happen at once is not read."""
+    stand, take = ability(pool, "08014").effects
+    assert (stand.kind, stand.duration) == (EffectKind.STAND, None)
+    assert (take.kind, take.duration) == (EffectKind.TAKE_CONTROL, Duration.UNTIL_END_OF_PHASE)
+    f = ability(pool, "15036")
+    assert all(e.duration is None for e in f.effects)
+    assert any("until the end of the phase" in u.phrase for u in f.unread)
+    both = ability(pool, "26073")  # "choose and stand ... until the end of the phase, that character gains an icon"
+    assert all(e.duration is None for e in both.effects if e.kind in INSTANT_EFFECTS)
+    (g,) = compile_text("<b>Action:</b> Stand a character and kneel a location until the end of the phase.")
+    assert g.compiled is not Compiled.FULL and all(e.duration is None for e in g.effects)
+
+
+@pytest.mark.parametrize("code", ["08037", "08118"])
+def test_a_pronoun_after_this_card_in_a_cost_list(pool, code: str) -> None:
+    """08037 Thoros of Myr: "when another ... character you control would be killed, kneel Thoros of Myr and discard 1
+    power from him to save that character": the power comes from Thoros (named just before in the cost list), not from
+    the character being killed; 08118 The Great Sept of Baelor: "kneel ~ and discard 1 gold from it" likewise."""
+    a = ability(pool, code)
+    kneel, discard = a.costs
+    assert kneel.kind is CostKind.KNEEL and kneel.target.ref is TargetRef.SELF
+    assert discard.kind in (CostKind.DISCARD_POWER, CostKind.DISCARD_GOLD) and discard.target.ref is TargetRef.SELF
+    # the effect after "to" still acts on the card of the trigger ("kneel ~ to save him": the character killed)
+    if code == "08037":
+        (save,) = a.effects
+        assert save.kind is EffectKind.SAVE and save.target.ref is TargetRef.TRIGGER
+    (m,) = compile_text("<b>Interrupt:</b> When a character you control would be killed, kneel Foo to save him.", "Foo",
+                        "location")
+    assert m.effects[0].target.ref is TargetRef.TRIGGER
+
+
+def test_put_into_play_from_a_discard_pile_of_any_player(pool) -> None:
+    """12046 We Take Westeros!: "choose a location in a discard pile and put it into play under your control": any
+    player's discard pile (the point of the plot is taking an opponent's location), not only yours."""
+    a = ability(pool, "12046")
+    assert a.compiled is Compiled.FULL and uncovered(a) == []
+    (put,) = a.effects  # the choice and the card put into play are one target ("choose X and put it into play")
+    assert put.kind is EffectKind.PUT_INTO_PLAY and put.controller is Scope.YOU and put.target.ref is TargetRef.CHOSEN
+    assert put.target.subject == Subject(Scope.ANY, CardKind.LOCATION, zone=Zone.DISCARD_PILE)
+    (mine,) = compile_text("<b>Action:</b> Put a character into play from your discard pile.")
+    assert mine.effects[0].target.subject.scope is Scope.YOU_OWN
+
+
+@pytest.mark.parametrize("code", ["19015", "17174", "00269"])
+def test_draw_it_belongs_to_the_option_that_revealed_it(pool, code: str) -> None:
+    """19015 Randyll Tarly: "either: stand an «Army» character, or reveal the top card of your deck. If it is a
+    location, draw it (put it into play instead if ...)": drawing "it" is drawing 1 card (it is the top card of your
+    deck: Drawing Cards), and it is part of the second option only: choosing to stand an Army character draws
+    nothing."""
+    a = ability(pool, code)
+    (choice,) = a.effects
+    assert choice.kind is EffectKind.CHOICE
+    stand, reveal = choice.options
+    assert [e.kind for e in stand] == [EffectKind.STAND]
+    assert [e.kind for e in reveal] == [EffectKind.REVEAL, EffectKind.DRAW, EffectKind.PUT_INTO_PLAY]
+    draw = reveal[1]
+    assert draw.amount == 1 and draw.target == Target(TargetRef.PLAYER, Subject(Scope.YOU))
+    assert draw.condition is not None and draw.condition.subject == Subject(card_type=CardKind.LOCATION)
+    top = Subject(Scope.YOU_OWN, CardKind.CARD, zone=Zone.TOP_OF_DECK)
+    assert draw.condition.target == Target(TargetRef.EACH, top)
+    # a card that is not the top card of your deck is not drawn by "draw it"
+    (b,) = compile_text("<b>Action:</b> Choose a character in your discard pile. Draw it.")
+    assert b.compiled is not Compiled.FULL and all(e.kind is not EffectKind.DRAW for e in b.effects)
