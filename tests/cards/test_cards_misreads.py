@@ -155,3 +155,47 @@ def test_draw_it_belongs_to_the_option_that_revealed_it(pool, code: str) -> None
     # a card that is not the top card of your deck is not drawn by "draw it"
     (b,) = compile_text("<b>Action:</b> Choose a character in your discard pile. Draw it.")
     assert b.compiled is not Compiled.FULL and all(e.kind is not EffectKind.DRAW for e in b.effects)
+
+
+@pytest.mark.parametrize(("code", "kind"), [("17139", EffectKind.RETURN_TO_SHADOWS), ("10038", EffectKind.GAIN_POWER),
+                                            ("11116", EffectKind.STAND), ("12021", EffectKind.GAIN_POWER),
+                                            ("26086", EffectKind.GAIN_POWER)])
+def test_it_after_a_trigger_that_names_the_attached_character(pool, code: str, kind: EffectKind) -> None:
+    """17139 Unexpected Guile ("character with shadow you control only ... after you win a challenge in which
+    attached character is participating, return it to shadows"), 10038 Beacon of the South ("... in which attached
+    character is attacking, it gains 1 power"), 11116 Blood of the Viper, 12021 Red Rain, 26086 Slander and Lies:
+    "it" is the attached character the trigger named, not the attachment."""
+    a = ability(pool, code)
+    assert a.compiled is Compiled.FULL and uncovered(a) == []
+    (e,) = a.effects
+    assert e.kind is kind and e.target.ref is TargetRef.ATTACHED
+    assert e.target.subject.scope is Scope.ATTACHED and e.target.subject.card_type is CardKind.CHARACTER
+    # with this card itself in the trigger, "it" is still this card
+    (b,) = compile_text("<b>Reaction:</b> After you win a challenge in which Foo is attacking, it gains 1 power.",
+                        "Foo")
+    assert b.effects[0].target.ref is TargetRef.SELF
+
+
+def test_each_of_those_is_every_card_of_the_list(pool) -> None:
+    """08084 Arbor Queen: "choose a [tyrell] character and a non-[tyrell] character. until the end of the phase, each
+    of those characters gets +2 STR": both get +2 STR, not only the last one named; 11007 Fresh Recruits: "search your
+    deck for a «Ranger» character, a «Builder» character, and a «Steward» character, reveal them, and add them to
+    your hand": all three go to your hand."""
+    a = ability(pool, "08084")
+    assert a.compiled is Compiled.FULL and uncovered(a) == []
+    mods = [e for e in a.effects if e.kind is EffectKind.STR_MOD]
+    assert [(e.target.subject.factions, e.target.subject.not_factions) for e in mods] == [(("tyrell",), ()),
+                                                                                          ((), ("tyrell",))]
+    assert all(e.amount == 2 and e.duration is Duration.UNTIL_END_OF_PHASE for e in mods)
+    b = ability(pool, "11007")
+    added = [e.target.subject.traits for e in b.effects if e.kind is EffectKind.MOVE_CARD and e.to_zone is Zone.HAND]
+    assert added == [("Ranger",), ("Builder",), ("Steward",)]
+
+
+def test_reveal_a_plot_is_one_of_your_plot_deck(pool) -> None:
+    """25068 Nymeria of Ny Sar: "kneel ~ to reveal a [martell] or «Summer» plot": a plot card of your plot deck
+    (Revealing Plots), either alternative, not any player's plot anywhere."""
+    (reveal,) = ability(pool, "25068").effects
+    assert reveal.kind is EffectKind.REVEAL
+    for t in (reveal.target, *reveal.target.also):
+        assert (t.subject.scope, t.subject.zone, t.subject.card_type) == (Scope.YOU_OWN, Zone.PLOT_DECK, CardKind.PLOT)

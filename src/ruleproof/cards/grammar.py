@@ -276,7 +276,9 @@ class Context:
     effect named).  ``paid``: the card chosen to pay a cost ("discard an attachment from your hand to choose an
     attachment with equal or lower printed cost"), also when a card of the triggering condition is what pronouns
     refer to.  ``picked``: some of the cards named last were just chosen ("add 1 to your hand"), so "the other" are
-    the rest: how many of them there are (``None``: no such choice was just made).
+    the rest: how many of them there are (``None``: no such choice was just made).  ``group``: the cards of the last
+    list acted on one by one ("choose a [tyrell] character and a non-[tyrell] character"), which "each of those
+    characters" and "them" refer to.
     """
 
     card_kind: CardKind
@@ -291,6 +293,7 @@ class Context:
     gap: bool = False
     paid: Target | None = None
     picked: int | None = None
+    group: tuple[Target, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -1167,7 +1170,14 @@ class _Reader(Transformer[Token, Any]):
             got = _NP(Target(TargetRef.SELF, Subject(Scope.SELF, self.ctx.card_kind)), pronoun=True)
         return got
 
-    r_them = r_it
+    def r_them(self, c: list[Any]) -> _NP:
+        """"them", "those characters", "each of those characters": every card of the list named last ("choose a
+        [tyrell] character and a non-[tyrell] character. ... each of those characters gets +2 STR"), else the card or
+        cards named last."""
+        group = self.ctx.group
+        if group and not self.ctx.gap:
+            return _NP(group[0], pronoun=True, conj=tuple(_NP(t, pronoun=True) for t in group[1:]))
+        return self._resolve(None)
 
     def r_its(self, c: list[Any]) -> _NP:
         return self._resolve(None)
@@ -1187,7 +1197,10 @@ class _Reader(Transformer[Token, Any]):
         # "look at the top 3 cards ... add 1 to your hand, and place the others ...": the 2 not added
         return _NP(Target(TargetRef.EACH, replace(ante[0].subject, chosen=False)), rest, pronoun=True)
 
-    r_those = r_that
+    def r_those(self, c: list[Any]) -> _NP:
+        if self.ctx.group and not self.ctx.gap:
+            return self.r_them(c)
+        return self.r_that(c)
 
     def r_the_paid(self, c: list[Any]) -> _NP:
         """"the sacrificed card": the card chosen to pay the ability's cost (the last one named)."""
@@ -1591,6 +1604,11 @@ class _Reader(Transformer[Token, Any]):
         if t.event is EventKind.ENTERS_ZONE and t.to_zone is not None and t.subject.zone is None:
             # "after an attachment enters your discard pile, place it in shadows": "it" is in that pile now
             self.ctx.trigger = replace(t.subject, zone=t.to_zone)
+        attached = [p for p in t.participants if p.scope is Scope.ATTACHED]
+        if t.subject.card_type is None and len(t.participants) == 1 and attached:
+            # "after you win a challenge in which attached character is participating, return it to shadows": the
+            # card the trigger named is what "it" refers to, not the attachment
+            self.ctx.antecedent = (Target(TargetRef.ATTACHED, attached[0]), 1)
         self.ctx.trigger_event = t.event
         return t
 
@@ -2273,8 +2291,15 @@ class _Reader(Transformer[Token, Any]):
     def _on_each(self, np: _NP, make: Any, default: Scope | None = None) -> list[Effect]:
         out = []
         self.lists_read.add(id(np))
+        targets = []
         for part in (replace(np, conj=()), *np.conj):
-            out.append(make(self._target(part, default), part))
+            ante = self.ctx.antecedent
+            t = self._target(part, default)
+            out.append(make(t, part))
+            if self.ctx.antecedent is not ante:  # a card named (not a pronoun): "them" could mean it
+                targets.append(self.ctx.antecedent[0] if self.ctx.antecedent is not None else t)
+        if targets:
+            self.ctx.group = tuple(targets) if len(targets) > 1 else ()
         return out
 
     def _simple(self, kind: EffectKind, np: _NP, default: Scope | None = None, **kw: Any) -> list[Effect]:
@@ -2559,7 +2584,17 @@ class _Reader(Transformer[Token, Any]):
         return self._on_each(np, lambda t, p: Effect(EffectKind.SEARCH_DECK, top, t, up_to=p.up_to))
 
     def a_reveal(self, c: list[Any]) -> list[Effect]:
-        return self._simple(EffectKind.REVEAL, c[0])
+        np: _NP = c[0]
+        if not np.pronoun and np.target.ref is TargetRef.CHOSEN:
+            np = replace(np, target=self._your_plot(np.target))
+        return self._simple(EffectKind.REVEAL, np)
+
+    def _your_plot(self, t: Target) -> Target:
+        """"reveal a «Scheme» plot": one of your plot cards from your plot deck (Revealing Plots), not any player's."""
+        s = t.subject
+        if s.card_type is CardKind.PLOT and s.zone is None and s.scope is Scope.ANY:
+            t = replace(t, subject=replace(s, scope=Scope.YOU_OWN, zone=Zone.PLOT_DECK))
+        return replace(t, also=tuple(self._your_plot(a) for a in t.also))
 
     def _hand(self, w: _Whose) -> Target:
         return Target(TargetRef.EACH, Subject(_OWN.get(w.scope, Scope.ANY), CardKind.CARD, zone=Zone.HAND,
@@ -2784,7 +2819,14 @@ class _Reader(Transformer[Token, Any]):
 
         def make(np: _NP) -> list[Effect]:
             out: list[Effect] = []
-            t = self._target(np)
+            if np.conj and not np.pronoun:
+                _fail("several cards as the subject")
+            for t in [self._target(n) for n in (replace(np, conj=()), *np.conj)]:  # "each of those characters gets"
+                out.extend(one(t))
+            return out if dur is None else self._durs(out, dur)
+
+        def one(t: Target) -> list[Effect]:
+            out: list[Effect] = []
             for part in parts:
                 for kind, kw in part:
                     if "options" in kw:  # a choice between modifiers of the same card
@@ -2799,7 +2841,7 @@ class _Reader(Transformer[Token, Any]):
                     else:
                         e = Effect(kind, target=t, **kw)
                     out.append(e)
-            return out if dur is None else self._durs(out, dur)
+            return out
         return make
 
     def v_str(self, c: list[Any]) -> list[tuple[EffectKind, dict[str, Any]]]:
@@ -3162,7 +3204,7 @@ def read(text: str, start: str, ctx: Context) -> Any:
     On failure ``ctx`` is left as it was.
     """
     saved = (ctx.trigger, ctx.antecedent, ctx.player, ctx.trigger_event, ctx.named_card, ctx.hand, ctx.paid,
-             ctx.picked)
+             ctx.picked, ctx.group)
     try:
         tree = parser().parse(text, start=f"start_{start}")
     except UnexpectedInput as exc:
@@ -3176,11 +3218,11 @@ def read(text: str, start: str, ctx: Context) -> Any:
         return out
     except _Refused as exc:
         (ctx.trigger, ctx.antecedent, ctx.player, ctx.trigger_event, ctx.named_card, ctx.hand, ctx.paid,
-         ctx.picked) = saved
+         ctx.picked, ctx.group) = saved
         raise NotRead(0, str(exc)) from None
     except VisitError as exc:
         (ctx.trigger, ctx.antecedent, ctx.player, ctx.trigger_event, ctx.named_card, ctx.hand, ctx.paid,
-         ctx.picked) = saved
+         ctx.picked, ctx.group) = saved
         if isinstance(exc.orig_exc, _Refused):
             raise NotRead(0, _refusal(exc)) from None
         raise
