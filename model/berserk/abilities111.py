@@ -30,14 +30,14 @@ every instance; a later grant gives Рывок back, the last effect wins), and 
 
 Which entry of the Очередь resolves first is not stated in any stored source:
 ``order`` is a rule parameter, ``"lifo"`` (recommended default) or ``"fifo"``.
-``mutant`` deliberately breaks one rule (see ``MUTANTS``).
+The deliberately broken rules are edits in ``mutants/berserk/abilities111.py``.
 """
 
 from __future__ import annotations
 
 from ruleproof.dsl import Bool, If, Int, Min, Model, Or, Step, Term
 
-__all__ = ["PRINTED", "MUTANTS", "ORDERS", "SCENARIOS", "CHECKED", "build"]
+__all__ = ["PRINTED", "ORDERS", "SCENARIOS", "CHECKED", "build"]
 
 CREATURES = ("vail", "talos", "berserk")
 CREATURE_LABELS = ("Вайл", "Талос", "Берсерк")
@@ -48,6 +48,8 @@ PRINTED = {("berserk", "napr")}
 # scenario ``printed`` (hypothetical): Вайл prints Рывок too
 PRINTED_VAIL = PRINTED | {("vail", "ryvok")}
 
+# entries of the Очередь; the rules never queue the static Знамя (table: a static ability is not played), its
+# entry exists so that a broken rule can put it there (mutants/berserk/abilities111.py, static_via_queue)
 ITEMS = ("none", "grant_hero", "grant_horn", "remove", "copy_berserk", "copy_vail", "static_opyt")
 ITEM_LABELS = (
     "пусто",
@@ -60,42 +62,29 @@ ITEM_LABELS = (
 )
 SLOTS = ("s0", "s1", "s2")
 ORDERS = ("lifo", "fifo")
-MUTANTS = (
-    "",
-    "first_applied_wins",  # a grant/remove is ignored once another effect on that ability was applied
-    "remove_one_instance",  # a removal effect removes only one instance
-    "copy_abilities",  # Талос copies abilities (including ones granted by effects), not features
-    "apply_on_activation",  # the hero's activated ability applies its effect at once, not on resolution
-    "static_via_queue",  # the static ability goes into the Очередь instead of applying at once
-    "mandatory_declinable",  # the mandatory «В начале хода» trigger may be skipped
-    "copy_wrong_source",  # Талос copying Вайл gets Берсерк's printed features (review W5)
-)
 
 SCENARIOS = {
-    "lifo": {"order": "lifo", "turns": 2, "mutant": "", "vail_prints": False},
-    "fifo": {"order": "fifo", "turns": 2, "mutant": "", "vail_prints": False},
-    "printed": {"order": "lifo", "turns": 2, "mutant": "", "vail_prints": True},
+    "lifo": {"order": "lifo", "turns": 2, "vail_prints": False},
+    "fifo": {"order": "fifo", "turns": 2, "vail_prints": False},
+    "printed": {"order": "lifo", "turns": 2, "vail_prints": True},
 }
 CHECKED = ("lifo", "fifo", "printed")
 
 
-def build(order: str = "lifo", turns: int = 2, mutant: str = "", vail_prints: bool = False) -> Model:
+def build(order: str = "lifo", turns: int = 2, vail_prints: bool = False) -> Model:
     """Abilities, effects and the Очередь of the section 111 example."""
     if order not in ORDERS:
         raise ValueError(f"unknown queue order '{order}' (known: lifo, fifo)")
-    if mutant not in MUTANTS:
-        raise ValueError(f"unknown mutant '{mutant}' (known: {', '.join(x for x in MUTANTS if x)})")
     if not 0 <= turns <= 3:
         raise ValueError("turns must be within 0..3")
     m = Model("abilities111", doc=__doc__ or "")
-    m.params.update(order=order, turns=turns, mutant=mutant, vail_prints=vail_prints)
+    m.params.update(order=order, turns=turns, vail_prints=vail_prints)
     on_card = PRINTED_VAIL if vail_prints else PRINTED
 
     Creature = m.sort("Creature", list(CREATURES), labels=list(CREATURE_LABELS))
     Ability = m.sort("Ability", list(ABILITIES), labels=list(ABILITY_LABELS))
     Item = m.enum("Item", list(ITEMS), labels=list(ITEM_LABELS))
     Slot = m.sort("Slot", list(SLOTS), labels=["1-е место", "2-е место", "3-е место"])
-    Last = m.enum("Last", ["none", "grant", "remove"], labels=["нет", "наделение", "удаление"])
     CopyChoice = m.enum("CopyChoice", ["decline", "berserk", "vail"], labels=["отказаться", "Берсерк", "Вайл"])
 
     printed = m.static(
@@ -104,8 +93,6 @@ def build(order: str = "lifo", turns: int = 2, mutant: str = "", vail_prints: bo
 
     grants = m.var("grants", Int(0, 3), index=(Creature, Ability), init=0)
     lost = m.var("lost", Bool, index=(Creature, Ability), init=False)
-    # which kind of effect was applied last: a record of the history (the mutant first_applied_wins reads it)
-    last = m.var("last", Last, index=(Creature, Ability), init="none", observable=False)
     copied = m.var("copied", Bool, index=Ability, init=False)
     talos_in_play = m.var("talos_in_play", Bool, init=False)
     banner = m.var("banner", Bool, init=False)
@@ -140,42 +127,25 @@ def build(order: str = "lifo", turns: int = 2, mutant: str = "", vail_prints: bo
 
     def grant(a: Step, c: Term, ab: Term, when: Term) -> None:
         """111.3: an effect gives ``c`` one more instance of ``ab``; the last effect applied wins."""
-        a.set(last[c, ab], "grant", when=when)  # which effect was applied last (history, not state)
-        if mutant == "first_applied_wins":
-            when = when & (last[c, ab] == "none")
         a.set(grants[c, ab], Min(grants[c, ab] + 1, 3), when=when)
         a.set(lost[c, ab], False, when=when)
 
     def remove(a: Step, c: Term, ab: Term, when: Term) -> None:
         """111.3: an effect removing an ability removes every instance of it."""
-        a.set(last[c, ab], "remove", when=when)
-        if mutant == "first_applied_wins":
-            when = when & (last[c, ab] == "none")
-        if mutant == "remove_one_instance":
-            a.set(grants[c, ab], grants[c, ab] - If(grants[c, ab] >= 1, 1, 0), when=when)
-            a.set(lost[c, ab], grants[c, ab] <= 1, when=when)
-        else:
-            a.set(grants[c, ab], 0, when=when)
-            a.set(lost[c, ab], True, when=when)
+        a.set(grants[c, ab], 0, when=when)
+        a.set(lost[c, ab], True, when=when)
 
     def copy_from(a: Step, src: Term, when: Term) -> None:
         """111.1: Талос copies the printed features of ``src``, never abilities granted by effects."""
-        if mutant == "copy_wrong_source":
-            src = Creature.berserk
         for ab in Ability:
-            value = has(src, ab) if mutant == "copy_abilities" else printed[src, ab]
-            a.set(copied[ab], value, when=when)
+            a.set(copied[ab], printed[src, ab], when=when)
 
     @m.action(describe="Свирепый резак: активируемая способность (закрыть героя: Вайл получает Рывок)",
               cites=["111.2", "111.4"])
     def activate_hero(a: Step) -> None:
         a.require(~hero_tapped)
         a.set(hero_tapped, True)  # the cost is paid on activation
-        if mutant == "apply_on_activation":
-            a.require(qlen < 3)
-            grant(a, vail, ryvok, Or(True))
-        else:
-            push(a, "grant_hero")
+        push(a, "grant_hero")
 
     @m.action(describe="Заклинатель противника: активируемая способность (Вайл теряет Рывок)", cites=["111.3", "111.4"])
     def activate_caster(a: Step) -> None:
@@ -189,14 +159,7 @@ def build(order: str = "lifo", turns: int = 2, mutant: str = "", vail_prints: bo
         a.set(turn_no, turn_no + 1)
         a.set(hero_tapped, False)
         a.set(caster_tapped, False)
-        if mutant == "mandatory_declinable":
-            skip = a.choose("пропустить", Bool)
-            a.require(qlen < 3)
-            for i, sl in enumerate(slots):
-                a.set(q[sl], "grant_horn", when=~skip & (qlen == i))
-            a.set(qlen, qlen + If(skip, 0, 1))
-        else:
-            push(a, "grant_horn")
+        push(a, "grant_horn")
 
     @m.action(describe="Талос выходит в игру: срабатывает «может скопировать особенности»", cites=["111.1", "111.2"])
     def play_talos(a: Step) -> None:
@@ -212,10 +175,7 @@ def build(order: str = "lifo", turns: int = 2, mutant: str = "", vail_prints: bo
     def banner_enters(a: Step) -> None:
         a.require(~banner)
         a.set(banner, True)
-        if mutant == "static_via_queue":
-            push(a, "static_opyt")
-        else:
-            a.set(static_opyt, True)  # applies at once, outside the Очередь
+        a.set(static_opyt, True)  # applies at once, outside the Очередь
 
     @m.action(describe="Знамя покидает игру", cites=["111.2"])
     def banner_leaves(a: Step) -> None:
@@ -230,7 +190,6 @@ def build(order: str = "lifo", turns: int = 2, mutant: str = "", vail_prints: bo
         remove(a, vail, ryvok, taken == "remove")
         copy_from(a, Creature.berserk, taken == "copy_berserk")
         copy_from(a, vail, taken == "copy_vail")
-        a.set(static_opyt, banner, when=taken == "static_opyt")
         if order == "lifo":
             for i, sl in enumerate(slots):
                 a.set(q[sl], "none", when=qlen == i + 1)

@@ -54,8 +54,8 @@ Rule parameters (unresolved in the notes): ``interrupted_acted`` -- whether a
 card whose action was interrupted counts as подействовавшая (default: no);
 ``last_use_taps`` -- whether the X-th attack of "X раз за ход" taps.
 
-``mutant`` deliberately breaks one rule (see ``MUTANTS``); tests use it to show
-that a property catches the break.
+The deliberately broken rules are edits in ``mutants/berserk/actions.py``; tests
+use them to show that a property catches each break.
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ from typing import NamedTuple
 
 from ruleproof.dsl import And, Bool, If, Int, Min, Model, Not, OneOf, Or, Step, Term
 
-__all__ = ["CardSpec", "ROSTERS", "MUTANTS", "SCENARIOS", "CHECKED", "FEATURES", "build"]
+__all__ = ["CardSpec", "ROSTERS", "SCENARIOS", "CHECKED", "FEATURES", "build"]
 
 
 class CardSpec(NamedTuple):
@@ -124,27 +124,12 @@ ROSTERS: dict[str, tuple[CardSpec, ...]] = {
     ),
 }
 
-MUTANTS = (
-    "",
-    "ignore_modifier",  # payment taps even when a 539 feature waives the tap
-    "skip_reservation_check",  # a card whose feature waives the tap may declare while tapped
-    "no_reserve_when_waived",  # a waived resource is not reserved at declaration
-    "acted_may_declare",  # an acted card may declare another action
-    "acted_keeps_movement",  # an acted card keeps its movement points
-    "no_limit",  # "X раз за ход" is not counted at declaration
-    "assault_on_counter",  # a «при нападении» trigger also fires on a counter-strike
-    "recheck_at_payment",  # the Келе waiver is re-checked at payment instead of locked in
-    "pay_interrupted",  # an interrupted action is paid
-    "blocked_unpaid",  # a blocked ability is not paid
-    "reservation_unchecked",  # 539.2: a reserved resource lost in response does not make the action illegal
-    "condition_at_declaration",  # 539.4: the Келе condition is read when the heal is declared, not when it resolves
-)
 # rosters where the opponent has the fast effect «закрыть существо» (a response that taps the acting card)
 TAP_RESPONSE = ("static",)
 # rosters where the heal trigger can be answered: a fast effect that wounds the healer by 1, and a block
 HEAL_RESPONSES = ("kele_attacks", "kele_defends")
 
-_DEFAULTS = {"interrupted_acted": False, "last_use_taps": True, "mutant": ""}
+_DEFAULTS = {"interrupted_acted": False, "last_use_taps": True}
 SCENARIOS = {
     "kele_attacks": {"roster": "kele_attacks", **_DEFAULTS},
     "kele_defends": {"roster": "kele_defends", **_DEFAULTS},
@@ -176,16 +161,13 @@ def build(
     roster: str = "kele_attacks",
     interrupted_acted: bool = False,
     last_use_taps: bool = True,
-    mutant: str = "",
 ) -> Model:
     """The action lifecycle for the cards of ``roster``."""
     if roster not in ROSTERS:
         raise ValueError(f"unknown roster '{roster}' (known: {', '.join(ROSTERS)})")
-    if mutant not in MUTANTS:
-        raise ValueError(f"unknown mutant '{mutant}' (known: {', '.join(m for m in MUTANTS if m)})")
     specs = {s.name: s for s in ROSTERS[roster]}
     m = Model("actions", doc=__doc__ or "")
-    m.params.update(roster=roster, interrupted_acted=interrupted_acted, last_use_taps=last_use_taps, mutant=mutant)
+    m.params.update(roster=roster, interrupted_acted=interrupted_acted, last_use_taps=last_use_taps)
 
     Side = m.sort("Side", ["p1", "p2"], labels=["игрок 1", "игрок 2"])
     Card = m.sort("Card", list(specs), labels=[s.label for s in specs.values()])
@@ -239,8 +221,6 @@ def build(
 
     def may_act(c: Term, repeat_ok: Term | bool) -> Term:
         """539.3 / 510.6: an acted card declares nothing, unless its feature repeats this action."""
-        if mutant == "acted_may_declare":
-            return Or(True)
         return Or(~acted[c], repeat_ok)
 
     victim = If(has_def, defender, target)
@@ -261,17 +241,12 @@ def build(
         declare_common(a, c, "attack")
         a.require((side[t] != side[c]) & alive(t))
         per_turn = feat[c] == "x_per_turn"
-        waives_tap = feat[c] == "no_tap_attack"
-        open_ok = ~tapped[c] & ~rsv_tap[c]
-        if mutant == "skip_reservation_check":
-            open_ok = open_ok | waives_tap
-        a.require(open_ok)
-        use_left = (uses[c] < limit[c]) if mutant != "no_limit" else Or(True)
+        a.require(~tapped[c] & ~rsv_tap[c])  # reserved even when a feature waives paying it (539.2)
+        use_left = uses[c] < limit[c]
         a.require(~per_turn | use_left)
         a.require(may_act(c, per_turn & use_left))
         a.set(target, t)
-        reserve = Or(True) if mutant != "no_reserve_when_waived" else ~waives_tap
-        a.set(rsv_tap[c], reserve)
+        a.set(rsv_tap[c], True)
         a.set(rsv_use[c], per_turn)
 
     @m.action(Card, describe="{c} заявляет движение", cites=["539.3", "506.5"])
@@ -322,8 +297,6 @@ def build(
     # 539.2: «к ним применяются общие правила проверки легальности»: every reserved resource is still there
     reserved_there = And(*(((~rsv_tap[c]) | ~tapped[c]) & ((~rsv_move[c]) | (~tapped[c] & (move[c] >= 1)))
                            for c in Card))
-    if mutant == "reservation_unchecked":
-        reserved_there = Or(True)
     legal = reserved_there & If(
         kind == "attack",
         alive(actor) & alive(target),
@@ -350,9 +323,6 @@ def build(
     @m.action(describe="действие прервано и уходит из стека без оплаты", cites=["526.1"])
     def interrupt(a: Step) -> None:
         a.require((stage == "declared") & ~legal)
-        if mutant == "pay_interrupted":
-            for c in Card:
-                a.set(tapped[c], tapped[c] | rsv_tap[c])
         if interrupted_acted:
             for c in Card:
                 a.set(acted[c], True, when=actor == c)
@@ -378,8 +348,6 @@ def build(
         a.require(stage == "trig_a")
         accept = a.choose("излечиться", Bool)  # «может»: the controller may decline
         a.set(stage, If(accept, Stage.heal_a, Stage.counter))  # declared under the general rules (539.4)
-        if mutant == "condition_at_declaration":
-            a.set(mod_att, accept & (wounds[actor] <= 2))
 
     def resolve_heal(a: Step, healer: Term, mod: Term, nxt: str) -> None:
         """539.4: the declared heal resolves: heal 2 unless blocked (or its source has left play); the
@@ -387,8 +355,7 @@ def build(
         takes = ~blocked & alive(healer)
         after = wounds[healer] - If(takes, Min(wounds[healer], 2), 0)
         a.set(wounds[healer], after)
-        if mutant != "condition_at_declaration" or nxt != "counter":
-            a.set(mod, takes & (after == 0))
+        a.set(mod, takes & (after == 0))
         a.set(stage, nxt)
 
     @m.action(describe="излечение нападающего разрешается", cites=["539.4"])
@@ -413,10 +380,7 @@ def build(
         a.set(blocked, True)
 
     def defender_trigger_fires() -> Term:
-        ok = feat[defender] == "heal_strike"
-        if mutant == "assault_on_counter":
-            ok = heals(defender)
-        return has_def & alive(defender) & ok
+        return has_def & alive(defender) & (feat[defender] == "heal_strike")
 
     @m.action(describe="ответный удар", cites=["539.4.1"])
     def counter(a: Step) -> None:
@@ -438,16 +402,11 @@ def build(
 
     def waived(c: Term) -> Term:
         """Whether a 539 feature waives the tap ``c`` reserved for the action in flight."""
-        if mutant == "ignore_modifier":
-            return Or(False)
         per_turn_free = Not(And(last_use_taps, uses[c] + 1 >= limit[c]))
-        heal_mod_att = mod_att if mutant != "recheck_at_payment" else (wounds[c] == 0)
-        heal_mod_def = mod_def if mutant != "recheck_at_payment" else (wounds[c] == 0)
         as_actor = (kind == "attack") & (
-            (feat[c] == "no_tap_attack") | ((feat[c] == "x_per_turn") & per_turn_free) | (heals(c) & heal_mod_att)
+            (feat[c] == "no_tap_attack") | ((feat[c] == "x_per_turn") & per_turn_free) | (heals(c) & mod_att)
         )
-        def_trigger = heals(c) if mutant == "assault_on_counter" else (feat[c] == "heal_strike")
-        as_defender = (def_trigger & heal_mod_def) | (feat[c] == "taps_after_assault")
+        as_defender = ((feat[c] == "heal_strike") & mod_def) | (feat[c] == "taps_after_assault")
         return If(actor == c, as_actor, as_defender)
 
     @m.action(describe="этап оплаты", cites=["539.2", "539.3", "RP 3.1-1 блокирование"])
@@ -455,13 +414,10 @@ def build(
         a.require(stage == "payment")
         for c in Card:
             is_actor = actor == c
-            due_tap = rsv_tap[c] & ~waived(c)
-            if mutant == "blocked_unpaid":
-                due_tap = due_tap & ~blocked
-            a.set(tapped[c], tapped[c] | due_tap)
+            a.set(tapped[c], tapped[c] | (rsv_tap[c] & ~waived(c)))
             completes = is_actor & (kind != "move")
             spent = move[c] - If(rsv_move[c], 1, 0)
-            a.set(move[c], spent if mutant == "acted_keeps_movement" else If(completes, 0, spent))
+            a.set(move[c], If(completes, 0, spent))
             a.set(acted[c], acted[c] | completes)
             a.set(uses[c], uses[c] + If(rsv_use[c], 1, 0))
         release(a)

@@ -14,14 +14,14 @@ game action, when it is performed off the stack, makes ``A`` relevant and a
 chain of rule effects starts.  Scenarios: ``loop2`` (A and B re-enable each
 other), ``lasso`` (A -> B -> C -> B) and ``chain`` (A -> B, then nothing).
 
-``mutant`` deliberately breaks one rule (see ``MUTANTS``).
+The deliberately broken rules are edits in ``mutants/berserk/rule_effects.py``.
 """
 
 from __future__ import annotations
 
 from ruleproof.dsl import And, Bool, Int, Min, Model, Or, Step, Term
 
-__all__ = ["GRAPHS", "MUTANTS", "SCENARIOS", "CHECKED", "build"]
+__all__ = ["GRAPHS", "SCENARIOS", "CHECKED", "build"]
 
 EFFECTS = ("a", "b", "c")
 EFFECT_LABELS = ("эффект правил A", "эффект правил B", "эффект правил C")
@@ -30,30 +30,22 @@ GRAPHS: dict[str, dict[str, str]] = {
     "lasso": {"a": "b", "b": "c", "c": "b"},
     "chain": {"a": "b", "b": "none", "c": "none"},
 }
-MUTANTS = (
-    "",
-    "no_cutoff",  # 503.3 ignored: a repeated rule effect is performed again
-    "priority_in_chain",  # a player may act while rule effects are being performed
-    "on_stack",  # a rule effect is put onto the stack
-)
 SCENARIOS = {
-    "loop2": {"graph": "loop2", "mutant": ""},
-    "lasso": {"graph": "lasso", "mutant": ""},
-    "chain": {"graph": "chain", "mutant": ""},
+    "loop2": {"graph": "loop2"},
+    "lasso": {"graph": "lasso"},
+    "chain": {"graph": "chain"},
 }
 CHECKED = ("loop2", "lasso", "chain")
 
 
-def build(graph: str = "loop2", mutant: str = "") -> Model:
+def build(graph: str = "loop2") -> Model:
     """Rule effects wired by ``GRAPHS[graph]``, and a small stack of player actions."""
     if graph not in GRAPHS:
         raise ValueError(f"unknown graph '{graph}' (known: {', '.join(GRAPHS)})")
-    if mutant not in MUTANTS:
-        raise ValueError(f"unknown mutant '{mutant}' (known: {', '.join(x for x in MUTANTS if x)})")
     wiring = GRAPHS[graph]
     n = len(EFFECTS)
     m = Model("rule_effects", doc=__doc__ or "")
-    m.params.update(graph=graph, mutant=mutant)
+    m.params.update(graph=graph)
 
     Eff = m.enum("Eff", ["none", *EFFECTS], labels=["нет", *EFFECT_LABELS])
     Effect = m.sort("Effect", [f"e_{e}" for e in EFFECTS], labels=list(EFFECT_LABELS))
@@ -77,8 +69,7 @@ def build(graph: str = "loop2", mutant: str = "") -> Model:
 
     @m.action(describe="игрок заявляет игродействие (в стек)", cites=["503.2"])
     def declare_action(a: Step) -> None:
-        if mutant != "priority_in_chain":
-            a.require(priority & (pending == "none"))
+        a.require(priority & (pending == "none"))
         a.require(stack < 2)
         a.set(stack, stack + 1)
 
@@ -92,21 +83,16 @@ def build(graph: str = "loop2", mutant: str = "") -> Model:
     @m.action(Effect, describe="{e} выполняется вне стека", cites=["503.2", "503.3"])
     def rule_effect(a: Step, e: Term) -> None:
         a.require(pending == me[e])
-        if mutant != "no_cutoff":
-            a.require(~done[e])  # 503.3: never perform an effect a second time in one chain
+        a.require(~done[e])  # 503.3: never perform an effect a second time in one chain
         a.set(done[e], True)
         a.set(perf[e], Min(perf[e] + 1, 2))
         a.set(chain_len, Min(chain_len + 1, n + 1))
         a.set(pending, nxt[e])
-        if mutant == "on_stack":
-            a.set(stack, Min(stack + 1, 3))
 
     @m.action(describe="503.3: цикл обрывается перед первым повтором эффекта", cites=["503.3"])
     def cut_off(a: Step) -> None:
         repeat = Or(*(And(pending == me[e], done[e]) for e in Effect))
         a.require((pending != "none") & repeat)
-        if mutant == "no_cutoff":
-            a.require(False)
         close_chain(a)
 
     @m.action(describe="цепочка эффектов правил закончилась; приоритет возвращается", cites=["503.2"])

@@ -10,9 +10,7 @@ optional triggered ability («может») may.  The order in which entries res
 is not stated in any stored source, so it is the scenario parameter
 ``order``: both ``lifo`` and ``fifo`` are checked.
 
-Mutants (``mutant=``): ``order_ignored`` declares the other order than the
-scenario's properties expect (a FIFO system judged by the LIFO rule and vice
-versa: the order property catches it).
+The deliberately broken rules are edits in ``mutants/berserk/timing.py``.
 """
 
 from __future__ import annotations
@@ -22,7 +20,7 @@ from ruleproof.timing.berserk import BERSERK_TIMING, berserk_sequence
 from ruleproof.timing.declaration import WINDOW_KINDS, QueueOrder, StepKind
 from ruleproof.timing.system import Ability, Effect, Scenario, build_system
 
-__all__ = ["TIMING", "SCENARIOS", "CHECKED", "MUTANTS", "build", "scenario"]
+__all__ = ["TIMING", "SCENARIOS", "CHECKED", "build", "scenario"]
 
 TIMING = BERSERK_TIMING
 
@@ -31,7 +29,6 @@ SCENARIOS = {
     "fifo": {"order": "fifo", "players": 2, "max_depth": 3},  # FIFO frees no slot until the end: one per entry
 }
 CHECKED = ("lifo", "fifo")
-MUTANTS = ("order_ignored",)
 
 K = StepKind
 
@@ -51,13 +48,10 @@ def scenario(players: int = 2, max_depth: int = 2) -> Scenario:
     )
 
 
-def build(order: str = "lifo", players: int = 2, max_depth: int = 2, mutant: str = "") -> Model:
+def build(order: str = "lifo", players: int = 2, max_depth: int = 2) -> Model:
     if order not in ("lifo", "fifo"):
         raise ValueError(f"unknown Очередь order '{order}' (known: lifo, fifo)")
-    if mutant and mutant not in MUTANTS:
-        raise ValueError(f"unknown mutant '{mutant}' (known: {', '.join(MUTANTS)})")
-    declared = order if mutant != "order_ignored" else ("fifo" if order == "lifo" else "lifo")
-    seq = berserk_sequence(QueueOrder.LIFO if declared == "lifo" else QueueOrder.FIFO)
+    seq = berserk_sequence(QueueOrder.LIFO if order == "lifo" else QueueOrder.FIFO)
     m = build_system(seq, scenario(players, max_depth), name="ochered", doc=__doc__ or "")
     m.params.update(order=order, max_depth=max_depth)
     m.bookkeeping("fresh")  # "a window was just opened": a record the generator writes and no Berserk rule reads

@@ -88,13 +88,6 @@ def test_review_hole_is_now_killed(system: str, kind: str, family: str, target: 
     assert r.trace is not None and r.trace.steps
 
 
-def test_the_ghost_of_last_applied_is_bookkeeping() -> None:
-    """W6: 111.3 is stated on the order of application; the model's record ``last`` is not observable,
-    so dropping it changes nothing the game shows (proved), while 'first applied wins' is killed."""
-    r = judged("abilities111", "drop-update", "resolve", "last")
-    assert r.status == "equivalent", (r.status, r.reason)
-
-
 @pytest.mark.parametrize("family,target", [("initiate", "turn"), ("return", "passes")])
 def test_priority_outside_a_window_is_not_shown(family: str, target: str) -> None:
     """Who has priority and how many passed in a row exist only while a window is open (the next window

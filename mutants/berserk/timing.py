@@ -1,0 +1,32 @@
+"""Deliberately broken rules of ``model/berserk/timing.py``, each an edit of the built model.
+
+``tests/berserk/test_berserk_ochered.py`` shows the property that catches each.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ruleproof.dsl import Model
+from ruleproof.loader import import_file
+from ruleproof.rule_mutants import RuleMutants
+from ruleproof.timing.berserk import berserk_sequence
+from ruleproof.timing.declaration import QueueOrder
+from ruleproof.timing.system import build_system
+
+MUTANTS = RuleMutants()
+
+_MODEL = Path(__file__).resolve().parents[2] / "model" / "berserk" / "timing.py"
+
+
+@MUTANTS("order_ignored", "111.4: the Очередь resolves in the other order than the scenario's (a FIFO Очередь "
+         "judged by the LIFO rule and vice versa)")
+def _order_ignored(m: Model) -> None:
+    # The queue order is a parameter of the timing declaration; the generator reads it in two moves only:
+    # which slot a nested condition takes and where the game returns ('nest', 'return').  Their bodies are
+    # taken from the system generated from the same scenario with the other order.
+    other = QueueOrder.FIFO if m.params["order"] == "lifo" else QueueOrder.LIFO
+    scen = import_file(_MODEL).scenario(int(m.params["players"]), int(m.params["max_depth"]))
+    broken = build_system(berserk_sequence(other), scen, name="ochered")
+    for family in ("nest", "return"):
+        m.redefine(family)(broken._decls[family].body)
