@@ -440,6 +440,21 @@ def build(
              lambda c: (stage == "payment") & (feat[c] == "no_tap_attack") & (actor == c) & (kind == "attack")
              & ~tapped[c],
              cites=["539.1.1"], doc="«Не закрывается после атаки».")
+    # the other resource-modifying features say "does not tap" too (review W9): each is a "cannot" of its own
+    def attack_paid(c: Term) -> Term:
+        return (stage == "payment") & (actor == c) & (kind == "attack") & ~tapped[c]
+
+    m.cannot("tapped by the payment stage", Card,
+             lambda c: attack_paid(c) & (feat[c] == "x_per_turn") & Not(And(last_use_taps, uses[c] + 1 >= limit[c])),
+             cites=["539.1.3"], doc="«Может атаковать X раз за ход»: the attacks before the X-th do not tap.")
+    m.cannot("tapped by the payment stage", Card, lambda c: attack_paid(c) & heals(c) & mod_att,
+             cites=["539.4"], doc="Келе: «если после этого у Келе нет ран — не закрывается после этой атаки».")
+    m.cannot("tapped by the payment stage", Card,
+             lambda c: (stage == "payment") & (actor != c) & has_def & (defender == c) & ~tapped[c]
+             & (((feat[c] == "heal_strike") & mod_def) | (feat[c] == "taps_after_assault")),
+             cites=["539.4.1", "539.1.2"],
+             doc="A defender healed to no wounds by «при ударе» (539.4.1), or one that taps only after its own "
+             "нападение (539.1.2, [I]), does not tap.")
     m.resolve("tapped by the payment stage", Card, wins="cannot", happened=lambda c: tapped[c], cites=["539.2"],
               doc="The payment stage does not pay what the feature names.")
     return m

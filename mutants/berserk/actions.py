@@ -170,3 +170,19 @@ def _condition_at_declaration(m: Model) -> None:
         a.set(v.mod_att, a.choice("излечиться") & (v.wounds[v.actor] <= 2))
 
     m.drop_set("resolve_heal_a", "mod_att")
+
+
+@MUTANTS("last_attack_free", "539.1.3: the X-th attack of «X раз за ход» does not tap, even where it should")
+def _last_attack_free(m: Model) -> None:
+    v = m.v
+
+    def free(c: Term) -> Term:
+        return (v.actor == c) & (v.kind == "attack") & (v.feat[c] == "x_per_turn")
+
+    _pay_tap(m, lambda c: v.rsv_tap[c] & ~_waived(m, c) & ~free(c))
+
+
+@MUTANTS("healed_defender_taps", "539.4.1: a «при ударе» defender healed to no wounds taps all the same")
+def _healed_defender_taps(m: Model) -> None:
+    v = m.v
+    _pay_tap(m, lambda c: v.rsv_tap[c] & ~_waived(m, c, mod_def=Or(False)))

@@ -103,42 +103,74 @@ def register(m: Model) -> None:
     )
 
     # ---------------------------------------------------------------- 539.2-539.4.1: payment
-    def expected_waiver(c: Term) -> Term:
-        """539.1-539.4.1: which reserved tap a feature removes from the payment."""
-        per_turn_free = Not(And(last_use_taps, v.uses[c] + 1 >= v.limit[c]))
-        as_actor = And(
-            v.kind == "attack",
-            Or(
-                v.feat[c] == "no_tap_attack",  # 539.1.1
-                And(v.feat[c] == "x_per_turn", per_turn_free),  # 539.1.3
-                And(heal_feature(c), v.mod_att),  # 539.4
-            ),
-        )
-        as_defender = Or(
-            And(v.feat[c] == "heal_strike", v.mod_def),  # 539.4.1: «при ударе/атаке» covers the counter-strike
-            v.feat[c] == "taps_after_assault",  # 539.1.2
-        )
-        return If(v.actor == c, as_actor, as_defender)
+    # The payment stage, clause by clause of the rule text (review W1: not one formula mirroring the model's).
+    # A card's role: the acting card of an attack, of a tap ability, or a defender (whose counter-strike is a
+    # strike too, 539.4.1).  Each clause says whether a card in that role with that feature pays the tap it
+    # reserved; together they cover every feature in every role that reserves a tap.
+    def attacker(c: Term) -> Term:
+        return And(v.actor == c, v.kind == "attack")
 
-    def pays_exactly_due(t: Transition) -> Term:
-        per_card = []
-        for c in Card:
-            completes = And(v.actor == c, v.kind != "move")
-            per_card.append(
-                And(
-                    t.post(v.tapped[c]) == Or(v.tapped[c], And(v.rsv_tap[c], Not(expected_waiver(c)))),
-                    t.post(v.move[c]) == If(completes, 0, v.move[c] - If(v.rsv_move[c], 1, 0)),
-                    t.post(v.uses[c]) == v.uses[c] + If(v.rsv_use[c], 1, 0),
-                )
-            )
-        return And(*per_card)
+    def defending(c: Term) -> Term:
+        return And(v.actor != c, v.has_def, v.defender == c)
 
+    def reserved_tap_paid(name: str, cites: list[str], doc: str, who: Callable[[Term], Term],
+                          pays: Callable[[Term], Term | bool]) -> None:
+        m.action_property(
+            name, "pay",
+            lambda t: ForAll(Card, lambda c: Implies(And(v.rsv_tap[c], Not(v.tapped[c]), who(c)),
+                                                     t.post(v.tapped[c]) == pays(c))),
+            cites=cites, doc=doc,
+        )
+
+    reserved_tap_paid(
+        "539.2: зарезервированное закрытие карты без особенности 539 оплачивается", ["539.2"],
+        "«Карта с такой особенностью не оплачивает указанные ресурсы»: a card without such a feature pays.",
+        lambda c: v.feat[c] == "none", lambda c: True)
+    reserved_tap_paid(
+        "539.2: способность с закрытием оплачивается закрытием", ["539.2"],
+        "The features of 539.1 name attacks; the tap of a tap ability is paid.",
+        lambda c: And(v.actor == c, v.kind == "ability"), lambda c: True)
+    reserved_tap_paid(
+        "539.1.1: «Не закрывается после атаки»: атаковавшая карта не закрывается; защитник закрывается", ["539.1.1"],
+        "The text names the card's own attack; as a defender it pays its tap ([I]: the review's F8 reading, "
+        "the other reading is open).",
+        lambda c: v.feat[c] == "no_tap_attack", lambda c: Not(attacker(c)))
+    reserved_tap_paid(
+        "539.1.2: «Закрывается после нападения»: карта закрывается после своего нападения, не после защиты",
+        ["539.1.2"],
+        "The card taps only after an нападение it makes; defending does not tap it ([I] reading of the seed).",
+        lambda c: v.feat[c] == "taps_after_assault", lambda c: attacker(c))
+    reserved_tap_paid(
+        "539.1.3: «Может атаковать X раз за ход»: закрывается только X-я атака (если last_use_taps)", ["539.1.3"],
+        "The attacks before the X-th do not tap; whether the X-th does is the rule parameter last_use_taps [U]; "
+        "as a defender the card pays its tap.",
+        lambda c: v.feat[c] == "x_per_turn",
+        lambda c: Or(Not(attacker(c)), And(last_use_taps, v.uses[c] + 1 == v.limit[c])))
+    reserved_tap_paid(
+        "539.4: Келе не закрывается после атаки, если излечение оставило её без ран", ["539.4"],
+        "«если после этого у Келе нет ран — не закрывается после этой атаки»: the modifier the resolved heal "
+        "set (tied to the wounds after the heal by the resolution property) waives the attacker's tap.",
+        lambda c: And(attacker(c), heal_feature(c)), lambda c: Not(v.mod_att))
+    reserved_tap_paid(
+        "539.4.1: защитник «при ударе» не закрывается после излечения без ран; «при нападении» закрывается",
+        ["539.4.1"],
+        "«при ударе/атаке» (но не «при нападении») modifies the resources of a defender's counter-strike too.",
+        lambda c: And(defending(c), heal_feature(c)),
+        lambda c: Not(And(v.feat[c] == "heal_strike", v.mod_def)))
     m.action_property(
-        "539.2: этап оплаты расходует ровно положенные ресурсы с учётом особенностей 539",
+        "539.2: этап оплаты оплачивает только зарезервированное: движение, использование «за ход»",
         "pay",
-        pays_exactly_due,
-        cites=["539.2", "539.1", "539.4", "539.4.1"],
-        doc="Reserved resources minus the ones a resource-modifying feature names are paid; nothing else.",
+        lambda t: ForAll(Card, lambda c: And(
+            Implies(Or(Not(v.rsv_tap[c]), v.tapped[c]), t.post(v.tapped[c]) == v.tapped[c]),
+            t.post(v.uses[c]) == v.uses[c] + If(v.rsv_use[c], 1, 0),
+            Implies(And(v.actor == c, v.kind != "move"), t.post(v.move[c]) == 0),  # 539.3
+            Implies(Not(And(v.actor == c, v.kind != "move")),
+                    t.post(v.move[c]) == v.move[c] - If(v.rsv_move[c], 1, 0)),
+        )),
+        cites=["539.2", "539.3", "506.5"],
+        doc="Only reserved resources are paid: a card that reserved no tap keeps its state, a movement point "
+        "is spent by the move that reserved it, a use of «X раз за ход» is counted; the card that performed "
+        "an attack or an ability loses all its movement points (539.3).",
     )
     m.action_property(
         "539.4: модификатор, наложенный срабатыванием, действует даже если карта снова ранена",
