@@ -104,6 +104,20 @@ def test_a_card_whose_control_is_taken_closes_the_cycle_and_the_text_names_the_t
     assert all(" by you " in s for s in steps) and status == 0
 
 
+def test_a_taker_takes_one_card_and_both_players_continue() -> None:
+    """The opponent's Yoren takes control of one character: your Left Hand Lew (then the opponent's Lew stands 'a
+    character owned by an opponent', your Old Bear, who stands the Lew back), or your Old Bear, never both.  The
+    corpus judged this 'not a loop' (the Lew never stands your own Old Bear) until the graph matched taken cards:
+    the loop is the Lew under the opponent's control, each player initiating one ability, so both must continue.
+    The model let one Yoren have taken every card it could choose, and the opponent ran the loop alone."""
+    status, doc = _loops("19009", "opp:13085", "16010")
+    (r,) = _found(doc)
+    assert r["category"] == "unbounded" and sorted(r["continued_by"]) == ["opponent", "you"]
+    assert sorted(r["players"]) == ["opponent", "you"] and status == 1
+    steps = [s["description"] for s in r["trace"][1:]]
+    assert any(s.endswith("by you") for s in steps) and any(s.endswith("by opp") for s in steps)
+
+
 def test_limited_loop_text_names_who_acts_and_what_each_step_changes() -> None:
     """A judge reads the steps in game terms: who initiates each ability (the opponent's Lew is theirs), what it
     kneels, stands and gains, and which printed limits stop the loop."""

@@ -218,17 +218,19 @@ def _players(enc: Encoding) -> tuple[str, ...]:
 
 
 def _alone(enc: Encoding, target: str, depth: int, timeout: float | None,
-           spec: ModelSpec) -> tuple[tuple[str, ...], Trace] | None:
-    """A player who can repeat the cycle alone, and the lasso that shows it: asked only when the abilities on it
-    belong to both players by ownership but control of a card can change (Yoren, Ward), so one player may
-    initiate them all."""
-    if len(continued_by(enc)) < 2 or not (takes_control(enc) or enc.controls or enc.taken):
+           spec: ModelSpec) -> tuple[tuple[str, ...], Trace | None] | None:
+    """Who must choose to continue the cycle when control of a card can change (Yoren, Ward), so that who owns the
+    cards on it does not say who initiates them: a player who can repeat it alone, with the lasso that shows it;
+    else both players (no trace: each lasso needs an optional ability of each).  ``None`` when control cannot
+    change, only one player is in the model, or every ability on it is forced: ownership says who continues."""
+    if not (takes_control(enc) or enc.controls or enc.taken) or len(enc.players) < 2 or \
+            all(a.type in _FORCED_TYPES for a in enc.abilities):
         return None
     for p in enc.players:
         t = _reach(build_model(enc, dataclasses.replace(spec, solo=p)), target, depth, timeout)
         if t is not None:
             return (_PLAYER_NAME[p],), t
-    return None
+    return ("you", "opponent"), None
 
 
 def _takers(enc: Encoding) -> str:
@@ -241,6 +243,10 @@ def _takers(enc: Encoding) -> str:
 
 def _who_repeats(enc: Encoding, alone: tuple[str, ...] | None = None) -> str:
     """Who can make a lasso (an unbounded or mandatory cycle) repeat, in words."""
+    if alone and len(alone) > 1:
+        return ("it repeats only while both players choose to continue: each pass needs an optional ability of "
+                "each (control of a card the other player owns decides who initiates it"
+                f"{_takers(enc)}), so neither player can repeat it alone and either ends it by declining")
     if alone:
         return (f"{'you' if alone == ('you',) else 'the opponent'} may repeat it as often as "
                 f"{'you' if alone == ('you',) else 'they'} like, initiating every optional ability on it (control "
@@ -276,7 +282,8 @@ def _result(enc: Encoding, category: Category, reason: str, t0: float, choosers:
         reason = f"{reason}; not modelled, and could change this: {'; '.join(enc.unmodelled)}"
     return LoopResult(cards=enc.candidate.cards, abilities=enc.candidate.abilities, category=category, reason=reason,
                       phase=enc.phase.value if enc.phase else "", seconds=round(time.monotonic() - t0, 3),
-                      players=_players(enc), continued_by=continued_by(enc) if choosers is None else choosers,
+                      players=tuple(p for p in ("you", "opponent") if p in {*_players(enc), *(choosers or ())}),
+                      continued_by=continued_by(enc) if choosers is None else choosers,
                       hosts=hosts,
                       left_out=tuple(x.describe() for x in enc.left_out),
                       bystanders=tuple(c.code for c in enc.cards if c.code not in enc.candidate.cards), **kw)
@@ -374,7 +381,7 @@ def _classify(enc: Encoding, timeout: float | None, max_passes: int, t0: float) 
     limited = enc.limited()
     if not limited:
         solo = _alone(enc, target, rounds * n, timeout, ModelSpec(period2=rounds == 3, max_passes=max_passes))
-        if solo is not None:
+        if solo is not None and solo[1] is not None:
             lasso = solo[1]
         what = _who_repeats(enc, solo[0] if solo else None)
         return _result(enc, loop_cat, f"one pass can run again from the state it leaves{period}; {what}",
@@ -387,7 +394,7 @@ def _classify(enc: Encoding, timeout: float | None, max_passes: int, t0: float) 
     again = _reach(lim, target, rounds * n, timeout)
     if again is not None:
         solo = _alone(enc, target, rounds * n, timeout, spec)
-        if solo is not None:
+        if solo is not None and solo[1] is not None:
             again = solo[1]
         return _result(enc, loop_cat, f"the printed limits renew (the card re-enters play as a new copy){period}; "
                        f"{_who_repeats(enc, solo[0] if solo else None)}", t0, choosers=solo[0] if solo else None,
@@ -425,11 +432,14 @@ def _classify(enc: Encoding, timeout: float | None, max_passes: int, t0: float) 
                 "stop it, and the limits renew each period")
     # control of a card the other player owns may let one player make every choice of the passes the limits allow
     solo = _alone(enc, f"passes>={count}", count * n, timeout, spec) if count else None
-    if solo is not None:
+    if solo is not None and solo[1] is not None:
         best = solo[1]
         why += (f"; {'you initiate' if solo[0] == ('you',) else 'the opponent initiates'} every optional ability on "
                 f"it alone (control of a card the other player owns lets one player make every choice to continue"
                 f"{_takers(enc)})")
+    elif solo is not None:
+        why += ("; each pass needs an optional ability of each player (control of a card the other player owns "
+                f"decides who initiates it{_takers(enc)})")
     gain = net_change(enc, best, 0, n) if best is not None and count else ()
     return _result(enc, Category.LIMITED, why, t0, passes=count, binding=tuple(binding), net_gain=gain,
                    trace=best, trace_passes=count, choosers=solo[0] if solo else None)

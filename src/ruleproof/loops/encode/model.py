@@ -298,6 +298,14 @@ def _declare_state(ctx: Ctx, zone: Sort, removal: Sort, player: Sort, abil: Sort
         if c.host is not None:  # an attachment in play is attached to its host, which is in play
             m.init_constraint(Or(cells[("zone", k)] != Place.PLAY.value,
                                  cells[("zone", cid(c.host))] == Place.PLAY.value))
+    if ctx.control and not takes_control(enc):  # an ability off the cycle took control of one card it chose, not
+        for taker in dict.fromkeys(t for t, _, _ in enc.taken):  # of each card it could have chosen (Yoren)
+            could = list(dict.fromkeys(x for t, x, _ in enc.taken if t == taker))
+            for i, x in enumerate(could):
+                for y in could[i + 1:]:
+                    m.init_constraint(Or(*(cells[("ctl", cid(z))] == ctx.by_id[cid(z)].owner for z in (x, y)),
+                                         *(cells[("zone", cid(a))] == Place.PLAY.value
+                                           for a, h in enc.controls if h in (x, y))))
     for j, b in enumerate(enc.abilities):  # a pending card event is about a card its trigger names
         if b.trigger is not None and b.trigger.event in CARD_EVENTS and b.trigger.from_zone is None:  # (WR: self)
             fits = [k for k in ctx.ids if static_match(b.trigger.subject, enc.card_of(j), ctx.by_id[k])]
