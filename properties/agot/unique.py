@@ -12,7 +12,7 @@ by induction.
 
 from __future__ import annotations
 
-from ruleproof.dsl import And, Count, Exists, ForAll, Implies, Model, Not, Or, Term, Transition
+from ruleproof.dsl import And, Count, Exists, ForAll, If, Implies, Model, Not, Or, Term, Transition
 
 __all__ = ["register"]
 
@@ -110,6 +110,76 @@ def register(m: Model) -> None:
         "marshal",
         lambda t, p, c: And(t.post(v.gold[p]) == v.gold[p] - v.cost[c], v.gold[p] >= v.cost[c]),
         cites=["Marshal", "Costs"],
+    )
+
+    m.action_property(
+        "a player who gains gold adds it to his or her own gold pool",
+        "gain_gold",
+        lambda t, p: ForAll(Player, lambda q: t.post(v.gold[q]) == If(q == p, v.gold[q] + 1, v.gold[q])),
+        cites=["Gold"],
+        doc="Gold: when a player gains gold, that player takes an equivalent amount of gold from the treasury and "
+        "adds it to his or her gold pool.",
+    )
+    m.action_property(
+        "putting a card into play costs no gold",
+        "put_into_play",
+        lambda t, p, c: no_gold_change(t),
+        cites=["Put into Play"],
+        doc="Put into Play: the gold cost of the card being put into play is not paid.",
+    )
+
+    # ------------------------------------------------------------------ where each card ends up
+    m.action_property(
+        "a marshalled card is placed in play under its marshalling player's control",
+        "marshal",
+        lambda t, p, c: And(v.zone[c] == "hand", v.owner[c] == p, t.post(v.zone[c]) == "play",
+                            t.post(v.controller[c]) == p),
+        cites=["Marshal", "Ownership and Control"],
+        doc="Marshal: the active player marshals a card from his or her hand by paying its gold cost and placing it "
+        "in his or her play area.",
+    )
+    m.action_property(
+        "a card marshalled as a duplicate is placed under the copy it duplicates",
+        "marshal_duplicate",
+        lambda t, p, c, u: And(v.zone[c] == "hand", t.post(v.zone[c]) == "dup", t.post(v.under[c]) == u),
+        cites=["Duplicates", "Marshal"],
+        doc="Duplicates (Appendix I, 3.2): a duplicate is placed faceup, overlapped by the copy already in play.",
+    )
+    m.action_property(
+        "a card put into play enters play under the control of the player the ability names",
+        "put_into_play",
+        lambda t, p, c: And(t.post(v.zone[c]) == "play", t.post(v.controller[c]) == p),
+        cites=["Put into Play", "Ownership and Control"],
+    )
+    m.action_property(
+        "a card put into play as a duplicate is placed under the copy it duplicates",
+        "put_into_play_duplicate",
+        lambda t, p, c, u: And(t.post(v.zone[c]) == "dup", t.post(v.under[c]) == u),
+        cites=["Put into Play", "Duplicates"],
+    )
+    m.action_property(
+        "a player who takes control of a card controls it",
+        "take_control",
+        lambda t, p, c: And(v.zone[c] == "play", t.post(v.controller[c]) == p, t.post(v.zone[c]) == "play"),
+        cites=["Ownership and Control"],
+    )
+    m.action_property(
+        "when control reverts, the card's owner controls it",
+        "revert_control",
+        lambda t, c: And(v.zone[c] == "play", t.post(v.controller[c]) == v.owner[c], t.post(v.zone[c]) == "play"),
+        cites=["Ownership and Control"],
+    )
+    m.action_property(
+        "a card placed in the dead pile from its owner's hand or discard pile is in the dead pile",
+        "place_in_dead_pile",
+        lambda t, c: And(Or(v.zone[c] == "hand", v.zone[c] == "discard"), t.post(v.zone[c]) == "dead"),
+        cites=["Dead Pile"],
+    )
+    m.action_property(
+        "a card discarded from hand is in its owner's discard pile",
+        "discard_from_hand",
+        lambda t, c: And(v.zone[c] == "hand", t.post(v.zone[c]) == "discard"),
+        cites=["Discard Pile"],
     )
 
     # ------------------------------------------------------------------ entering play

@@ -8,7 +8,7 @@ leaving play); it passes on this model.
 from __future__ import annotations
 
 import pytest
-from agot_rules_helpers import Concrete, assert_caught, full_check, load, mutant_names
+from agot_rules_helpers import Concrete, assert_caught, full_check, ir_mutant_violates, load, mutant_names
 
 from ruleproof.engines.common import Options
 from ruleproof.engines.runner import check_system
@@ -255,3 +255,29 @@ def test_a_stolen_card_killed_goes_to_its_owners_dead_pile():
     s = c.step("leave_play(c1)", s, KILL)
     assert (c.get(s, "zone[c1]"), c.get(s, "controller[c1]")) == ("dead", "p1")
     assert c.step("marshal(p1, c2)", s) is None
+
+
+# ------------------------------------------------------------------ where each card ends up (IR mutants)
+EFFECTS = [
+    ("drop-update gain_gold: gold", "a player who gains gold adds it to his or her own gold pool"),
+    ("drop-update marshal: zone", "a marshalled card is placed in play under its marshalling player's control"),
+    ("drop-update marshal_duplicate: under", "a card marshalled as a duplicate is placed under the copy it duplicates"),
+    ("drop-update put_into_play: zone",
+     "a card put into play enters play under the control of the player the ability names"),
+    ("drop-update put_into_play: controller",
+     "a card put into play enters play under the control of the player the ability names"),
+    ("drop-update take_control: controller", "a player who takes control of a card controls it"),
+    ("drop-update revert_control: controller", "when control reverts, the card's owner controls it"),
+    ("drop-update place_in_dead_pile: zone",
+     "a card placed in the dead pile from its owner's hand or discard pile is in the dead pile"),
+    ("drop-update discard_from_hand: zone", "a card discarded from hand is in its owner's discard pile"),
+]
+
+
+@pytest.mark.parametrize(("label", "prop"), EFFECTS)
+def test_a_step_that_forgets_where_the_card_goes_is_caught(label, prop):
+    """The step happens but the card (or the gold) stays where it was. ``drop-update gain_gold: gold`` survived
+    every property before these were added (``ruleproof mutants``, default and melee scenarios), and
+    ``drop-update marshal: zone`` did in the small scenario; the others forget an update the same way."""
+    s = load("unique", "small")
+    assert ir_mutant_violates(s, label, [prop], depth=4) == [prop]
