@@ -52,7 +52,10 @@ Features (static scenario data per card):
 
 Rule parameters (unresolved in the notes): ``interrupted_acted`` -- whether a
 card whose action was interrupted counts as подействовавшая (default: no);
-``last_use_taps`` -- whether the X-th attack of "X раз за ход" taps.
+``last_use_taps`` -- whether the X-th attack of "X раз за ход" taps;
+``closed_counterstrikes`` -- whether a closed (tapped) creature that is attacked
+still deals its counter-strike (default: yes, as no stored source restricts it;
+review F9: a restriction is recalled but not confirmed).
 
 The deliberately broken rules are edits in ``mutants/berserk/actions.py``; tests
 use them to show that a property catches each break.
@@ -129,17 +132,18 @@ TAP_RESPONSE = ("static",)
 # rosters where the heal trigger can be answered: a fast effect that wounds the healer by 1, and a block
 HEAL_RESPONSES = ("kele_attacks", "kele_defends")
 
-_DEFAULTS = {"interrupted_acted": False, "last_use_taps": True}
+_DEFAULTS = {"interrupted_acted": False, "last_use_taps": True, "closed_counterstrikes": True}
 SCENARIOS = {
     "kele_attacks": {"roster": "kele_attacks", **_DEFAULTS},
     "kele_defends": {"roster": "kele_defends", **_DEFAULTS},
     "static": {"roster": "static", **_DEFAULTS},
+    "static_closed_no_counter": {"roster": "static", **{**_DEFAULTS, "closed_counterstrikes": False}},
     "twice": {"roster": "twice", **_DEFAULTS},
     "twice_no_last_tap": {"roster": "twice", **{**_DEFAULTS, "last_use_taps": False}},
     "finish": {"roster": "finish", **_DEFAULTS},
     "finish_interrupted_acts": {"roster": "finish", **{**_DEFAULTS, "interrupted_acted": True}},
 }
-CHECKED = ("kele_attacks", "kele_defends", "static", "twice", "twice_no_last_tap", "finish")
+CHECKED = ("kele_attacks", "kele_defends", "static", "static_closed_no_counter", "twice", "twice_no_last_tap", "finish")
 
 STAGES = ("idle", "declared", "strike", "trig_a", "heal_a", "counter", "trig_d", "heal_d", "payment")
 STAGE_LABELS = (
@@ -161,13 +165,15 @@ def build(
     roster: str = "kele_attacks",
     interrupted_acted: bool = False,
     last_use_taps: bool = True,
+    closed_counterstrikes: bool = True,
 ) -> Model:
     """The action lifecycle for the cards of ``roster``."""
     if roster not in ROSTERS:
         raise ValueError(f"unknown roster '{roster}' (known: {', '.join(ROSTERS)})")
     specs = {s.name: s for s in ROSTERS[roster]}
     m = Model("actions", doc=__doc__ or "")
-    m.params.update(roster=roster, interrupted_acted=interrupted_acted, last_use_taps=last_use_taps)
+    m.params.update(roster=roster, interrupted_acted=interrupted_acted, last_use_taps=last_use_taps,
+                    closed_counterstrikes=closed_counterstrikes)
 
     Side = m.sort("Side", ["p1", "p2"], labels=["игрок 1", "игрок 2"])
     Card = m.sort("Card", list(specs), labels=[s.label for s in specs.values()])
@@ -385,7 +391,8 @@ def build(
     @m.action(describe="ответный удар", cites=["539.4.1"])
     def counter(a: Step) -> None:
         a.require(stage == "counter")
-        back = If(alive(victim), strength[victim], 0)
+        strikes_back = alive(victim) if closed_counterstrikes else alive(victim) & ~tapped[victim]
+        back = If(strikes_back, strength[victim], 0)
         a.set(wounds[actor], Min(wounds[actor] + back, lives[actor]))
         a.set(stage, If(defender_trigger_fires(), Stage.trig_d, Stage.payment))
 

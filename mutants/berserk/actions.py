@@ -186,3 +186,26 @@ def _last_attack_free(m: Model) -> None:
 def _healed_defender_taps(m: Model) -> None:
     v = m.v
     _pay_tap(m, lambda c: v.rsv_tap[c] & ~_waived(m, c, mod_def=Or(False)))
+
+
+def _counterstrike(m: Model, closed_strikes: bool) -> None:
+    v = m.v
+    victim = If(v.has_def, v.defender, v.target)
+    back = _alive(m, victim) if closed_strikes else _alive(m, victim) & ~v.tapped[victim]
+
+    @m.amend("counter")
+    def _(a: Step) -> None:
+        a.set(v.wounds[v.actor], If(v.wounds[v.actor] + If(back, v.strength[victim], 0) >= v.lives[v.actor],
+                                    v.lives[v.actor], v.wounds[v.actor] + If(back, v.strength[victim], 0)))
+
+
+@MUTANTS("closed_no_counterstrike", "review F9, setting closed_counterstrikes=true: a closed attacked creature "
+         "deals no counter-strike")
+def _closed_no_counterstrike(m: Model) -> None:
+    _counterstrike(m, closed_strikes=False)
+
+
+@MUTANTS("closed_counterstrikes_anyway", "review F9, setting closed_counterstrikes=false: a closed attacked creature "
+         "strikes back all the same")
+def _closed_counterstrikes_anyway(m: Model) -> None:
+    _counterstrike(m, closed_strikes=True)

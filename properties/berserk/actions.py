@@ -387,6 +387,21 @@ def register(m: Model) -> None:
         cites=["539.4.1"],
     )
 
+    closed_counterstrikes = bool(m.params["closed_counterstrikes"])
+    m.action_property(
+        "ответный удар: жертва, оставшаяся в игре, наносит нападающему раны, равные своей силе"
+        + ("" if closed_counterstrikes else ", если она не закрыта"),
+        "counter",
+        lambda t: And(v.stage == "counter", ForAll(Card, lambda c: Implies(v.actor == c, t.post(v.wounds[c]) == Min(
+            v.wounds[c] + If(And(alive(victim()), Or(closed_counterstrikes, Not(v.tapped[victim()]))),
+                             v.strength[victim()], 0),
+            v.lives[c])))),
+        cites=["539.4.1"],
+        doc="The attacked creature (the defender, else the target) strikes back if it is still in play.  Whether "
+        "a closed creature strikes back is the rule parameter closed_counterstrikes (review F9: no stored source "
+        "settles it; both settings are checked).",
+    )
+
     # 539.4: «Такие особенности являются интерактивными, заявляются и выполняются по общим правилам»: the heal
     # trigger is declared (or declined, «может»), may be answered, and resolves; its condition is read then.
     def declared_heal(heal_stage: str, skip: str, mod: Any) -> Callable[[Transition], Term]:
@@ -521,6 +536,13 @@ def register(m: Model) -> None:
             "sanity: ответ закрыл нападающую карту, и нападение будет прервано",
             And(v.stage == "declared", v.kind == "attack", v.tapped[v.actor], v.feat[v.actor] == "no_tap_attack"),
             cites=["539.2", "526.1"],
+        )
+    if m.params["roster"] == "static":
+        m.reachable(
+            "sanity: атакованная закрытая карта в игре доходит до ответного удара",
+            And(v.stage == "counter", v.tapped[victim()], alive(victim())),
+            cites=["539.4.1"],
+            doc="Review F9: the counter-strike of a closed creature happens in the checked scenario.",
         )
     if "raider" in names:
         m.reachable(

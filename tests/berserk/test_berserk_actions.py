@@ -30,16 +30,17 @@ def load(scenario: str, **over: Any) -> System:
 
 
 @pytest.mark.parametrize("scenario",
-                         ["kele_attacks", "kele_defends", "static", "twice_no_last_tap", "finish_interrupted_acts"])
+                         ["kele_attacks", "kele_defends", "static", "static_closed_no_counter", "twice_no_last_tap",
+                          "finish_interrupted_acts"])
 def test_every_property_is_proved(scenario: str) -> None:
     system = load(scenario)
     results = check_system(system, "kind", Options(depth=6, kmax=8, timeout=60))
     open_ = [(r.property, r.verdict, r.reason) for r in results
              if r.kind != PropKind.REACH.value and r.verdict is not Verdict.PROVED]
     assert not open_
-    # 42 rules (static: 43, with the response that taps the acting card; kele_*: 44, with the response to the
+    # 43 rules (static: 44, with the response that taps the acting card; kele_*: 45, with the response to the
     # declared heal and its block) + the range check + deadlock, determinism, 539.2 cannot-vs-must
-    expected = {"static": 47, "kele_attacks": 48, "kele_defends": 48}.get(scenario, 46)
+    expected = {"static": 48, "static_closed_no_counter": 48, "kele_attacks": 49, "kele_defends": 49}.get(scenario, 47)
     assert len([r for r in results if r.kind != PropKind.REACH.value]) == expected
 
 
@@ -72,6 +73,10 @@ MUTANT_CASES = [
     ("healed_defender_taps", "kele_defends", "'cannot' prevails over 'must': tapped by the payment stage"),
     ("acted_keeps_movement", "kele_attacks",
      "539.2: этап оплаты оплачивает только зарезервированное: движение, использование «за ход»"),
+    ("closed_no_counterstrike", "static",
+     "ответный удар: жертва, оставшаяся в игре, наносит нападающему раны, равные своей силе"),
+    ("closed_counterstrikes_anyway", "static_closed_no_counter",
+     "ответный удар: жертва, оставшаяся в игре, наносит нападающему раны, равные своей силе, если она не закрыта"),
     ("skip_reservation_check", "static", "539.2: нападение заявляется только открытой картой, и ресурсы резервируются"),
     ("no_reserve_when_waived", "static", "539.2: нападение заявляется только открытой картой, и ресурсы резервируются"),
     ("acted_may_declare", "kele_attacks",
