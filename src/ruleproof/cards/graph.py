@@ -87,6 +87,7 @@ from ruleproof.cards.semantics import (
     is_forced,
     makes,
     needs,
+    other_side,
     parts_of,
     phase_of,
     raises,
@@ -518,7 +519,9 @@ def _trigger_edges(n: _Node, part: Cost | Effect, by_event: Mapping[EventKind, l
         if _player_target(part) or trig.subject.card_type is None or from_hand:
             # a player (or a player's hand): whose, relative to each ability's controller
             whose = frozenset({me}) if cost or _player_scope_you(part) else sides(part.target.subject.scope, me)
-            wanted = frozenset({them}) if from_hand else sides(trig.subject.scope, them)
+            # "from your hand" (the reader leaves its scope unset), "from an opponent's hand"
+            wanted = (frozenset({other_side(them)}) if trig.subject.scope in THEIRS else frozenset({them})) \
+                if from_hand else sides(trig.subject.scope, them)
             if not whose & wanted:
                 continue
             why = ("players compatible" if not from_hand

@@ -93,6 +93,7 @@ __all__ = [
     "YOURS",
     "CannotRule",
     "ChooserRule",
+    "ConditionRule",
     "CardFacts",
     "InitiatorRule",
     "InsteadRule",
@@ -587,6 +588,16 @@ class EventRule:
 
 
 @dataclass(frozen=True)
+class ConditionRule:
+    """An effect's condition the loop model cannot evaluate ("if you win this challenge, stand that character"; "if
+    you have more power than that player, draw 1 card"): the effect may resolve or not (``open``: the player of the
+    model picks, a superset of what the card does, so a "not a loop" stands and a loop found is named as a widening),
+    or, misread, it always resolves."""
+
+    open: bool = True
+
+
+@dataclass(frozen=True)
 class Rules:
     """The whole table: cost and effect entries and the framework rules (see the module docstring)."""
 
@@ -606,13 +617,14 @@ class Rules:
     pronouns: PronounRule = PronounRule()
     instead: InsteadRule = InsteadRule()
     choosers: ChooserRule = ChooserRule()
+    conditions: ConditionRule = ConditionRule()
 
     def swap(self, section: str, key: object, entry: object) -> Rules:
         """A copy with one entry replaced (``section``: ``costs``, ``effects``, ``limits``, ``refs``; or ``then``,
         ``piles``, ``dups`` with ``key`` ``None``)."""
         change: dict[str, Any] = {}
         if section in ("then", "piles", "dups", "cannot", "plots", "initiators", "unique", "alternatives", "events",
-                       "pronouns", "instead", "choosers"):
+                       "pronouns", "instead", "choosers", "conditions"):
             change[section] = entry
         else:
             table = dict(getattr(self, section))
@@ -686,8 +698,11 @@ _EFFECTS: dict[EffectKind, Entry] = {
                             (Res.STANDING,), (Res.KNEELING,), (EventKind.KNELT,)),
     EffectKind.GAIN_GOLD: Entry("gain gold from the treasury (to a gold pool, or onto a card)", ("Gains", "Gold"),
                                 _PLAYER | _ONE_CARD, (), (Res.GOLD,), (EventKind.GAIN_GOLD,)),
-    EffectKind.DRAW: Entry("draw cards from the top of the draw deck", ("Drawing Cards",), _PLAYER,
+    EffectKind.DRAW: Entry("draw cards from the top of the draw deck (\"draw it\": the top card of its owner's deck, "
+                           "which that player draws)", ("Drawing Cards",), _PLAYER | {TargetRef.EACH},
                            (Res.DECK,), (Res.HAND,), (EventKind.DRAW,)),
+    EffectKind.DISCARD_GOLD: Entry("return gold on a card to the treasury", ("Bestow", "Gold"), _ONE_CARD,
+                                   (Res.CARD_GOLD,)),
     EffectKind.GAIN_POWER: Entry("gain power on a card (or the faction card)", ("Gains", "Power"),
                                  _ONE_CARD | {TargetRef.FACTION_CARD}, (Res.IN_PLAY,), (Res.POWER,),
                                  (EventKind.GAIN_POWER,)),
@@ -750,6 +765,7 @@ _EFFECTS: dict[EffectKind, Entry] = {
 }
 #: Effects that happen at once: a duration the reader finds in their sentence belongs to another part of it.
 _INSTANT = (EffectKind.STAND, EffectKind.KNEEL, EffectKind.GAIN_GOLD, EffectKind.DRAW, EffectKind.GAIN_POWER,
+            EffectKind.DISCARD_GOLD,
             EffectKind.DISCARD_FROM_HAND, EffectKind.KILL, EffectKind.DISCARD, EffectKind.SACRIFICE,
             EffectKind.RETURN_TO_HAND, EffectKind.RETURN_TO_SHADOWS, EffectKind.REMOVE_FROM_GAME, EffectKind.REVEAL,
             EffectKind.RESOLVE_ABILITY, EffectKind.MOVE_CARD, EffectKind.PUT_INTO_PLAY, EffectKind.SAVE,
@@ -942,15 +958,16 @@ def answers(trig: Trigger, event: EventKind, src: Place | None) -> bool:
     A discard from hand and a discard from play are different triggering
     conditions: "after a card is discarded from your hand" answers only the
     first, a discard trigger that names no place only the second.  The
-    trigger's alternatives ("is sacrificed or killed") answer too.
+    trigger's alternatives ("is sacrificed or killed", "from an opponent's
+    hand or deck") answer too.
     """
     if event is not trig.event and event not in trig.also_events:
         return False
+    places = {place_of(z) for z in (trig.from_zone, *trig.also_zones) if z is not None}
     if event is EventKind.DISCARDED:
-        want = place_of(trig.from_zone) if trig.from_zone is not None else Place.PLAY
-        return (src or Place.PLAY) is want
+        return (src or Place.PLAY) in (places or {Place.PLAY})
     if trig.from_zone is not None:
-        return src is place_of(trig.from_zone)
+        return src in places
     return True
 
 
@@ -1075,6 +1092,12 @@ MUTANTS: Mapping[str, tuple[str, Callable[[Rules], Rules]]] = MappingProxyType({
                                lambda r: r.swap("alternatives", None, AltRule(either=False))),
     "controller_piles": ("a card leaving play goes to its controller's pile, not its owner's (Ownership and Control)",
                          lambda r: r.swap("piles", None, PileRule("controller"))),
+    "unknown_condition_holds": ("an effect whose condition the model cannot evaluate always resolves (Effects: only "
+                                "when its condition holds)",
+                                lambda r: r.swap("conditions", None, ConditionRule(False))),
+    "gold_discard_untracked": ("gold discarded from a card stays on it (Bestow: it returns to the treasury)",
+                               _swap_effect(EffectKind.DISCARD_GOLD, dataclasses.replace(
+                                   _EFFECTS[EffectKind.DISCARD_GOLD], untracked="gold on cards"))),
     "cancel_keeps_effects": ("a cancelled ability's effects resolve anyway (Cancel: they do not initiate)",
                              _swap_effect(EffectKind.CANCEL, dataclasses.replace(
                                  _EFFECTS[EffectKind.CANCEL], untracked="the effects it cancels"))),

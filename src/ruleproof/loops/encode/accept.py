@@ -40,6 +40,7 @@ from ruleproof.cards.abilities import (
     EventKind,
     Means,
     Phase,
+    QuantityKind,
     Scope,
     Subject,
     Target,
@@ -68,6 +69,7 @@ from ruleproof.cards.semantics import (
     fits,
     initiated,
     move_of,
+    parts_of,
     phase_of,
     place_of,
     src_places,
@@ -97,6 +99,7 @@ __all__ = [
     "self_or_chosen",
     "static_match",
     "target_match",
+    "that_many",
     "trigger_card_test",
 ]
 
@@ -108,7 +111,8 @@ _SUPPORTED_TYPES = frozenset({AbilityType.ACTION, AbilityType.REACTION, AbilityT
 _INTERRUPTS = frozenset({AbilityType.INTERRUPT, AbilityType.FORCED_INTERRUPT})
 _CARD_TYPES = frozenset({"character", "location", "attachment", "event", "agenda", "plot"})
 #: Trigger fields the model reads; the restrictions it leaves out widen the trigger.
-_TRIGGER_READ = frozenset({"event", "subject", "phase", "also_events", "means", "from_zone", "in_challenge"})
+_TRIGGER_READ = frozenset({"event", "subject", "phase", "also_events", "means", "from_zone", "in_challenge", "amount",
+                           "also_zones"})
 _TRIGGER_WIDENING = frozenset({"unopposed", "by_str", "participants", "as_role", "challenge", "also_challenges",
                                "to_zone"})
 _NEVER_IN_CYCLE = frozenset({Means.ASSAULT, Means.AMBUSH})
@@ -273,6 +277,13 @@ def plain_alternatives(t: Target) -> bool:
                and all(getattr(inherited(x, t), f) == getattr(t.subject, f) for f in _STATE_FIELDS) for x in t.also)
 
 
+def that_many(part: Cost | Effect) -> bool:
+    """Is ``part`` "draw that many cards": a player draws as many cards as its triggering condition counted ("after an
+    opponent draws 1 or more cards")?  The model lets the number be any from 1 (a widening)."""
+    return (isinstance(part, Effect) and part.kind is EffectKind.DRAW and part.amount is None
+            and part.x is not None and part.x.kind is QuantityKind.TRIGGER and target_ref(part) is TargetRef.PLAYER)
+
+
 def any_number(part: Cost | Effect, a: Ability) -> bool:
     """Is ``part`` "any number of" cards ("choose and stand any number of «Direwolf» characters"): no amount, "up
     to", and no X in its ability?  The model lets it act on up to every card that fits, which is what it says."""
@@ -397,7 +408,11 @@ def _part_problem(part: Cost | Effect, rules: Rules, ability: Ability, card: Car
         if part.amount is not None:
             out.append(LeftOut(label, f"{what}: it looks at the top {part.amount} cards only (the model lets it find "
                                "any card of the deck)", Direction.WIDENS))
-    if part.amount is None and ref is not TargetRef.EACH and not shared and not single and \
+    many = that_many(part)
+    if many:  # "draw that many cards": as many as the triggering condition's, which the model does not count
+        out.append(LeftOut(label, f"{what}: as many as its triggering condition's (the model lets it be any number "
+                           "from 1)", Direction.WIDENS))
+    if part.amount is None and ref is not TargetRef.EACH and not shared and not single and not many and \
             not any_number(part, ability):
         if isinstance(part, Cost):  # X paid as 0: the model pays less than the card may
             out.append(LeftOut(label, f"{what}: the amount X is taken as 0", Direction.WIDENS))
@@ -411,7 +426,7 @@ def _part_problem(part: Cost | Effect, rules: Rules, ability: Ability, card: Car
         if part.kind is EffectKind.SEARCH_DECK:  # the deck's other cards (not in the model) are never found
             out.append(LeftOut(label, f"{what}: only the model's cards in the deck can be found", Direction.NARROWS))
         return None
-    extra = set_fields(part) - (_COST_READ if isinstance(part, Cost) else _EFFECT_READ)
+    extra = set_fields(part) - (_COST_READ if isinstance(part, Cost) else _EFFECT_READ) - ({"x"} if many else set())
     if isinstance(part, Effect) and part.at_end_of is not None:
         # a delayed effect happens at the end of the phase (or round), after the loop's window (Delayed Effects): the
         # model does not run it; setting it up is a change of the game state
@@ -460,7 +475,11 @@ def _part_problem(part: Cost | Effect, rules: Rules, ability: Ability, card: Car
             extra -= {"instead", "condition"}
         if "condition" in extra:
             if not _evaluable(ability, part, part.condition):
-                out.append(LeftOut(label, f"{what}: its condition is not modelled", Direction.EITHER))
+                if rules.conditions.open and part in ability.effects:  # the model lets it resolve or not
+                    out.append(LeftOut(label, f"{what}: its condition is not modelled (the model lets it resolve or "
+                                       "not)", Direction.WIDENS))
+                else:  # (an option's effect of a choice, or the rule misread: it resolves whenever picked)
+                    out.append(LeftOut(label, f"{what}: its condition is not modelled", Direction.EITHER))
             extra -= {"condition"}
         if entry.move is not None and entry.move.src is None:
             if not src_places(part, entry):
@@ -475,6 +494,10 @@ def _part_problem(part: Cost | Effect, rules: Rules, ability: Ability, card: Car
         # "~ or a «Small Council» character": the model takes the first; the others only add
         out.append(LeftOut(label, f"{what}: the alternative targets are not modelled", Direction.NARROWS))
     zone = part.target.subject.zone
+    if isinstance(part, Effect) and part.kind is EffectKind.DRAW and ref is TargetRef.EACH:
+        if zone is not Zone.TOP_OF_DECK:
+            return f"{what}: drawing cards that are not the top card of a deck is not modelled"
+        zone = None  # "reveal the top card of your deck ... draw it": its owner draws 1 card
     if zone is Zone.PLAY:
         zone = None  # "in play" is where the model looks anyway
     if zone is not None and (entry.move is None and not entry.anywhere or place_of(zone) is None):
@@ -584,10 +607,15 @@ def _trigger_problem(t: Trigger, a: Ability, label: str, out: list[LeftOut]) -> 
         return f"trigger: '{', '.join(sorted(extra - widen))}' is not modelled by the loop encoder"
     for f in sorted(widen):
         out.append(LeftOut(label, f"trigger: the restriction '{f}' is not modelled", Direction.WIDENS))
+    if t.amount is not None and t.amount > 1:  # "after 3 or more characters are declared": how many is not tracked
+        out.append(LeftOut(label, f"trigger: '{t.amount} or more' is not modelled", Direction.WIDENS))
     if t.means is not None and t.means not in _NEVER_IN_CYCLE:
         return f"trigger: 'by {t.means.value}' is not modelled by the loop encoder"
     if t.from_zone is not None and t.from_zone.value not in ("hand",):
         return f"trigger: from the {t.from_zone.value.replace('_', ' ')} is not modelled by the loop encoder"
+    if any(z is not Zone.DRAW_DECK for z in t.also_zones) or t.also_zones and t.event is not EventKind.DISCARDED:
+        return "trigger: from the " + " or ".join(z.value.replace("_", " ") for z in t.also_zones) + \
+            " is not modelled by the loop encoder"
     if t.from_zone is not None:
         s = t.subject
         if a.type in _INTERRUPTS:
@@ -792,6 +820,13 @@ def encode(candidate: Candidate, abilities: Mapping[str, Sequence[Ability]], car
                 return Unsupported(candidate, f"{label}: {p}", unread)
             return Unsupported(candidate, f"{label}: {p}")
         abil.append(a)
+    if any(t is not None and Zone.DRAW_DECK in t.also_zones for t in (trigger_of(a) for a in abil)) and \
+            any(Place.DECK in src_places(p, e) for a in abil for p in parts_of(a)
+                if (e := entry_of(p, rules)) is not None):
+        # the model moves only its own cards out of a deck, not the deck's others: a discard from a deck would be
+        # missed by "after a card is discarded from an opponent's hand or deck"
+        return Unsupported(candidate, "a trigger on a discard from a deck, with a card taken from a deck in the "
+                           "cycle (the model moves only its own cards out of a deck)")
     phases = {p for p in (phase_of(a) for a in abil) if p is not None}
     # the opponent is in the model with their cards, or when any player may initiate an ability of the cycle
     both = any(c.owner == "opp" for c in used) or any(a.any_player for a in abil) or any(_names_opponent(a)

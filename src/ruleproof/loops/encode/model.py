@@ -229,7 +229,7 @@ def _declare_state(ctx: Ctx, zone: Sort, removal: Sort, player: Sort, abil: Sort
     declare("standing", Bool, ctx.card, OneOf(False, True), False)
     declare("power", Int(0, _BIG), ctx.card, Range(0, 2), 0)
     if any(c.kind is CostKind.DISCARD_GOLD for a in enc.abilities for c in a.costs) or \
-            any(e.kind is EffectKind.GAIN_GOLD and not e.target.is_player
+            any(e.kind is EffectKind.GAIN_GOLD and not e.target.is_player or e.kind is EffectKind.DISCARD_GOLD
                 for a in enc.abilities for e in a.effects):
         declare("cgold", Int(0, _BIG), ctx.card, Range(0, 3), 0)  # gold on cards: only if used
     if any(mv.saveable for mv in ctx.moves.values()) and any(c.unique for c in enc.cards) and any(
@@ -479,6 +479,8 @@ def _effects(s: AbilityStep) -> None:
         else:
             if e.condition is not None and (cond := s.card_condition(e.condition)) is not None:
                 guards.append(cond)
+            elif e.condition is not None and rules.conditions.open:  # not evaluated: it may resolve or not
+                guards.append(s.st.choose(f"cond{ei}", Bool))
             if e.optional:  # "may": the player chooses to resolve it (May)
                 guards.append(s.st.choose(f"use{ei}", Bool))
         outer = s.sym.guard

@@ -33,6 +33,7 @@ from ruleproof.cards.semantics import (
     src_places,
 )
 from ruleproof.dsl import And, Bool, If, Int, Not, Or, Term
+from ruleproof.loops.encode.accept import that_many
 from ruleproof.loops.encode.step import AbilityStep, ban_name, false, pending_name, true
 
 __all__ = ["COST_ENCODERS", "EFFECT_ENCODERS", "CostEncoder", "EffectEncoder"]
@@ -198,12 +199,29 @@ def _effect_move_gold(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: int) 
             s.sym.put(("gold", dst), s.sym[("gold", dst)] + moved)
 
 
+def _effect_discard_gold(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: int) -> None:
+    """Discard gold from a card in play: it returns to the treasury, as much as there is (Bestow, Gold)."""
+    if e.untracked or ("cgold", s.sid) not in s.sym:  # (a misreading: the gold stays)
+        _effect_untracked(s, ef, e, tag, amt)
+        return
+
+    def eligible(k: str) -> Term:
+        return And(s.in_play(k), s.pre[("cgold", k)] >= 1)
+
+    for k, cond in s.effect_targets(tag, ef.target, 1, eligible).items():
+        have = s.sym[("cgold", k)]
+        s.sym.put(("cgold", k), If(have >= amt, have - amt, 0), when=And(cond, s.sym[("zone", k)] == Place.PLAY.value))
+
+
 def _effect_draw(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: int) -> None:
-    """Each named player draws cards from the top of their deck, as many as there are (Drawing Cards; Effects)."""
+    """Each named player draws cards from the top of their deck, as many as there are (Drawing Cards; Effects);
+    "draw it" of the top card of a player's deck is that player drawing 1 card; "draw that many" any number from 1
+    (the count of its triggering condition is not tracked: a widening, named by the encoder)."""
+    many: int | Term = s.st.choose(f"{tag}_many", Int(1, 10**6)) if that_many(ef) else amt
     for p in s.players(ef.target):
         deck, hand = ("deck", p), ("hand", p)
         s.changes.append(s.pre[deck] >= 1)
-        got = If(s.sym[deck] >= amt, amt, s.sym[deck])
+        got = If(s.sym[deck] >= many, many, s.sym[deck])
         s.sym.put(hand, s.sym[hand] + got)
         s.sym.put(deck, s.sym[deck] - got)
         s.emit_player(EventKind.DRAW, p)
@@ -478,6 +496,7 @@ EFFECT_ENCODERS: Mapping[EffectKind, EffectEncoder] = MappingProxyType({
     EffectKind.KNEEL: _effect_turn,
     EffectKind.GAIN_GOLD: _effect_gain_gold,
     EffectKind.DRAW: _effect_draw,
+    EffectKind.DISCARD_GOLD: _effect_discard_gold,
     EffectKind.GAIN_POWER: _effect_gain_power,
     EffectKind.DISCARD_FROM_HAND: _effect_discard_from_hand,
     EffectKind.KILL: _effect_move_out,

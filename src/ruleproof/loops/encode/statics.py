@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
-from ruleproof.cards.abilities import Ability, AbilityType, Cost, Effect, EventKind, Scope
+from ruleproof.cards.abilities import Ability, AbilityType, CardKind, Cost, Effect, EventKind, Scope
 from ruleproof.cards.semantics import (
     PLAYER_RES,
     CardFacts,
@@ -82,11 +82,14 @@ def cannot_repeat(abilities: Sequence[Ability], owners: Sequence[str], labels: S
                   attachments: bool, cards: Sequence[CardFacts] = ()) -> str:
     """Why the cycle of ``abilities`` (owned by ``owners``, on ``cards``) can never repeat, or ``""`` when the table
     does not rule it out.  ``attachments``: an attachment of the model may leave play with its host.  The initiation
-    of each ability raises its own triggering conditions (a cancel's "would initiate": :func:`initiation_raises`)."""
+    of each ability raises its own triggering conditions (a cancel's "would initiate": :func:`initiation_raises`),
+    and an event played puts a card in a discard pile."""
     made: set[tuple[Res, str]] = set()
     events: list[tuple[EventKind, Place | None]] = []
     for a, k in zip(abilities, cards, strict=False):
         events.extend((ev, None) for ev in initiation_raises(a, k))
+        if k.kind is CardKind.EVENT:  # a played event goes to its owner's discard pile (Events)
+            made.add((Res.IN_DISCARD, "*"))
     for a, owner in zip(abilities, owners, strict=True):
         for part in parts_of(a):  # (with the effects of each option of a choice)
             entry = entry_of(part, rules)

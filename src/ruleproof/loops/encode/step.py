@@ -425,12 +425,14 @@ class AbilityStep:
 
     def emit_hand_discard(self, player: str, cond: Term) -> None:
         """Cards were discarded from ``player``'s hand (when ``cond``): mark "after a card is discarded from your
-        hand" reactions of that player (the hand's owner, whoever's effect discarded them)."""
+        hand" reactions of that player (the hand's owner, whoever's effect discarded them), and "... from an
+        opponent's hand" reactions of the other player."""
         ctx = self.ctx
         for j, b in enumerate(ctx.enc.abilities):
             if b.trigger is None or b.type in _INTERRUPTS or b.trigger.from_zone is None:
                 continue
-            if answers(b.trigger, EventKind.DISCARDED, Place.HAND) and ctx.holder(j).owner == player:
+            theirs = b.trigger.subject.scope in (Scope.OPPONENT_OWNS, Scope.OPPONENT_CONTROLS, Scope.OPPONENT)
+            if answers(b.trigger, EventKind.DISCARDED, Place.HAND) and (ctx.holder(j).owner == player) != theirs:
                 self.sym.put(("pending", f"a{j}"), True, when=cond)
 
     # leaving play --------------------------------------------------------
