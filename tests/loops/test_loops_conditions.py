@@ -35,3 +35,16 @@ def test_mutant_unknown_condition_holds_is_caught() -> None:
     run = _fury("unknown_condition_holds")
     assert run.step(0, target0=STANNIS, cond1=False)
     assert run.get("standing", STANNIS) is True
+
+
+def test_the_reason_of_an_unknown_names_what_makes_it_one() -> None:
+    """Ours is the Fury with Castle Black Mason (07009: "... search the top 10 cards of your deck ..."): the answer is
+    unknown because the search is both narrowed and widened; the untracked participation of Ours is the Fury is kept in
+    the result's clauses but not in the reason, which starts with what makes it unknown."""
+    from ruleproof.loops.lasso import Category, classify
+
+    enc = encoding([(FURY, 1), ("07009", 1)])
+    r = classify(enc)
+    assert r.category is Category.UNKNOWN, r.reason
+    assert "(untracked)" not in r.reason and "search_deck" in r.reason
+    assert any(x.endswith("(untracked)") for x in r.left_out)

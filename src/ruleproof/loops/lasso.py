@@ -314,7 +314,7 @@ def classify(enc: Encoding, timeout: float | None = 20.0, max_passes: int = 8) -
     dirs = enc.directions()
     if Direction.EITHER in dirs or {Direction.NARROWS, Direction.WIDENS} <= dirs:
         return _result(enc, Category.UNKNOWN, "the answer depends on text the model leaves out: "
-                       + _phrases(enc, None), t0)
+                       + _phrases(enc, None, deciding=True), t0)
     if enc.static:
         return _honest(enc, _result(enc, Category.NOT_A_LOOP, enc.static, t0))
     try:
@@ -326,8 +326,11 @@ def classify(enc: Encoding, timeout: float | None = 20.0, max_passes: int = 8) -
                        f"(a ruleproof bug; please report it): {exc}", t0)
 
 
-def _phrases(enc: Encoding, direction: Direction | None) -> str:
-    return "; ".join(x.describe() for x in enc.left_out if direction is None or x.direction is direction)
+def _phrases(enc: Encoding, direction: Direction | None, deciding: bool = False) -> str:
+    """The left-out clauses of ``direction`` (``None``: all); ``deciding``: only those that can overturn an answer
+    (not the untracked values), so the reason of an unknown starts with what makes it one."""
+    return "; ".join(x.describe() for x in enc.left_out if (direction is None or x.direction is direction)
+                     and not (deciding and x.direction is Direction.UNTRACKED))
 
 
 _LOOPS = frozenset({Category.UNBOUNDED, Category.MANDATORY, Category.LIMITED})
