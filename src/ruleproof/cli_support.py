@@ -249,6 +249,8 @@ DEFAULT_RLIMIT = 20_000_000
 
 MIN_MEMORY = 256 * 2**20
 """The smallest ``--memory-limit`` (Python, Z3 and the model need some room)."""
+MAX_MEMORY = 2**50
+"""The largest ``--memory-limit`` (1024T; the operating system's limit must fit a C long)."""
 
 
 def budget_options(f: Callable[..., Any]) -> Callable[..., Any]:
@@ -297,4 +299,7 @@ def check_budget(time_limit: float | None, memory_limit: str, rlimit: int | None
             raise InputError(f"--memory-limit takes a size such as 2G or 512M, got '{clip(memory_limit)}'") from None
         if memory < MIN_MEMORY:
             raise InputError(f"--memory-limit must be at least {MIN_MEMORY // 2**20}M, got '{clip(memory_limit)}'")
+        if memory > MAX_MEMORY:
+            raise InputError(f"--memory-limit must be at most {MAX_MEMORY // 2**40}T (or 'none'), "
+                             f"got '{clip(memory_limit)}'")
     return Budget(time_limit, memory, rlimit or None)

@@ -31,14 +31,13 @@ def _streams() -> tuple[TextIO, TextIO]:
 def run_rulings(paths: tuple[str, ...], as_json: bool, timeout: float | None, out: TextIO, err: TextIO,
                 params: tuple[str, ...] = ()) -> int:
     """Load every ruling first (a bad file stops everything, nothing half-written), then check each."""
-    from ..cli_support import error_object, json_error, parse_params
+    from ..cli_support import check_seconds, error_object, json_error, parse_params
     from .check import check_ruling
     from .model import bundled_rulings_dir, load_rulings
     from .render import exit_status, render_results, results_json
 
     try:
-        if timeout is not None and timeout <= 0:
-            raise InputError(f"--timeout must be positive, got {timeout}")
+        check_seconds("--timeout", timeout)  # finite, positive, at most a week (NaN once crashed the solver call)
         rulings = load_rulings(list(paths) if paths else [bundled_rulings_dir()], parse_params(params))
         results = [check_ruling(r, timeout) for r in rulings]
     except (InputError, InternalError) as e:

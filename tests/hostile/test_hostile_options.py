@@ -1,0 +1,23 @@
+"""Options with values nobody on the team tried (found by the hostile-user pass; each once crashed or misled)."""
+
+from __future__ import annotations
+
+import pytest
+from hostile_helpers import COUNTER, attempt
+
+
+@pytest.mark.parametrize("json_mode", [False, True])
+def test_a_memory_limit_too_large_for_the_system_is_bad_input(json_mode: bool) -> None:
+    """``--memory-limit 99999999999T`` was an internal error (OverflowError from setrlimit)."""
+    argv = ["check", COUNTER, "--memory-limit", "99999999999T", *(["--json"] if json_mode else [])]
+    line = attempt(*argv, expect={2}).error_line()
+    assert "--memory-limit must be at most 1024T" in line and "internal error" not in line
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "0", "-1", "1e300"])
+def test_ruling_timeout_must_be_a_finite_positive_number(value: str) -> None:
+    """``ruling --timeout nan`` was an internal error (ValueError converting NaN to milliseconds)."""
+    for json_mode in (False, True):
+        argv = ["ruling", "--timeout", value, *(["--json"] if json_mode else [])]
+        line = attempt(*argv, expect={2}).error_line()
+        assert line.startswith("--timeout must") or line.startswith("error: --timeout must"), line
