@@ -44,6 +44,7 @@ from .cli_support import (
     check_seconds,
     error_object,
     json_error,
+    output_mode,
     parse_params,
     report_width,
     streams,
@@ -200,7 +201,7 @@ def check(model: str | None, props: tuple[str, ...], depth: int, kmax: int, engi
     trace_path = _trace_dir(trace_dir)
     opts = Options(depth=depth, kmax=kmax, timeout=timeout, skip_checks=skip_checks, rule_coverage=rule_coverage,
                    rlimit=plan_budget.rlimit)
-    mode = "jsonl" if as_jsonl else "json" if as_json else "text"
+    mode = output_mode(as_json, as_jsonl)
     name = model or "agot (bundled)"
     with budget.limits(plan_budget.time_limit, plan_budget.memory, stage_limit=timeout):
         specs = discover(model, properties)
@@ -416,7 +417,7 @@ def mutants(model: str | None, depth: int, timeout: float, limit: int | None, as
     plan_budget = check_budget(time_limit, memory_limit, rlimit)
     check_target(workers, scheduler)
     opts = Options(depth=depth, kmax=4, timeout=timeout, rlimit=plan_budget.rlimit)
-    mode = "jsonl" if as_jsonl else "json" if as_json else "text"
+    mode = output_mode(as_json, as_jsonl)
     name = model or "agot (bundled)"
     with budget.limits(plan_budget.time_limit, plan_budget.memory, stage_limit=timeout):
         from .scale.mutants import plan_mutants, run_mutants

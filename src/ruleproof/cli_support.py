@@ -45,6 +45,7 @@ __all__ = [
     "streams",
     "error_object",
     "json_error",
+    "output_mode",
     "parse_params",
     "write_atomic",
     "file_mode",
@@ -119,6 +120,15 @@ def parse_params(items: tuple[str, ...]) -> dict[str, Any]:
         except (json.JSONDecodeError, RecursionError):
             out[k] = v
     return out
+
+
+def output_mode(as_json: bool, as_jsonl: bool) -> str:
+    """``text``, ``json`` (one object at the end) or ``jsonl`` (an object per result); both flags are bad input
+    (``--json`` promises exactly one object)."""
+    if as_json and as_jsonl:
+        raise InputError("--json and --jsonl exclude each other (--json: one object at the end; --jsonl: one "
+                         "object per result, then a summary)")
+    return "jsonl" if as_jsonl else "json" if as_json else "text"
 
 
 def json_error(line: str) -> str:

@@ -68,8 +68,11 @@ def check_promise(res: Outcome, expect: set[int]) -> None:
     assert res.code in DOCUMENTED, shown
     assert "Traceback" not in res.out + res.err, shown
     assert "Exception ignored" not in res.err, shown
-    json_mode = "--json" in res.argv
-    if json_mode and "--jsonl" not in res.argv:
+    json_mode, jsonl_mode = "--json" in res.argv, "--jsonl" in res.argv
+    if jsonl_mode and res.code != 2 and res.code in DOCUMENTED:  # one object a line, each with the version
+        lines = res.out.splitlines()
+        assert lines and all(json.loads(ln).get("version") == 1 for ln in lines), shown
+    elif json_mode or jsonl_mode:  # an error under --jsonl is one object too
         obj = json.loads(res.out)  # exactly one object: json.loads refuses trailing data
         assert isinstance(obj, dict) and obj.get("version") == 1, shown
         if res.code == 2:

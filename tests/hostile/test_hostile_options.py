@@ -21,3 +21,11 @@ def test_ruling_timeout_must_be_a_finite_positive_number(value: str) -> None:
         argv = ["ruling", "--timeout", value, *(["--json"] if json_mode else [])]
         line = attempt(*argv, expect={2}).error_line()
         assert line.startswith("--timeout must") or line.startswith("error: --timeout must"), line
+
+
+@pytest.mark.parametrize("argv", [["check", COUNTER], ["mutants", COUNTER, "--limit", "1"],
+                                  ["loops", "--cards", "01163"]])
+def test_json_and_jsonl_together_are_refused(argv: list[str]) -> None:
+    """``--json --jsonl`` printed a stream of objects (``--json`` promises exactly one): now one error object."""
+    res = attempt(*argv, "--json", "--jsonl", expect={2})
+    assert res.out.count("\n") == 1 and "--json and --jsonl exclude each other" in res.json["error"]

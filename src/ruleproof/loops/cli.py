@@ -20,6 +20,7 @@ from ruleproof.cli_support import (
     budget_options,
     check_budget,
     check_seconds,
+    output_mode,
     report_width,
     streams,
 )
@@ -231,6 +232,7 @@ def loops(codes: tuple[str, ...], deck_file: Path | None, pool_dir: Path | None,
     s = streams()
     if verbose and quiet:
         raise InputError("--verbose and --quiet exclude each other")
+    output_mode(as_json, as_jsonl)
     width = report_width(s.out)
     check_seconds("--timeout", timeout)
     if timeout < 0.1:
