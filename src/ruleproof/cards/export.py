@@ -34,7 +34,7 @@ import networkx as nx
 
 from ruleproof.cards.graph import OPPONENT, YOU, build_ability_graph, facts_from_pool, two_player_abilities
 from ruleproof.cards.overrides import Overrides, compile_pool
-from ruleproof.cards.pool import Deck, Pool
+from ruleproof.cards.pool import Deck, Pool, unknown_code
 from ruleproof.errors import InputError
 
 __all__ = ["PICTURE_LIMIT", "abilities_graph", "render", "to_dot", "edge_legend", "label_positions"]
@@ -81,7 +81,7 @@ def abilities_graph(pool: Pool, codes: Iterable[str] = (), deck: Deck | None = N
                          "opponent's copy), --deck FILE, or --all for the whole pool")
     for c in mine + theirs:
         if pool.get(c) is None:
-            raise InputError(f"unknown card code {c}")
+            raise unknown_code(pool, c)
     wanted = None if whole_pool else tuple(dict.fromkeys(mine + theirs))
     compiled = compile_pool(pool, overrides, wanted)
     keyed = two_player_abilities(compiled, None if whole_pool else mine, theirs)

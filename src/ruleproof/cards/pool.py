@@ -30,7 +30,8 @@ from referencing.jsonschema import DRAFT7
 from ruleproof.cards.compiler import card_text
 from ruleproof.errors import InputError, SourceLoc, clip
 
-__all__ = ["Card", "Deck", "DeckEntry", "Pool", "default_pool_dir", "load_deck", "load_pool", "parse_deck"]
+__all__ = ["Card", "Deck", "DeckEntry", "Pool", "default_pool_dir", "load_deck", "load_pool", "parse_deck",
+           "unknown_code"]
 
 _KEYWORD_SENTENCE = re.compile(
     r"^(ambush|assault|bestow|insight|intimidate|limited|no attachments(?: except [a-z' ]+)?|pillage|prized|renown|"
@@ -111,6 +112,22 @@ class Pool:
     def names(self) -> tuple[str, ...]:
         """Return the distinct card names (as printed)."""
         return tuple(v[0].name for v in self._by_name.values())
+
+
+def unknown_code(pool: Pool, code: str) -> InputError:
+    """The error for ``--cards CODE`` naming no card of ``pool``: a card name gets its codes, a near code a hint."""
+    named = pool.by_name(code.strip()) if code.strip() else ()
+    if named:
+        codes = ", ".join(f"{c.code} ({c.pack_code})" for c in named[:8])
+        return InputError(f"unknown card code '{clip(code)}': --cards takes a code; '{clip(code.strip())}' is the "
+                          f"card {codes}")
+    near = pool.get(code.zfill(5)) if code.isdigit() else None  # 1163 for 01163
+    if near is None:
+        close = difflib.get_close_matches(code, [c.code for c in pool.cards], n=1) if 0 < len(code) <= 20 else []
+        near = pool.get(close[0]) if close else None
+    hint = f"; did you mean {near.code} ({near.name})?" if near is not None else ""
+    shown = clip(code) if code and code.strip() == code else repr(clip(code))
+    return InputError(f"unknown card code {shown}{hint}")
 
 
 def _int_or_none(v: Any) -> int | None:
@@ -229,7 +246,7 @@ def load_pool(pool_dir: str | Path | None = None, *, validate: bool = True) -> P
     pack_names: dict[str, str] = {}
     for path in sorted(packs_dir.glob("*.json")):
         try:
-            raw = path.read_text(encoding="utf-8")
+            raw = path.read_text(encoding="utf-8-sig")  # a byte-order mark (Windows editors) is not part of the JSON
         except (OSError, UnicodeDecodeError) as exc:
             why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             raise InputError(f"cannot read the pack file: {clip(why)}", SourceLoc(str(path))) from None
@@ -444,10 +461,14 @@ def parse_deck(text: str, pool: Pool, source: str = "<deck>") -> Deck:
 
 
 def load_deck(path: str | Path, pool: Pool | None = None) -> Deck:
-    """Read and parse a deck-list file (see :func:`parse_deck`)."""
+    """Read and parse a deck-list file (see :func:`parse_deck`); a list that names no card is an error."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        text = p.read_text(encoding="utf-8-sig")  # a byte-order mark (Windows Notepad) is not part of the first line
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read deck list: {clip(exc)}", SourceLoc(str(p))) from None
-    return parse_deck(text, pool if pool is not None else load_pool(), str(p))
+    deck = parse_deck(text, pool if pool is not None else load_pool(), str(p))
+    if not deck.codes():  # an empty list must not widen a search to the whole pool
+        raise InputError("the deck list names no card (an empty deck is not the whole pool: omit --deck for that)",
+                         SourceLoc(str(p)))
+    return deck

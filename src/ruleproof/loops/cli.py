@@ -10,7 +10,7 @@ import click
 
 from ruleproof import budget
 from ruleproof.cards.overrides import load_overrides
-from ruleproof.cards.pool import load_deck, load_pool
+from ruleproof.cards.pool import load_deck, load_pool, unknown_code
 from ruleproof.cli_support import (
     EXIT_OK,
     EXIT_UNKNOWN,
@@ -24,7 +24,7 @@ from ruleproof.cli_support import (
     report_width,
     streams,
 )
-from ruleproof.errors import InputError, clip
+from ruleproof.errors import InputError
 from ruleproof.loops.driver import search_loops
 from ruleproof.loops.lasso import Category, LoopResult
 from ruleproof.loops.search import LoopReport, report_json, result_json, top_phrases, top_reasons
@@ -242,14 +242,11 @@ def loops(codes: tuple[str, ...], deck_file: Path | None, pool_dir: Path | None,
     with budget.limits(plan_budget.time_limit, plan_budget.memory, stage_limit=timeout):
         pool = load_pool(pool_dir)
         deck = load_deck(deck_file, pool) if deck_file is not None else None
-        if deck is not None and not deck.codes():
-            raise InputError(f"{deck_file}: the deck list names no card (an empty deck is not the whole pool: "
-                             "omit --deck to search the whole pool)")
         mine = [c for c in codes if not c.startswith("opp:")]
         theirs = [c[4:] for c in codes if c.startswith("opp:")]
         for c in mine + theirs:
             if pool.get(c) is None:
-                raise InputError(f"unknown card code {clip(c)}")
+                raise unknown_code(pool, c)
         ov = load_overrides(override_files)
         with Activity(s.err) as activity:
 
