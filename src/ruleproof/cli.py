@@ -215,6 +215,9 @@ def check(model: str | None, props: tuple[str, ...], depth: int, kmax: int, engi
                               specs)
         graph = [] if props else graph_check_results(model)
         expected = work.expected() + [(r.system, r.scenario, r.property) for r in graph]
+        if not expected:  # exit 0 over nothing would read as "every property proved"
+            raise InputError("nothing to check: the model declares no property and every consistency check is "
+                             "skipped (--skip-check, m.skip_check)")
         sources = tuple((sp.name, display_path(str(sp.properties_file)) if sp.properties_file else "") for sp in specs)
         text = TextOptions(-1 if quiet else 1 if verbose else 0, witnesses, report_width(s.out), ids, trace_format,
                            sources)
@@ -423,6 +426,9 @@ def mutants(model: str | None, depth: int, timeout: float, limit: int | None, as
         from .scale.mutants import plan_mutants, run_mutants
 
         work = plan_mutants(model, opts, limit)
+        if not work.units:  # exit 0 over no mutant would read as "every mutant judged"
+            raise InputError("nothing to mutate: the model has no action update or requirement to break and no rule "
+                             "mutants")
         done: list[tuple[str, Any]] = []
 
         def add(system: str, r: Any) -> None:

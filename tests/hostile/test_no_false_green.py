@@ -85,3 +85,39 @@ def test_a_model_calling_os_exit_is_never_exit_0(cmd: str, model: str, tmp_path:
     check_promise(res, {2})
     assert f"{model}:" in res.error_line() and "os._exit(0)" in res.error_line()
     assert not list(tmp_path.iterdir())
+
+
+NO_PROPERTY = '''
+from ruleproof.dsl import Bool, Model, Step
+
+
+def build() -> Model:
+    m = Model("bare")
+    x = m.var("x", Bool, init=False)
+{actions}
+    return m
+'''
+FLIP = '''
+    @m.action(describe="flip")
+    def flip(a: Step) -> None:
+        a.set(x, ~x)
+'''
+
+
+def test_no_property_left_to_check_is_not_exit_0(tmp_path: Path) -> None:
+    """Every consistency check skipped on a model without properties printed '0 properties', exit 0."""
+    model = tmp_path / "bare.py"
+    model.write_text(NO_PROPERTY.format(actions=FLIP), encoding="utf-8")
+    skip = ["--skip-check", "deadlock", "--skip-check", "determinism", "--skip-check", "must-cannot"]
+    for extra in ([], ["--json"]):
+        assert "nothing to check" in attempt("check", str(model), *skip, *extra, expect={2}).error_line()
+    res = attempt("check", str(model), "--skip-check", "must-cannot", expect={0})  # a check left: a real answer
+    assert _complete("check", res.out, False)
+
+
+def test_a_model_with_nothing_to_mutate_is_not_exit_0(tmp_path: Path) -> None:
+    """``mutants`` on a model without actions printed an empty line, exit 0 (also with ``--min-score 0.9``)."""
+    model = tmp_path / "bare.py"
+    model.write_text(NO_PROPERTY.format(actions=""), encoding="utf-8")
+    for extra in ([], ["--json"], ["--min-score", "0.9"]):
+        assert "nothing to mutate" in attempt("mutants", str(model), *extra, expect={2}).error_line()
