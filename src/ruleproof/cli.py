@@ -216,8 +216,8 @@ def check(model: str | None, props: tuple[str, ...], depth: int, kmax: int, engi
         graph = [] if props else graph_check_results(model)
         expected = work.expected() + [(r.system, r.scenario, r.property) for r in graph]
         if not expected:  # exit 0 over nothing would read as "every property proved"
-            raise InputError("nothing to check: the model declares no property and every consistency check is "
-                             "skipped (--skip-check, m.skip_check)")
+            raise InputError("nothing to check: no property is left once the skipped consistency checks "
+                             "(--skip-check, m.skip_check) are left out")
         sources = tuple((sp.name, display_path(str(sp.properties_file)) if sp.properties_file else "") for sp in specs)
         text = TextOptions(-1 if quiet else 1 if verbose else 0, witnesses, report_width(s.out), ids, trace_format,
                            sources)

@@ -244,7 +244,7 @@ def test_skip_check_switches_a_consistency_check_off_by_name():
     assert rc == 1 and json.loads(text)["results"][0]["verdict"] == "violated"
     rc, text = _cli("check", model, "--scenario", "small", "--param", 'mutant="exact_claim"', "--engine", "bmc",
                     "--depth", "4", "--json", "-p", DEADLOCK_NAME, "--skip-check", DEADLOCK)
-    assert rc == 0 and json.loads(text)["results"] == []
+    assert rc == 2 and "nothing to check" in json.loads(text)["error"]  # exit 0 over no result would be a false green
 
 
 def test_coverage_names_an_unreachable_rule():
