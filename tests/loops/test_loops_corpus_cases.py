@@ -98,7 +98,7 @@ def test_a_card_whose_control_is_taken_closes_the_cycle_and_the_text_names_the_t
     lines = text.splitlines()
     head = lines.index("== limited (1)")
     assert lines[head + 1].endswith("passes: 2")
-    assert "Yoren (13085) may take control of Satin (opp:07013)" in lines[head + 2]
+    assert "Yoren (13085) took control of Satin (opp:07013)" in lines[head + 2]
     assert lines[head + 4].strip() == "continued by: you alone"
     steps = [s.strip() for s in lines[head + 5:head + 11]]
     assert all(" by you " in s for s in steps) and status == 0

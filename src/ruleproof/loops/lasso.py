@@ -233,24 +233,31 @@ def _alone(enc: Encoding, target: str, depth: int, timeout: float | None,
     return ("you", "opponent"), None
 
 
-def _takers(enc: Encoding) -> str:
-    """The control changes of the model that put a card of the cycle under the other player, in words."""
+def _takers(enc: Encoding, trace: Trace | None) -> str:
+    """The control changes the trace starts from (a card of the cycle under the other player, and what may have
+    taken it), in words; empty when the trace uses none."""
     name = {c.code: f"{c.name} ({c.code})" for c in enc.cards}
-    on = set(enc.candidate.cards)
-    pairs = [(t, x) for t, x, _ in enc.taken if x in on] + [(a, h) for a, h in enc.controls if h in on]
-    return "".join(f"; {name.get(t, t)} may take control of {name.get(x, x)}" for t, x in dict.fromkeys(pairs))
+    start = dict(trace.initial) if trace is not None else {}
+    moved = {c.code for c in enc.cards if c.code in enc.candidate.cards
+             and start.get(f"ctl[{c.name} ({c.code})]", c.owner) != c.owner}
+    pairs = [(t, x) for t, x, _ in enc.taken if x in moved] + [(a, h) for a, h in enc.controls if h in moved]
+    return "".join(f"; {name.get(t, t)} took control of {name.get(x, x)}" for t, x in dict.fromkeys(pairs))
 
 
-def _who_repeats(enc: Encoding, alone: tuple[str, ...] | None = None) -> str:
-    """Who can make a lasso (an unbounded or mandatory cycle) repeat, in words."""
+def _who_repeats(enc: Encoding, alone: tuple[str, ...] | None = None, trace: Trace | None = None) -> str:
+    """Who can make a lasso (an unbounded or mandatory cycle) repeat, in words (``alone``: who must continue it
+    when control can change, :func:`_alone`; ``trace``: the lasso, for the control changes it starts from)."""
     if alone and len(alone) > 1:
+        took = _takers(enc, trace)
         return ("it repeats only while both players choose to continue: each pass needs an optional ability of "
-                "each (control of a card the other player owns decides who initiates it"
-                f"{_takers(enc)}), so neither player can repeat it alone and either ends it by declining")
+                + (f"each (a card's controller initiates its abilities{took})" if took else "yours and one of the "
+                   "opponent's") + ", so neither player can repeat it alone and either ends it by declining (the "
+                "FAQ's infinite-loop procedure, one player naming a number of iterations, does not apply)")
     if alone:
         return (f"{'you' if alone == ('you',) else 'the opponent'} may repeat it as often as "
                 f"{'you' if alone == ('you',) else 'they'} like, initiating every optional ability on it (control "
-                f"of a card the other player owns lets one player make every choice to continue{_takers(enc)})")
+                f"of a card the other player owns lets one player make every choice to continue"
+                f"{_takers(enc, trace)})")
     players, choosers = _players(enc), continued_by(enc)
     if not choosers:
         both = " (forced abilities of both players)" if len(players) > 1 else ""
@@ -386,7 +393,7 @@ def _classify(enc: Encoding, timeout: float | None, max_passes: int, t0: float) 
         solo = _alone(enc, target, rounds * n, timeout, ModelSpec(period2=rounds == 3, max_passes=max_passes))
         if solo is not None and solo[1] is not None:
             lasso = solo[1]
-        what = _who_repeats(enc, solo[0] if solo else None)
+        what = _who_repeats(enc, solo[0] if solo else None, lasso)
         return _result(enc, loop_cat, f"one pass can run again from the state it leaves{period}; {what}",
                        t0, choosers=solo[0] if solo else None, net_gain=net_change(enc, lasso, n, rounds * n),
                        trace=lasso, trace_passes=rounds)
@@ -400,7 +407,8 @@ def _classify(enc: Encoding, timeout: float | None, max_passes: int, t0: float) 
         if solo is not None and solo[1] is not None:
             again = solo[1]
         return _result(enc, loop_cat, f"the printed limits renew (the card re-enters play as a new copy){period}; "
-                       f"{_who_repeats(enc, solo[0] if solo else None)}", t0, choosers=solo[0] if solo else None,
+                       f"{_who_repeats(enc, solo[0] if solo else None, again)}", t0,
+                       choosers=solo[0] if solo else None,
                        net_gain=net_change(enc, again, n, rounds * n), trace=again, trace_passes=rounds)
     best: Trace | None = None
     count = 0
@@ -439,10 +447,10 @@ def _classify(enc: Encoding, timeout: float | None, max_passes: int, t0: float) 
         best = solo[1]
         why += (f"; {'you initiate' if solo[0] == ('you',) else 'the opponent initiates'} every optional ability on "
                 f"it alone (control of a card the other player owns lets one player make every choice to continue"
-                f"{_takers(enc)})")
-    elif solo is not None:
-        why += ("; each pass needs an optional ability of each player (control of a card the other player owns "
-                f"decides who initiates it{_takers(enc)})")
+                f"{_takers(enc, best)})")
+    elif solo is not None and _takers(enc, best):
+        why += f"; each pass needs an optional ability of each player (a card's controller initiates its abilities" \
+               f"{_takers(enc, best)})"
     gain = net_change(enc, best, 0, n) if best is not None and count else ()
     return _result(enc, Category.LIMITED, why, t0, passes=count, binding=tuple(binding), net_gain=gain,
                    trace=best, trace_passes=count, choosers=solo[0] if solo else None)
