@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
-from hostile_helpers import COUNTER, attempt
+from hostile_helpers import COUNTER, ROOT, attempt
 
 
 @pytest.mark.parametrize("json_mode", [False, True])
@@ -29,3 +31,28 @@ def test_json_and_jsonl_together_are_refused(argv: list[str]) -> None:
     """``--json --jsonl`` printed a stream of objects (``--json`` promises exactly one): now one error object."""
     res = attempt(*argv, "--json", "--jsonl", expect={2})
     assert res.out.count("\n") == 1 and "--json and --jsonl exclude each other" in res.json["error"]
+
+
+def test_an_interrupted_ruling_run_reports_the_rulings_checked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``ruling`` computed every result before printing: Ctrl-C after two minutes printed nothing but 'stopped
+    before any result'.  SIGINT at the third ruling (simulated by raising the interrupt there)."""
+    import ruleproof.rulings.check as check
+    from ruleproof import budget
+
+    real, seen = check.check_ruling, []
+
+    def interrupt_on_third(r: Any, *args: Any, **kwargs: Any) -> Any:
+        seen.append(r)
+        if len(seen) == 3:
+            budget._state.signum = 2  # as the signal handler records it
+            raise budget.Interrupted()
+        return real(r, *args, **kwargs)
+
+    monkeypatch.setattr(check, "check_ruling", interrupt_on_third)
+    example = str(ROOT / "rulings" / "agot" / "abilities.yaml")
+    obj = attempt("ruling", example, "--json", expect={130}).json
+    assert obj["interrupted"] is True and obj["stopped"] == "interrupted (SIGINT)" and obj["status"] == 130
+    assert len(obj["rulings"]) == 2 and obj["not_run"] and obj["not_run"][0].startswith("abilities.yaml: ")
+    seen.clear()
+    text = attempt("ruling", example, expect={130}).out
+    assert "2 rulings: " in text and "interrupted (SIGINT): " in text and "  not run: abilities.yaml: " in text

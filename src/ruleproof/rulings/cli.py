@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 import click
 
+from .. import budget
 from ..errors import InputError, InternalError
+
+if TYPE_CHECKING:
+    from .check import RulingResult
 
 __all__ = ["ruling", "run_rulings"]
 
@@ -18,6 +22,7 @@ Exit status:
   1  some ruling contradicts the model (with the trace where they part)
   2  bad ruling file (file:line: error: ...) or internal error
   3  some ruling unknown (solver unknown or timeout), none contradicted
+  130/143  interrupted (SIGINT/SIGTERM): the rulings checked so far are reported, the rest named
 """
 
 
@@ -34,12 +39,21 @@ def run_rulings(paths: tuple[str, ...], as_json: bool, timeout: float | None, ou
     from ..cli_support import check_seconds, error_object, json_error, parse_params
     from .check import check_ruling
     from .model import bundled_rulings_dir, load_rulings
-    from .render import exit_status, render_results, results_json
+    from .render import exit_status, render_results, results_json, ruling_title
 
+    results: list[RulingResult] = []
+    event: budget.Interrupted | None = None
     try:
         check_seconds("--timeout", timeout)  # finite, positive, at most a week (NaN once crashed the solver call)
         rulings = load_rulings(list(paths) if paths else [bundled_rulings_dir()], parse_params(params))
-        results = [check_ruling(r, timeout) for r in rulings]
+        try:
+            for r in rulings:
+                results.append(check_ruling(r, timeout))
+        except budget.Interrupted as exc:  # Ctrl-C / SIGTERM: the rulings checked so far are reported
+            if not results:
+                raise
+            budget.acknowledge(exc)
+            event = exc
     except (InputError, InternalError) as e:
         msg = e.render()
         if as_json:
@@ -47,11 +61,19 @@ def run_rulings(paths: tuple[str, ...], as_json: bool, timeout: float | None, ou
         else:
             err.write(msg + "\n")
         return 2
-    if as_json:
-        out.write(json.dumps(results_json(results), indent=2, ensure_ascii=False) + "\n")
-    else:
-        out.write(render_results(results))
-    return exit_status(results)
+    with budget.shielded():
+        not_run = [ruling_title(r) for r in rulings[len(results):]]
+        status = event.exit_code if event is not None else exit_status(results)
+        if as_json:
+            obj = {**results_json(results), "status": status, "interrupted": event is not None,
+                   "stopped": str(event) if event is not None else None, "not_run": not_run}
+            out.write(json.dumps(obj, indent=2, ensure_ascii=False) + "\n")
+        else:
+            out.write(render_results(results))
+            if event is not None:
+                out.write(f"{event}: {len(not_run)} rulings not run\n" + "".join(f"  not run: {t}\n" for t in not_run))
+        out.flush()
+    return status
 
 
 @click.command(name="ruling", epilog=EXIT_TEXT)
