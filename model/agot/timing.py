@@ -25,9 +25,9 @@ import time
 
 from ruleproof.dsl import Model, Or, Term
 from ruleproof.results import Change, Result, Trace, TraceStep, Verdict
-from ruleproof.timing.agot import AGOT_SEQUENCE, AGOT_TIMING, MUTANTS
+from ruleproof.timing.agot import AGOT_SEQUENCE, AGOT_TIMING, MUTANTS, agot_round_for
 from ruleproof.timing.agot import mutant as broken
-from ruleproof.timing.checks import run_checks, run_round_checks
+from ruleproof.timing.checks import check_round_format, run_checks, run_round_checks
 from ruleproof.timing.declaration import WINDOW_KINDS, Declaration, StepKind
 from ruleproof.timing.graph import timing_graph
 from ruleproof.timing.system import Ability, Effect, Scenario, build_system
@@ -97,8 +97,9 @@ def graph_checks(mutant: str = "", levels: int = 3) -> list[Result]:
     g = timing_graph(decl, levels)
     out: list[Result] = []
     runs = [("sequence", r) for r in run_checks(decl, levels)]
-    if AGOT_TIMING.round is not None:
-        runs += [("round", r) for r in run_round_checks(AGOT_TIMING.round)]
+    for melee, fmt in ((False, "joust"), (True, "melee")):  # Melee Game / Joust Game: each format's own round
+        rnd = agot_round_for(melee)
+        runs += [(f"round:{fmt}", r) for r in [*run_round_checks(rnd), check_round_format(rnd, melee)]]
     for what, r in runs:
         t0 = time.monotonic()
         trace = None

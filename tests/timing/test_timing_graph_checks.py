@@ -186,3 +186,25 @@ def test_review_f11_the_round_order_is_checked() -> None:
         assert order.witness[0] == broken.entry
         for a, b in zip(order.witness, order.witness[1:], strict=False):
             assert g.has_edge(a, b)
+
+
+def test_review_f9_the_title_steps_belong_to_the_melee_format() -> None:
+    """F9 (medium, the round part). Melee Game: melee games use the title cards and framework steps 1.4 and 7.4;
+    Joust Game: they are not used. At 3e7e81c one round declaration held both branches unguarded out of 1.3 and
+    7.3 (a joust could select titles, a melee skip them) and no check related them to the format. Each format now
+    has its own round, and the format check fails on the unguarded one in both formats."""
+    from ruleproof.timing.agot import agot_round_for
+    from ruleproof.timing.checks import check_round_format
+
+    joust, melee = agot_round_for(False), agot_round_for(True)
+    assert "fw_1_4" not in {s.name for s in joust.steps} and "fw_7_4" not in {s.name for s in joust.steps}
+    for decl, is_melee in ((joust, False), (melee, True)):
+        assert all(r.ok for r in run_round_checks(decl)), [r.reason for r in run_round_checks(decl) if not r.ok]
+        assert check_round_format(decl, is_melee).ok
+    both = check_round_format(AGOT_ROUND, True), check_round_format(AGOT_ROUND, False)
+    assert not both[0].ok and "skips the title step fw_1_4" in both[0].reason
+    assert not both[1].ok and both[1].witness[-1] == "fw_1_4"
+    g = round_graph(AGOT_ROUND)
+    for r in both:
+        for a, b in zip(r.witness, r.witness[1:], strict=False):
+            assert g.has_edge(a, b)

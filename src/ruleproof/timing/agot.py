@@ -318,6 +318,23 @@ def agot_round() -> Declaration:
 
 AGOT_SEQUENCE = agot_sequence()
 AGOT_ROUND = agot_round()
+
+
+def agot_round_for(melee: bool) -> Declaration:
+    """The round of one game format: a melee game uses the title steps 1.4 and 7.4, a joust game skips them.
+
+    Melee Game: melee games use the title cards and the framework steps (1.4 and 7.4) associated with them; Joust
+    Game: they are not used in a joust game.  :data:`AGOT_ROUND` (drawn by ``ruleproof graph``) holds both branches.
+    """
+    title_steps = [s.name for s in AGOT_ROUND.steps if s.melee_only]
+    if melee:
+        return AGOT_ROUND.with_moves(
+            drop=[(m.source, m.target) for m in AGOT_ROUND.moves if m.label.startswith("joust game")]
+        )
+    out = AGOT_ROUND.with_moves(drop=[(m.source, m.target) for m in AGOT_ROUND.moves if m.target in title_steps])
+    for name in title_steps:
+        out = out.without_step(name)
+    return out
 AGOT_TIMING = GameTiming("agot", AGOT_SEQUENCE, AGOT_ROUND)
 
 

@@ -26,7 +26,8 @@ import networkx as nx
 from .declaration import INTERRUPT_KINDS, WINDOW_KINDS, Declaration, MoveKind, QueueOrder, StepKind
 from .graph import node_id, round_graph, timing_graph
 
-__all__ = ["APPENDIX_I_JUMPS", "CHECKS", "CheckResult", "check_round_order", "run_checks", "run_round_checks"]
+__all__ = ["APPENDIX_I_JUMPS", "CHECKS", "CheckResult", "check_round_format", "check_round_order", "run_checks",
+           "run_round_checks"]
 
 TC = "Triggering Condition"
 NESTED = "Nested Ability Sequences"
@@ -436,6 +437,33 @@ def check_round_order(decl: Declaration, jumps: frozenset[tuple[str, str]] = APP
             path = nx.shortest_path(g, decl.entry, mv.source) if nx.has_path(g, decl.entry, mv.source) else []
             return CheckResult(name, cites, False, (*path, mv.target), reason, len(numbered))
     return CheckResult(name, cites, True, nodes=len(numbered))
+
+
+def check_round_format(decl: Declaration, melee: bool) -> CheckResult:
+    """Melee Game / Joust Game: a melee round passes through every melee-only step (the titles, 1.4 and 7.4) on
+    every way to the next round; a joust round has none of them."""
+    name = f"the title steps are {'used in every' if melee else 'skipped in a'} {'melee' if melee else 'joust'} round"
+    cites = ("Melee Game", "Joust Game", "Appendix I: Timing and Gameplay")
+    g = round_graph(decl)
+    titles = [s.name for s in decl.steps if s.melee_only]
+    if not melee:
+        for t in titles:
+            if t in g and nx.has_path(g, decl.entry, t):
+                return CheckResult(name, cites, False, tuple(nx.shortest_path(g, decl.entry, t)),
+                                   f"a joust round reaches the melee-only step {t}", g.number_of_nodes())
+        return CheckResult(name, cites, True, nodes=g.number_of_nodes())
+    if not titles:
+        return CheckResult(name, cites, False, (decl.entry,), "a melee round has no title step", g.number_of_nodes())
+    for t in titles:
+        h = g.copy()
+        h.remove_node(t)
+        back = [n for n in h if n != decl.entry and h.has_edge(n, decl.entry)]
+        for n in back:  # the way round to the next round avoids the title step
+            if nx.has_path(h, decl.entry, n):
+                path = tuple(nx.shortest_path(h, decl.entry, n)) + (decl.entry,)
+                return CheckResult(name, cites, False, path, f"a melee round skips the title step {t}",
+                                   g.number_of_nodes())
+    return CheckResult(name, cites, True, nodes=g.number_of_nodes())
 
 
 def run_round_checks(decl: Declaration) -> list[CheckResult]:
