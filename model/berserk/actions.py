@@ -25,7 +25,9 @@ Lifecycle of one action (one action is in flight at a time; the notes, 2.2):
    there) leaves the stack unpaid (526.1).  A simple strike: the attacker strikes
    the defender (or the target), its "при ударе"/"при нападении" trigger may
    resolve, the victim counter-strikes (ответный удар), the defender's "при
-   ударе" trigger may resolve (539.4.1).  A 539.4 modifier is interactive:
+   ударе" trigger may resolve (539.4.1; the counter-strike is a strike, so
+   the attacked card's «при ударе» fires whether it is a defender or the
+   target, review F7).  A 539.4 modifier is interactive:
    the heal trigger is declared (or declined: «может»), the opponent may
    answer it (a fast effect that wounds the healer by 1, or a block), and it
    then resolves: the heal applies (unless blocked) and the Келе condition
@@ -370,7 +372,7 @@ def build(
         resolve_heal(a, actor, mod_att, "counter")
 
     heal_pending = (stage == "heal_a") | (stage == "heal_d")
-    healer = If(stage == "heal_a", actor, defender)
+    healer = If(stage == "heal_a", actor, victim)
 
     @m.action(describe="в ответ на излечение быстрый эффект противника наносит излечивающейся карте 1 рану",
               cites=["539.4"], where=lambda: roster in HEAL_RESPONSES)
@@ -385,27 +387,27 @@ def build(
         a.require(heal_pending & ~blocked)
         a.set(blocked, True)
 
-    def defender_trigger_fires() -> Term:
-        return has_def & alive(defender) & (feat[defender] == "heal_strike")
+    strikes_back = alive(victim) if closed_counterstrikes else alive(victim) & ~tapped[victim]
 
     @m.action(describe="ответный удар", cites=["539.4.1"])
     def counter(a: Step) -> None:
         a.require(stage == "counter")
-        strikes_back = alive(victim) if closed_counterstrikes else alive(victim) & ~tapped[victim]
         back = If(strikes_back, strength[victim], 0)
         a.set(wounds[actor], Min(wounds[actor] + back, lives[actor]))
-        a.set(stage, If(defender_trigger_fires(), Stage.trig_d, Stage.payment))
+        # the counter-strike is a strike: the attacked card's «при ударе» fires, defender or not (539.4.1, review F7)
+        a.set(stage, If(strikes_back & (feat[victim] == "heal_strike"), Stage.trig_d, Stage.payment))
 
-    @m.action(describe="срабатывание «при ударе» защитника", cites=["539.4.1"])
+    @m.action(describe="срабатывание «при ударе» атакованной карты (защитника или цели) на ответном ударе",
+              cites=["539.4.1"])
     def trigger_defender(a: Step) -> None:
         a.require(stage == "trig_d")
         accept = a.choose("излечиться", Bool)
         a.set(stage, If(accept, Stage.heal_d, Stage.payment))
 
-    @m.action(describe="излечение защитника разрешается", cites=["539.4.1"])
+    @m.action(describe="излечение атакованной карты разрешается", cites=["539.4.1"])
     def resolve_heal_d(a: Step) -> None:
         a.require(stage == "heal_d")
-        resolve_heal(a, defender, mod_def, "payment")
+        resolve_heal(a, victim, mod_def, "payment")
 
     def waived(c: Term) -> Term:
         """Whether a 539 feature waives the tap ``c`` reserved for the action in flight."""

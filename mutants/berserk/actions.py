@@ -209,3 +209,14 @@ def _closed_no_counterstrike(m: Model) -> None:
          "strikes back all the same")
 def _closed_counterstrikes_anyway(m: Model) -> None:
     _counterstrike(m, closed_strikes=True)
+
+
+@MUTANTS("counter_trigger_defender_only", "539.4.1 (review F7): «при ударе» fires on a counter-strike only when the "
+         "attacked card is a defender, not when it is the target")
+def _counter_trigger_defender_only(m: Model) -> None:
+    v, Stage = m.v, m.sorts.Stage
+
+    @m.amend("counter")
+    def _(a: Step) -> None:
+        fires = v.has_def & _alive(m, v.defender) & (v.feat[v.defender] == "heal_strike")
+        a.set(v.stage, If(fires, Stage.trig_d, Stage.payment))

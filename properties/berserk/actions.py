@@ -92,7 +92,7 @@ def register(m: Model) -> None:
         And(
             Implies(v.mod_att, And(v.kind == "attack", Or(v.stage == "counter", v.stage == "trig_d",
                                                            v.stage == "heal_d", v.stage == "payment"))),
-            Implies(v.mod_def, And(v.has_def, v.stage == "payment")),
+            Implies(v.mod_def, v.stage == "payment"),
             Implies(v.has_def, And(v.kind == "attack", v.stage != "idle", v.side[v.defender] != v.active)),
             Implies(v.stage != "idle", v.side[v.actor] == v.active),
             Implies(v.blocked, Or(And(v.kind == "ability", Or(v.stage == "declared", v.stage == "payment")),
@@ -196,13 +196,14 @@ def register(m: Model) -> None:
     )
     m.invariant(
         "539.4.1: модификатор «при нападении» никогда не применяется к ответному удару",
-        Not(And(v.has_def, v.feat[v.defender] == "heal_assault", v.mod_def)),
+        Not(And(v.feat[If(v.has_def, v.defender, v.target)] == "heal_assault", v.mod_def)),
         cites=["539.4.1"],
     )
     m.action_property(
         "Блокирование (RP 3.1-1): заблокированная способность всё равно оплачивается",
         "pay",
-        lambda t: ForAll(Card, lambda c: Implies(And(v.actor == c, v.blocked, v.rsv_tap[c]), t.post(v.tapped[c]))),
+        lambda t: ForAll(Card, lambda c: Implies(And(v.actor == c, v.kind == "ability", v.blocked, v.rsv_tap[c]),
+                                                 t.post(v.tapped[c]))),
         cites=["RP 3.1-1 блокирование"],
     )
     m.action_property(
@@ -388,13 +389,27 @@ def register(m: Model) -> None:
     )
 
     closed_counterstrikes = bool(m.params["closed_counterstrikes"])
+
+    def strikes_back() -> Term:
+        return And(alive(victim()), Or(closed_counterstrikes, Not(v.tapped[victim()])))
+
+    m.action_property(
+        "539.4.1: «при ударе» атакованной карты срабатывает на её ответный удар, защитник она или цель",
+        "counter",
+        lambda t: And(
+            Implies(And(strikes_back(), v.feat[victim()] == "heal_strike"), t.post(v.stage) == "trig_d"),
+            Implies(Not(And(strikes_back(), v.feat[victim()] == "heal_strike")), t.post(v.stage) == "payment"),
+        ),
+        cites=["539.4.1"],
+        doc="A counter-strike is a strike (удар), so a «при ударе» trigger of the creature that deals it fires "
+        "whether it defends or is the attacked target (review F7); «при нападении» does not (539.4.1).",
+    )
     m.action_property(
         "ответный удар: жертва, оставшаяся в игре, наносит нападающему раны, равные своей силе"
         + ("" if closed_counterstrikes else ", если она не закрыта"),
         "counter",
         lambda t: And(v.stage == "counter", ForAll(Card, lambda c: Implies(v.actor == c, t.post(v.wounds[c]) == Min(
-            v.wounds[c] + If(And(alive(victim()), Or(closed_counterstrikes, Not(v.tapped[victim()]))),
-                             v.strength[victim()], 0),
+            v.wounds[c] + If(strikes_back(), v.strength[victim()], 0),
             v.lives[c])))),
         cites=["539.4.1"],
         doc="The attacked creature (the defender, else the target) strikes back if it is still in play.  Whether "
@@ -429,7 +444,8 @@ def register(m: Model) -> None:
 
     for fam, heal_stage, skip, who, mod, cite, whose in (
             ("trigger_attacker", "heal_a", "counter", v.actor, v.mod_att, "539.4", "Келе"),
-            ("trigger_defender", "heal_d", "payment", v.defender, v.mod_def, "539.4.1", "Келе-защитник")):
+            ("trigger_defender", "heal_d", "payment", If(v.has_def, v.defender, v.target), v.mod_def, "539.4.1",
+             "Келе на ответном ударе")):
         m.action_property(
             f"{cite}: {whose}: срабатывание излечения заявляется (или отклоняется) и ничего не меняет до разрешения",
             fam,
@@ -450,7 +466,7 @@ def register(m: Model) -> None:
     heal_roster = m.params["roster"] in ("kele_attacks", "kele_defends")
     if heal_roster:
         def healer() -> Term:
-            return If(v.stage == "heal_a", v.actor, v.defender)
+            return If(v.stage == "heal_a", v.actor, victim())
 
         m.action_property(
             "539.4: ответ на излечение: противник наносит излечивающейся карте 1 рану, один раз за действие",
@@ -518,6 +534,13 @@ def register(m: Model) -> None:
             "sanity: Келе-защитник избавлена от закрытия",
             And(v.stage == "payment", v.has_def, v.defender == Card.kele, v.mod_def),
             cites=["539.4.1"],
+        )
+    if "kele" in names and m.params["roster"] == "kele_defends":
+        m.reachable(
+            "sanity: Келе, атакованная без защитника, излечивается на своём ответном ударе",
+            And(v.stage == "heal_d", Not(v.has_def), v.target == Card.kele),
+            cites=["539.4.1"],
+            doc="Review F7: the «при ударе» trigger of an attacked creature that is not a defender fires.",
         )
     if "finisher" in names:
         m.reachable(

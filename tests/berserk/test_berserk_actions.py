@@ -38,9 +38,9 @@ def test_every_property_is_proved(scenario: str) -> None:
     open_ = [(r.property, r.verdict, r.reason) for r in results
              if r.kind != PropKind.REACH.value and r.verdict is not Verdict.PROVED]
     assert not open_
-    # 43 rules (static: 44, with the response that taps the acting card; kele_*: 45, with the response to the
+    # 44 rules (static: 45, with the response that taps the acting card; kele_*: 46, with the response to the
     # declared heal and its block) + the range check + deadlock, determinism, 539.2 cannot-vs-must
-    expected = {"static": 48, "static_closed_no_counter": 48, "kele_attacks": 49, "kele_defends": 49}.get(scenario, 47)
+    expected = {"static": 49, "static_closed_no_counter": 49, "kele_attacks": 50, "kele_defends": 50}.get(scenario, 48)
     assert len([r for r in results if r.kind != PropKind.REACH.value]) == expected
 
 
@@ -73,6 +73,8 @@ MUTANT_CASES = [
     ("healed_defender_taps", "kele_defends", "'cannot' prevails over 'must': tapped by the payment stage"),
     ("acted_keeps_movement", "kele_attacks",
      "539.2: этап оплаты оплачивает только зарезервированное: движение, использование «за ход»"),
+    ("counter_trigger_defender_only", "kele_defends",
+     "539.4.1: «при ударе» атакованной карты срабатывает на её ответный удар, защитник она или цель"),
     ("closed_no_counterstrike", "static",
      "ответный удар: жертва, оставшаяся в игре, наносит нападающему раны, равные своей силе"),
     ("closed_counterstrikes_anyway", "static_closed_no_counter",
