@@ -24,7 +24,7 @@ import os
 import sys
 import traceback
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO, cast
 
 import click
 
@@ -37,6 +37,7 @@ from .cli_support import (
     EXIT_VIOLATED,
     JSON_VERSION,
     Activity,
+    PrintableStream,
     Streams,
     budget_options,
     check_budget,
@@ -46,6 +47,7 @@ from .cli_support import (
     json_error,
     output_mode,
     parse_params,
+    printable,
     report_width,
     streams,
     write_atomic,
@@ -502,7 +504,8 @@ def run(argv: list[str], out: TextIO | None = None, err: TextIO | None = None) -
     command that finished is its report's, once the report is written out
     completely.
     """
-    s = Streams(out or sys.stdout, err or sys.stderr, debug=bool(os.environ.get("RULEPROOF_DEBUG")))
+    shown = cast(TextIO, PrintableStream(out or sys.stdout))  # no control sequence from the input reaches a terminal
+    s = Streams(shown, err or sys.stderr, debug=bool(os.environ.get("RULEPROOF_DEBUG")))
     as_json = "--json" in argv or "--jsonl" in argv
     with budget.guard(), contextlib.redirect_stdout(s.out), contextlib.redirect_stderr(s.err):
         try:
@@ -532,6 +535,7 @@ def _failure(exc: BaseException, s: Streams, as_json: bool) -> int:
         exc = event
     budget.acknowledge()  # the run ends here: no further interrupt is raised while this is reported
     code, line, kind = _classify(exc)
+    line = printable(line)  # the error may quote input (a file name, a card) with control characters
     if kind == "internal" and s.debug:
         _try_write(s.err, "".join(traceback.format_exception(exc)))
     if as_json:

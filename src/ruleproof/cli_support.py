@@ -17,9 +17,11 @@ imports it.
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import os
+import re
 import shutil
 import sys
 import threading
@@ -42,6 +44,8 @@ __all__ = [
     "EXIT_SIGTERM",
     "JSON_VERSION",
     "Streams",
+    "PrintableStream",
+    "printable",
     "streams",
     "error_object",
     "json_error",
@@ -84,6 +88,53 @@ class Streams:
     out: TextIO
     err: TextIO
     debug: bool = False
+
+
+_UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+"""Control characters (all but tab and newline), C1 controls and bidirectional overrides: in a card's name, a
+model's property or a file name they could move the cursor, recolour or rewrite the terminal, or reorder what
+the reader sees."""
+
+
+def printable(text: str) -> str:
+    """``text`` with every character of :data:`_UNPRINTABLE` written as ``\\uXXXX`` (in JSON, the same string)."""
+    if not _UNPRINTABLE.search(text):
+        return text
+    return _UNPRINTABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+class PrintableStream(io.TextIOBase):
+    """A text stream that writes :func:`printable` text to another: the standard output of every command.
+
+    Nothing ruleproof prints on stdout is a control sequence of its own; what could carry one is
+    input (card text from a pool, names from a model), which must reach the terminal as text.
+    JSON output stays the same JSON (``json.dumps`` already escapes C0 controls; the rest become
+    ``\\uXXXX`` escapes of the same characters).
+    """
+
+    def __init__(self, inner: TextIO) -> None:
+        super().__init__()
+        self.inner = inner
+
+    def write(self, text: str) -> int:
+        self.inner.write(printable(text))
+        return len(text)
+
+    def flush(self) -> None:
+        self.inner.flush()
+
+    def isatty(self) -> bool:
+        return _isatty(self.inner)
+
+    def fileno(self) -> int:
+        return self.inner.fileno()
+
+    def writable(self) -> bool:
+        return True
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return str(getattr(self.inner, "encoding", None) or "utf-8")
 
 
 def streams() -> Streams:

@@ -50,3 +50,49 @@ def test_cards_that_are_not_codes_get_a_hint(given: str, words: str, tmp_path: P
     for argv in (["loops", "--cards", given, "--json"],
                  ["graph", "--what", "abilities", "--cards", given, "--out", str(tmp_path / "g.dot")]):
         assert words in attempt(*argv, expect={2}).error_line()
+
+
+ESCAPES = "\x1b[2J\x1b]0;pwned\x07\u202e\x9b31m\r"
+
+
+def test_control_sequences_in_a_card_never_reach_the_terminal(tmp_path: Path) -> None:
+    """A card named with ANSI escapes (clear the screen, set the title), a bidi override and a C1 CSI was printed
+    raw: a pool from the internet could rewrite what the user reads.  Text shows them as \\uXXXX; JSON keeps the
+    same strings."""
+    import json
+
+    from ruleproof.cards.pool import default_pool_dir
+
+    core = json.loads((default_pool_dir() / "packs" / "Core.json").read_text(encoding="utf-8"))
+    card = next(c for c in core["cards"] if c["code"] == "01163")
+    evil = {**card, "name": f"Evil{ESCAPES}Card", "text": f"<b>Reaction:</b> After {ESCAPES} you win, gain 1 gold."}
+    pool = make_pool(tmp_path / "pool", {"X.json": json.dumps({**core, "cards": [evil]})})
+    text = attempt("loops", "--pool", str(pool), "--cards", "01163", expect={3}).out
+    assert "Evil\\u001b[2J\\u001b]0;pwned\\u0007\\u202e\\u009b31m\\u000dCard" in text
+    assert not any(ch in text for ch in "\x1b\x07\u202e\x9b\r")
+    obj = attempt("loops", "--pool", str(pool), "--cards", "01163", "--json", expect={3}).json
+    assert obj["unread"][0]["name"] == evil["name"]
+
+
+def test_control_sequences_in_a_model_and_in_an_error(tmp_path: Path) -> None:
+    model = tmp_path / "m.py"
+    model.write_text(f'''from ruleproof.dsl import Int, Model, Step
+
+
+def build() -> Model:
+    m = Model("m")
+    x = m.var("x", Int(0, 3), init=0)
+
+    @m.action(describe="up")
+    def up(a: Step) -> None:
+        a.require(x < 3)
+        a.set(x, x + 1)
+
+    m.game_end(x == 3)
+    m.invariant({"x stays small" + ESCAPES!r}, x < 2, cites=["t"])
+    return m
+''', encoding="utf-8")
+    res = attempt("check", str(model), expect={1})
+    assert "x stays small\\u001b[2J" in res.out and "\x1b" not in res.out
+    line = attempt("check", str(model), "-p", "no\x1b[2Jsuch", expect={2}).error_line()
+    assert "no\\u001b[2Jsuch" in line and "\x1b" not in line
