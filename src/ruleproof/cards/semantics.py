@@ -735,7 +735,9 @@ _EFFECTS: dict[EffectKind, Entry] = {
         (EffectKind.REDUCE_COST, "the cost of a card to come"), (EffectKind.LOOK_AT, "what a player has seen"),
         (EffectKind.SEARCH_DECK, "which card of the deck a search finds (the next effect moves it)"),
         (EffectKind.SHUFFLE_DECK, "the order of the deck"),
-        (EffectKind.END_CHALLENGE, "the challenge in progress (it ends with no winner or loser)"))},
+        (EffectKind.END_CHALLENGE, "the challenge in progress (it ends with no winner or loser)"),
+        (EffectKind.PLACE_TOKEN, "tokens on a card (what a token does is another text's: an ability of the model "
+                                 "that reads them is refused or named)"))},
     EffectKind.REMOVE_FROM_CHALLENGE: Entry("remove a card from the challenge: it no longer participates (it stays in "
                                             "play)", ("Challenges", "Participating"), _ANY_CARD, (Res.IN_PLAY,)),
     EffectKind.MOVE_GOLD: Entry("move gold from one player's gold pool to another's (moved gold is not gained)",

@@ -420,6 +420,9 @@ def _part_problem(part: Cost | Effect, rules: Rules, ability: Ability, card: Car
             out.append(LeftOut(label, f"{what}: X cards are taken as up to every card that fits", Direction.WIDENS))
         else:
             return f"{what}: variable amount (X)"
+    deck_end = part.target.subject.zone in (Zone.TOP_OF_DECK, Zone.BOTTOM_OF_DECK)
+    if ref is TargetRef.EACH and deck_end and entry.move is not None:  # "place the top card of your deck in shadows"
+        return f"{what}: the top or bottom card of a deck is one the model does not hold (it moves only its own cards)"
     if entry.untracked:
         out.append(LeftOut(label, f"{what}: {entry.untracked} not tracked (the model takes it as a change)",
                            Direction.UNTRACKED))
