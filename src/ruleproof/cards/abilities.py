@@ -569,6 +569,9 @@ class Subject:
         ``False``: "each character not chosen": not among the cards the ability chose before.
     same_title
         "with the same title as the sacrificed card": the card has the title of the card the ref names.
+    total
+        "any number of locations with total printed cost 3 or lower": comparisons of the sum of the stat over all
+        the cards the target names together (each of them alone need not be the one compared).
     """
 
     scope: Scope = Scope.ANY
@@ -601,6 +604,7 @@ class Subject:
     owner: Scope | None = None
     chosen: bool | None = None
     same_title: TargetRef | None = None
+    total: tuple[Compare, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -641,7 +645,8 @@ class Quantity:
     """A variable amount ("for each «Knight» character you control", "X is that card's printed cost").
 
     ``count``: the number of cards matching ``subject`` (divided by ``per``:
-    "for every 2 cards"); ``stat``: ``stat`` of ``target``; ``trigger``: the number of cards the triggering
+    "for every 2 cards"); ``stat``: ``stat`` of ``target`` (divided by ``per`` too: "for every 3 gold in your gold
+    pool"); ``trigger``: the number of cards the triggering
     event counted ("after an opponent draws 1 or more cards, ... draw that many cards"); ``plus`` is added ("X is 2
     higher than ...").
     """
@@ -979,7 +984,8 @@ class Ability:
     the X phase" at its start; ``conditions``: play restrictions ("if ...,",
     "during a challenge in which ..."); ``any_player``: "Any player may
     initiate this ability"; ``cannot_be_canceled``: "(Cannot be canceled.)"
-    (Cancel).
+    (Cancel); ``x_not``: "(X cannot be 0)": the X its player picks (the gold discarded for it, ...) is never
+    this value.
     """
 
     type: AbilityType
@@ -999,6 +1005,7 @@ class Ability:
     x: Quantity | None = None
     keyword_except: tuple[str, ...] = ()
     unread: tuple[Unread, ...] = ()
+    x_not: int | None = None
 
     @property
     def reasons(self) -> tuple[str, ...]:
@@ -1055,6 +1062,8 @@ def describe_subject(s: Subject) -> str:
         bits.append(f"with the title of the {s.same_title.value} card")
     if s.owner is not None:
         bits.append(s.owner.value.replace("_", " "))
+    for c in s.total:
+        bits.append(f"with total {c.stat.value.replace('_', ' ')} {c.value} {_CMP_WORDS[c.op]}")
     return " ".join(bits)
 
 

@@ -618,6 +618,10 @@ def _as_costs(effects: list[Effect]) -> list[Cost] | None:
         if kind is None or e.condition is not None or e.duration is not None or e.optional:
             return None
         target = e.target if kind is CostKind.MOVE_GOLD else _paid_by_you(e.target)  # gold moved: from its source
+        if e.from_zones:  # "put ~ into play from your dead pile to ...": where the card paid with is
+            if len(e.from_zones) > 1 or target.subject.zone not in (None, *e.from_zones) or target.also:
+                return None
+            target = replace(target, subject=replace(target.subject, zone=e.from_zones[0]))
         out.append(Cost(kind, target, e.amount, e.x, e.destination, e.source, e.token))
     return out
 
@@ -763,11 +767,20 @@ def _triggered(atype: AbilityType, phase: Phase | None, body: str, kind: CardKin
                 lim = par.limit
                 acc.unread.append(Unread(f"({lim.kind.value} {lim.count} per {lim.period.value})", ClauseRole.LIMIT))
             limit = par.limit
+    x_not: int | None = None
+    for par in found:
+        if par.x_not is not None:
+            # "(x cannot be 0)": only where X is an amount the player picks (a cost or effect of X, not defined)
+            picked = x is None and (any(k.amount is None for k in costs) or any(k.amount is None for k in effects))
+            if x_not is not None or not picked:
+                acc.unread.append(Unread(f"(x cannot be {par.x_not})", ClauseRole.DEFINITION))
+            else:
+                x_not = par.x_not
     effects = _absorb_choices(effects)
     optional = atype not in (AbilityType.FORCED_REACTION, AbilityType.FORCED_INTERRUPT, AbilityType.WHEN_REVEALED)
     return Ability(atype, trigger, tuple(costs), tuple(effects), limit, phase, optional, compiled=_status(acc),
                    cannot_be_canceled=any(p.uncancelable for p in found), conditions=tuple(conditions),
-                   any_player=any(p.any_player for p in found), x=x, unread=tuple(acc.unread))
+                   any_player=any(p.any_player for p in found), x=x, unread=tuple(acc.unread), x_not=x_not)
 
 
 def _into_option(before: list[Effect], effects: list[Effect]) -> list[Effect]:

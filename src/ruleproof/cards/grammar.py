@@ -150,6 +150,8 @@ class _Lexer(Lexer):
                 typ = "T_NUMBER"
             elif w == "and" and nxt in _PLURALS and any(x == "number" for x, _ in raw[max(0, i - 6):i]):
                 typ = "_ANDPL"  # "any number of «Direwolf» characters and characters with a «Direwolf» attachment"
+            elif w == "and" and nxt == "~" and i + 2 < len(raw) and raw[i + 2][0] in ("gains", "gets"):
+                typ = "_ANDS"  # "... loses an [intrigue] icon and ~ gains that icon": a second subject
             elif w == "and" and nxt in VERBS:
                 typ = "_ANDV"
             elif w == "and" and (nxt in _NP_START or nxt.isdigit() or nxt.startswith("‹")):
@@ -299,7 +301,7 @@ class Context:
 @dataclass(frozen=True)
 class Paren:
     """A parenthetical at the end of an ability: a limit, "(Cannot be canceled.)", "(Any player may initiate
-    this ability.)", "(Cannot be saved.)"."""
+    this ability.)", "(Cannot be saved.)", "(X cannot be 0.)"."""
 
     limit: Limit | None = None
     uncancelable: bool = False
@@ -308,6 +310,7 @@ class Paren:
     instead: tuple[str, int | None, bool, Condition] | None = None
     instead_effects: tuple[Effect, ...] = ()
     maximum: tuple[int, str | None] | None = None
+    x_not: int | None = None
 
 
 @dataclass(frozen=True)
@@ -813,6 +816,10 @@ class _Reader(Transformer[Token, Any]):
     def pm_cmp_printed(self, c: list[Any]) -> dict[str, Any]:
         stat, value, cmp = c
         return {"compare": (Compare(Stat.PRINTED_COST if stat == "cost" else Stat.PRINTED_STR, _CMP[cmp], value),)}
+
+    def pm_cmp_total(self, c: list[Any]) -> dict[str, Any]:
+        """"any number of locations with total printed cost 3 or lower": the sum over the cards chosen."""
+        return {"total": self.pm_cmp_printed(c)["compare"]}
 
     def pm_cmp_printed_eq(self, c: list[Any]) -> dict[str, Any]:
         stat, value = c
@@ -1593,6 +1600,12 @@ class _Reader(Transformer[Token, Any]):
     def par_cannot_be_saved(self, c: list[Any]) -> Paren:
         return Paren(cannot_be_saved=True)
 
+    def par_x_not(self, c: list[Any]) -> Paren:
+        """"(x cannot be 0)": the player picks X, never this value."""
+        if c[0] is None:
+            _fail("'x cannot be x'")
+        return Paren(x_not=c[0])
+
     # ------------------------------------------------------------ triggers
     def after(self, c: list[Any]) -> Trigger:
         return c[0]
@@ -2231,6 +2244,24 @@ class _Reader(Transformer[Token, Any]):
             paid.append(replace(e, target=t))
         pay = Condition(CondWord.IF, TestKind.DOES, self._you(), effects=tuple(paid))
         return [Effect(EffectKind.REPEAT, 1, self._you(), optional=True, condition=pay)]
+
+    def body_gains_that_icon(self, c: list[Any]) -> list[Effect]:
+        """"that character loses an [intrigue] or [power] icon and ~ gains that icon": whichever icon the card loses
+        (the player's choice when two are named), this card gains it."""
+        effects: list[Effect] = c[0]
+        me = Target(TargetRef.SELF, Subject(Scope.SELF, self.ctx.card_kind))
+
+        def gain(opt: tuple[Effect, ...]) -> tuple[Effect, ...]:
+            if len(opt) != 1 or opt[0].kind is not EffectKind.ICON_MOD or opt[0].amount != -1 \
+                    or opt[0].challenge is None:
+                _fail("'~ gains that icon' after no icon lost")
+            return (*opt, Effect(EffectKind.ICON_MOD, 1, me, challenge=opt[0].challenge))
+        if len(effects) != 1:
+            _fail("'~ gains that icon' after several effects")
+        (e,) = effects
+        if e.kind is EffectKind.CHOICE:
+            return [replace(e, options=tuple(gain(o) for o in e.options))]
+        return list(gain((e,)))
 
     def body_subject(self, c: list[Any]) -> list[Effect]:
         return c[0]
@@ -2967,6 +2998,13 @@ class _Reader(Transformer[Token, Any]):
         if n is None or n < 1:
             _fail("for every X")
         return Quantity(QuantityKind.COUNT, _subj(nom), per=n)
+
+    def per_every_gold(self, c: list[Any]) -> Quantity:
+        """"he gains 1 power for every 3 gold in your gold pool": the gold of that player's pool, divided by N."""
+        n, w = c
+        if n is None or n < 1 or w.scope is not Scope.YOU:
+            _fail("for every X gold, or in another player's pool")
+        return Quantity(QuantityKind.STAT, target=self._you(), stat=Stat.GOLD, per=n)
 
     def per_each_np(self, c: list[Any]) -> Quantity:
         return Quantity(QuantityKind.COUNT, _sole(c[0]))

@@ -132,6 +132,7 @@ FIELD_WORDS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "prohibited": "cannot", "than": "than", "challenge": "challenge challenges", "from_zone": "from your",
     "token": "token tokens", "factions": "affiliation", "replaces": "instead normal effects",
     "count": "more", "plus": "higher than", "same_title": "same title sacrificed", "maximum": "maximum",
+    "x_not": "x cannot", "total": "total",
 }.items()}
 
 #: The same, for a field of one kind of node only: (node class, field) -> words.
