@@ -89,6 +89,20 @@ def test_a_cycle_of_four_abilities_is_searched_and_a_shorter_search_is_not_compl
                                      "(a loop could be missing: unknown)")
 
 
+def test_too_many_long_cycles_fall_back_to_the_short_ones_and_say_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cyclic part of the named cards' graph with more cycles than the search takes on (a dense part of 8
+    abilities holds thousands) is searched for cycles of up to 3 abilities, and the report is not complete."""
+    from ruleproof.cards.pool import load_pool
+    from ruleproof.loops import search
+
+    pool = load_pool()
+    full = search.search_space(pool, ["07013", "07017"], None, ["07013", "07017"])
+    assert full.max_length >= 4 and not full.longer and len(full.candidates) == 8
+    monkeypatch.setattr(search, "NAMED_ALL_CYCLES_MAX", 7)
+    short = search.search_space(pool, ["07013", "07017"], None, ["07013", "07017"])
+    assert short.max_length == 3 and short.longer and all(len(c.abilities) <= 3 for c in short.candidates)
+
+
 def test_a_card_whose_control_is_taken_closes_the_cycle_and_the_text_names_the_taker() -> None:
     """Yoren takes control of the opponent's Satin (printed cost 2): The New Gift kneels it as a cost paid with a card
     you control, its reaction stands your Lew, and your Lew stands it (owned by an opponent).  The graph matched

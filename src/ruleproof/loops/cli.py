@@ -205,8 +205,8 @@ def render_report(report: LoopReport, quiet: bool = False) -> str:
               help="YAML override file (repeatable; later files win).")
 @click.option("--max-length", default=None, type=click.IntRange(1, 4),
               help="Longest cycle (in abilities) searched (default for named cards: every cycle when no part of their "
-                   "graph links more than 8 abilities, else 3; for the whole pool: 2). A part of the graph with more "
-                   "abilities than this leaves the report not complete.")
+                   "graph links more than 8 abilities and there are at most 300, else 3; for the whole pool: 2). A "
+                   "part of the graph with more abilities than this leaves the report not complete.")
 @click.option("--timeout", default=20.0, show_default=True, type=float,
               help="Seconds per solver query (0.1 or more).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (version 1).")

@@ -68,8 +68,10 @@ WHOLE_POOL_LENGTH = 2
 #: The most candidates a search examines (a search that stops there says so: its report is not complete).
 MAX_CANDIDATES = 100_000
 #: Named cards: every cycle of their graph is searched when no strongly connected part of it has more abilities than
-#: this (a cycle of 4 abilities of two players' Satin and The New Gift), else cycles of up to 3 abilities.
+#: this (a cycle of 4 abilities of two players' Satin and The New Gift), else cycles of up to 3 abilities ...
 NAMED_ALL_CYCLES = 8
+#: ... and when the cycles number at most this many (a dense part of 8 abilities holds thousands).
+NAMED_ALL_CYCLES_MAX = 300
 #: Categories that are a decided answer (a loop of some kind, or none).
 ANALYSED = frozenset({Category.UNBOUNDED, Category.MANDATORY, Category.LIMITED, Category.NOT_A_LOOP})
 
@@ -208,11 +210,16 @@ def search_space(pool: Pool, codes: Iterable[str] | None = None, deck: Deck | No
     keyed = two_player_abilities(compiled, mine + in_deck if wanted is not None else None, opp)
     facts = {k: v for k, v in facts_from_pool(pool).items() if k in compiled}
     graph = build_ability_graph(keyed, facts)
-    # named cards: every cycle of their graph when its cyclic parts are small, else the shortest ones
+    # named cards: every cycle of their graph when its cyclic parts are small and few, else the shortest ones
     cyclic = max((len(c) for c in nx.strongly_connected_components(graph)), default=1)
-    length = max_length if max_length is not None else (
-        (max(cyclic, 1) if cyclic <= NAMED_ALL_CYCLES else 3) if wanted is not None else WHOLE_POOL_LENGTH)
-    cands = find_candidates(graph, max_length=length, max_candidates=max_candidates)
+    length = max_length if max_length is not None else (3 if wanted is not None else WHOLE_POOL_LENGTH)
+    cands: tuple[Candidate, ...] | None = None
+    if max_length is None and wanted is not None and 3 < cyclic <= NAMED_ALL_CYCLES:
+        every = find_candidates(graph, max_length=cyclic, max_candidates=NAMED_ALL_CYCLES_MAX + 1)
+        if len(every) <= NAMED_ALL_CYCLES_MAX:
+            length, cands = cyclic, every
+    if cands is None:
+        cands = find_candidates(graph, max_length=length, max_candidates=max_candidates)
     cards: dict[str, LoopCard] = {}
     for key in keyed:
         who, code = split_key(key)
