@@ -23,14 +23,14 @@ from __future__ import annotations
 
 import time
 
-from ruleproof.dsl import Model, Or, Term
+from ruleproof.dsl import Model
 from ruleproof.results import Change, Result, Trace, TraceStep, Verdict
 from ruleproof.timing.agot import AGOT_SEQUENCE, AGOT_TIMING, MUTANTS, agot_round_for
 from ruleproof.timing.agot import mutant as broken
 from ruleproof.timing.checks import check_round_format, run_checks, run_round_checks
-from ruleproof.timing.declaration import WINDOW_KINDS, Declaration, StepKind
+from ruleproof.timing.declaration import Declaration, StepKind
 from ruleproof.timing.graph import timing_graph
-from ruleproof.timing.system import Ability, Effect, Scenario, build_system
+from ruleproof.timing.system import Ability, Effect, Scenario, build_system, priority_shown_in_windows
 
 TIMING = AGOT_TIMING
 
@@ -77,17 +77,7 @@ def declaration(mutant: str = "") -> Declaration:
 def build(players: int = 2, max_depth: int = 2, mutant: str = "") -> Model:
     decl = declaration(mutant)
     m = build_system(decl, scenario(players, max_depth), name="timing", doc=__doc__ or "")
-    m.bookkeeping("fresh")  # "a window was just opened": a record the generator writes and no AGoT rule reads
-    # Who has the opportunity, and how many players passed in a row, exist only while a window is open: in the
-    # other steps nobody may act or pass, and a window that opens starts afresh, so the game shows neither there.
-    windows = [s.name for s in decl.steps if s.kind in WINDOW_KINDS]
-    step = m.v.step
-
-    def in_window(k: Term) -> Term:
-        return Or(*(step[k] == w for w in windows))
-
-    m.observable_where("turn", in_window)
-    m.observable_where("passes", in_window)
+    priority_shown_in_windows(m, decl)  # turn/passes shown only in a window; fresh is bookkeeping
     return m
 
 

@@ -15,10 +15,10 @@ The deliberately broken rules are edits in ``mutants/berserk/timing.py``.
 
 from __future__ import annotations
 
-from ruleproof.dsl import Model, Or, Term
+from ruleproof.dsl import Model
 from ruleproof.timing.berserk import BERSERK_TIMING, berserk_sequence
-from ruleproof.timing.declaration import WINDOW_KINDS, QueueOrder, StepKind
-from ruleproof.timing.system import Ability, Effect, Scenario, build_system
+from ruleproof.timing.declaration import QueueOrder, StepKind
+from ruleproof.timing.system import Ability, Effect, Scenario, build_system, priority_shown_in_windows
 
 __all__ = ["TIMING", "SCENARIOS", "CHECKED", "build", "scenario"]
 
@@ -54,15 +54,7 @@ def build(order: str = "lifo", players: int = 2, max_depth: int = 2) -> Model:
     seq = berserk_sequence(QueueOrder.LIFO if order == "lifo" else QueueOrder.FIFO)
     m = build_system(seq, scenario(players, max_depth), name="ochered", doc=__doc__ or "")
     m.params.update(order=order, max_depth=max_depth)
-    m.bookkeeping("fresh")  # "a window was just opened": a record the generator writes and no Berserk rule reads
-    # Priority (who may act next, how many players passed in a row) exists only while an entry's window is open:
-    # in the other steps nobody acts, and the next window starts afresh, so the game shows neither there.
-    windows = [s.name for s in seq.steps if s.kind in WINDOW_KINDS]
-    step = m.v.step
-
-    def in_window(k: Term) -> Term:
-        return Or(*(step[k] == w for w in windows))
-
-    m.observable_where("turn", in_window)
-    m.observable_where("passes", in_window)
+    # "fresh" (a window was just opened) is a record no Berserk rule reads; priority (who may act next, how many
+    # players passed in a row) exists only while an entry's window is open
+    priority_shown_in_windows(m, seq)
     return m

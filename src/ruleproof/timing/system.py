@@ -44,7 +44,7 @@ from .declaration import (
     StepKind,
 )
 
-__all__ = ["Ability", "Effect", "Scenario", "build_system", "IDLE", "NONE"]
+__all__ = ["Ability", "Effect", "Scenario", "build_system", "priority_shown_in_windows", "IDLE", "NONE"]
 
 IDLE = "idle"
 """The step value of an unused nesting slot."""
@@ -759,3 +759,22 @@ def _lemmas(m: Model, decl: Declaration, scen: Scenario, groups: list[tuple[str,
         ForAll_(Level, lambda k: And(*[Not(v.has[k, c]) for c in st.Cond if c.name not in possible[_level_no(k) - 1]])),
         cites=["Nested Ability Sequences"],
     )
+
+
+def priority_shown_in_windows(m: Model, decl: Declaration) -> None:
+    """Declare what the game shows of a generated system's priority state (for mutation testing).
+
+    ``fresh`` (a window was just opened) is a record the generator writes and no rule reads: bookkeeping.  Who
+    may act next (``turn``) and how many players passed in a row (``passes``) exist only while the level's step is
+    a window: in the other steps nobody acts or passes, and a window that opens starts afresh, so the game shows
+    neither there.
+    """
+    windows = [s.name for s in decl.steps if s.kind in WINDOW_KINDS]
+    step = m.v.step
+    m.bookkeeping("fresh")
+
+    def in_window(k: Term) -> Term:
+        return Or(*(step[k] == w for w in windows))
+
+    m.observable_where("turn", in_window)
+    m.observable_where("passes", in_window)
