@@ -66,13 +66,16 @@ def build(adds: int = 3, mults: int = 2, sets: int = 3, max_base: int = 8, max_a
     double_on = m.var("double_on", Bool, index=Mult, init=False)
     halve_on = m.var("halve_on", Bool, index=Mult, init=False)
     set_on = m.var("set_on", Bool, index=SetS, init=False)
-    set_rank = m.var("set_rank", Int(0, sets), index=SetS, init=0)
+    # the model's own ranking of the set modifiers: bookkeeping (the game shows which are active and the value)
+    set_rank = m.var("set_rank", Int(0, sets), index=SetS, init=0, observable=False)
     set_value = m.var("set_value", Int(0, max_base), index=SetS, init=0)
-    # observation: the order of application of the active set modifiers (written when one is applied)
-    later = m.var("later", Bool, index=(SetS, SetS), init=False)
-    add_total = m.var("add_total", Int(-adds * max_amount, adds * max_amount), init=0)
-    doublings = m.var("doublings", Int(0, mults), init=0)
-    halvings = m.var("halvings", Int(0, mults), init=0)
+    # observation: the order of application of the active set modifiers (written when one is applied); a ghost
+    # the model never reads, for the properties
+    later = m.var("later", Bool, index=(SetS, SetS), init=False, observable=False)
+    # running totals of the active modifiers (bookkeeping: the modifiers themselves are what the game shows)
+    add_total = m.var("add_total", Int(-adds * max_amount, adds * max_amount), init=0, observable=False)
+    doublings = m.var("doublings", Int(0, mults), init=0, observable=False)
+    halvings = m.var("halvings", Int(0, mults), init=0, observable=False)
     value = m.var("value", Int(-hi, hi), init=Range(0, max_base))
     m.init_constraint(value == base)
 
