@@ -197,6 +197,35 @@ def test_every_other_command_parses(line: int, argv: tuple[str, ...]) -> None:
         pytest.fail(f"README.md:{line}: `ruleproof {shlex.join(argv)}`: {e.format_message()}")
 
 
+#: pytest options the quick start's test command may use (with how many values each takes): none chooses tests
+_WHOLE_SUITE_OPTIONS = {"-n": 1, "--dist": 1, "-q": 0}
+
+
+def _quick_start(text: str) -> list[str]:
+    """The commands of the README's quick start (its ``sh`` blocks, one command each)."""
+    section = text.split("\n## Quick start\n", 1)[1].split("\n## ", 1)[0]
+    return [body.strip() for _, _, lang, body in _blocks(section) if lang == "sh"]
+
+
+def test_the_quick_start_has_two_commands_and_ci_runs_its_test_command() -> None:
+    """One command checks the bundled rules, one runs the whole test suite, and ``.ci/run`` runs that test
+    command (pip's ``-q`` aside): CI tests what a newcomer runs."""
+    check, suite = _quick_start(TEXT)
+    venv = "python3 -m venv .venv && . .venv/bin/activate && "
+    assert "\n" not in check + suite and check.startswith(venv) and suite.startswith(venv)
+    assert check.endswith(" && ruleproof check")
+    install, pytest_command = suite[len(venv):].split(" && ")
+    assert install == "pip install -e '.[test]'"
+    env, *python = shlex.split(pytest_command)
+    assert env == "PYTHONHASHSEED=0" and python[:3] == ["python", "-m", "pytest"]
+    args, i = python[3:], 0
+    while i < len(args):  # only options that choose no tests: the command runs the whole suite
+        assert args[i] in _WHOLE_SUITE_OPTIONS, f"the quick start's test command selects tests: {args[i]}"
+        i += 1 + _WHOLE_SUITE_OPTIONS[args[i]]
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert f"pip install -q -e '.[test]' && {pytest_command}\n" in ci
+
+
 def test_matching_rules() -> None:
     assert matches(("a", "...", "d"), ["a", "b", "c", "d"]) and matches(("a", "...", "b"), ["a", "b"])
     assert not matches(("a", "b"), ["a", "b", "c"]) and not matches(("a", "...", "d"), ["a", "b"])
