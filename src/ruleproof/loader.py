@@ -547,6 +547,13 @@ def graph_check_results(path: str | Path | None) -> list[Any]:
         mod = _import(spec.file)
         hook = getattr(mod, "graph_checks", None)
         if callable(hook):
+            from .results import Result
+
             with _user_code(spec.file):
-                out.extend(hook())
+                found = list(hook())
+            wrong = next((x for x in found if not isinstance(x, Result)), None)
+            if wrong is not None:
+                raise InputError(f"graph_checks() must return ruleproof.results.Result objects, got "
+                                 f"{clip(repr(wrong))}", SourceLoc(display_path(str(spec.file))))
+            out.extend(found)
     return out

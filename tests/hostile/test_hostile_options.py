@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -56,3 +57,14 @@ def test_an_interrupted_ruling_run_reports_the_rulings_checked(monkeypatch: pyte
     seen.clear()
     text = attempt("ruling", example, expect={130}).out
     assert "2 rulings: " in text and "interrupted (SIGINT): " in text and "  not run: abilities.yaml: " in text
+
+
+def test_graph_checks_returning_the_wrong_type_is_bad_input(tmp_path: Path) -> None:
+    """A model's ``graph_checks()`` returning ``[1]`` was an internal error (AttributeError in the report)."""
+    model = tmp_path / "gc.py"
+    model.write_text(Path(COUNTER).read_text(encoding="utf-8") + "\n\ndef graph_checks():\n    return [1]\n",
+                     encoding="utf-8")
+    for extra in ([], ["--json"]):
+        line = attempt("check", str(model), *extra, expect={2}).error_line()
+        assert "graph_checks() must return ruleproof.results.Result objects, got 1" in line
+        assert "internal error" not in line
