@@ -90,10 +90,11 @@ class Streams:
     debug: bool = False
 
 
-_UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+                          "\ud800-\udfff]")
 """Control characters (all but tab and newline), C1 controls and bidirectional overrides: in a card's name, a
 model's property or a file name they could move the cursor, recolour or rewrite the terminal, or reorder what
-the reader sees."""
+the reader sees; and lone surrogates (a file name that is not UTF-8), which no output encoding can write."""
 
 
 def printable(text: str) -> str:

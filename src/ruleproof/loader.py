@@ -181,7 +181,7 @@ def import_file(path: Path) -> ModuleType:
     key = (str(resolved), st.st_mtime_ns, st.st_size)
     if key in _MODULES:
         return _MODULES[key]
-    digest = hashlib.sha1(str(resolved).encode()).hexdigest()[:12]
+    digest = hashlib.sha1(str(resolved).encode("utf-8", "surrogateescape")).hexdigest()[:12]  # any file name
     modname = f"_ruleproof_user_{path.stem}_{digest}"
     spec = importlib.util.spec_from_file_location(modname, path)
     if spec is None or spec.loader is None:

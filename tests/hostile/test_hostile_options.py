@@ -68,3 +68,14 @@ def test_graph_checks_returning_the_wrong_type_is_bad_input(tmp_path: Path) -> N
         line = attempt("check", str(model), *extra, expect={2}).error_line()
         assert "graph_checks() must return ruleproof.results.Result objects, got 1" in line
         assert "internal error" not in line
+
+
+def test_a_model_file_name_that_is_not_utf8(tmp_path: Path) -> None:
+    """``c\\xff.py`` in a model folder was an internal error (UnicodeEncodeError hashing the path); its name is
+    printed with the byte shown, never written raw (stdout could not encode it)."""
+    folder = tmp_path / "models"
+    folder.mkdir()
+    (folder / "c\udcff.py").write_text(Path(COUNTER).read_text(encoding="utf-8"), encoding="utf-8")
+    res = attempt("check", str(folder / "c\udcff.py"), expect={1})
+    assert "c\\udcff.py" in res.out and "\udcff" not in res.out
+    attempt("check", str(folder), "--json", expect={1})
