@@ -13,7 +13,7 @@ import yaml
 
 from .errors import InputError, SourceLoc
 
-__all__ = ["MAX_VALUES", "MAX_DEPTH", "compose", "check_size"]
+__all__ = ["MAX_VALUES", "MAX_DEPTH", "compose", "check_size", "safe_loader"]
 
 MAX_VALUES = 200_000
 """Most values (scalars, lists, mappings, counting every use of an alias) a file may expand to."""
@@ -71,3 +71,14 @@ def compose(loader: yaml.SafeLoader, file: str) -> yaml.Node | None:
     if root is not None:
         check_size(root, file)
     return root
+
+
+def safe_loader(text: str, file: str) -> yaml.SafeLoader:
+    """A safe loader over ``text``; a character YAML refuses (a NUL, another control character) is an
+    :class:`InputError` at its line (PyYAML's reader raises before any parsing starts)."""
+    try:
+        return yaml.SafeLoader(text)
+    except yaml.reader.ReaderError as e:
+        line = text.count("\n", 0, max(0, e.position)) + 1
+        raise InputError(f"the file has a control character #x{e.character:04x} (YAML allows printable text only)",
+                         SourceLoc(file, line)) from None

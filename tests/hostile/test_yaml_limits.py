@@ -83,3 +83,13 @@ def test_a_long_expression_within_the_limits_is_checked(tmp_path: Path) -> None:
     f.write_text(_RULING.format(expr=" or ".join(["(" * 38 + "false" + ")" * 38] * 99)))
     res = attempt("ruling", str(f), expect={0})
     assert "1 ruling: 1 passed" in res.out
+
+
+@pytest.mark.parametrize("which", [0, 1])
+@pytest.mark.parametrize(("text", "at"), [("\x00\x01binary", 1), ("a: 1\nb: \"x\x01y\"\n", 2)])
+def test_a_control_character_is_refused_at_its_line(tmp_path: Path, which: int, text: str, at: int) -> None:
+    """PyYAML's reader refuses a NUL before parsing starts: that was an internal error (ReaderError)."""
+    path = tmp_path / "f.yaml"
+    path.write_text(text, encoding="utf-8")
+    line = attempt(*_commands(str(path))[which], expect={2}).error_line()
+    assert line.startswith(f"{path}:{at}: error: the file has a control character"), line

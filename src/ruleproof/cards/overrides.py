@@ -141,7 +141,7 @@ def parse_overrides(text: str, source: str = "<overrides>") -> Overrides:
         YAML syntax errors, non-code keys, unknown fields or bad enum values,
         each with ``source:line``.
     """
-    loader = yaml.SafeLoader(text)
+    loader = yaml_guard.safe_loader(text, source)
     try:
         root = yaml_guard.compose(loader, source)
     except yaml.YAMLError as exc:

@@ -73,7 +73,7 @@ class Node:
 
 def load_yaml(text: str, file: str) -> Node:
     """Parse ``text`` safely; a syntax error is an :class:`InputError` at its line."""
-    loader = yaml.SafeLoader(text)
+    loader = yaml_guard.safe_loader(text, file)
     try:
         root = yaml_guard.compose(loader, file)
         if root is None:
