@@ -291,8 +291,8 @@ def explain(system: System, prop: Property, states: Sequence[State], action: str
             why = f"needs {_clip(show_expr(failing))}" if failing is not None else "no choice satisfies its guard"
             blocked.append(f"{a.label} {why}")
             cites.append(a.cites)
-        return ("stuck: no action is enabled and this is not a declared end; " + "; ".join(blocked),
-                _union(cites))
+        why_stuck = "; ".join(blocked) or "the model declares no action"
+        return ("stuck: no action is enabled and this is not a declared end; " + why_stuck, _union(cites))
     if prop.check == MUST_CANNOT and prop.kind is PropKind.INVARIANT:
         s = states[-1]
         hit = [k or "it" for k, c in prop.conds if ev.compile(c)(s, None, {})]

@@ -155,6 +155,7 @@ def test_a_model_without_actions_gets_the_deadlock_check() -> None:
     res = attempt("check", str(FIX / "noactions.py"), "--json", expect={1})
     (dead,) = [r for r in res.json["results"] if r["property"] == "the game can always proceed (no deadlock)"]
     assert dead["verdict"] == "violated"
+    assert dead["reason"].endswith("; the model declares no action")  # was an empty reason after the ';'
 
 
 def test_a_model_module_runs_once_per_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
