@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hostile_helpers import attempt, make_pool, one_card_pack
+from hostile_helpers import COUNTER, attempt, make_pool, one_card_pack
 
 BOM = b"\xef\xbb\xbf"
 
@@ -76,22 +76,8 @@ def test_control_sequences_in_a_card_never_reach_the_terminal(tmp_path: Path) ->
 
 def test_control_sequences_in_a_model_and_in_an_error(tmp_path: Path) -> None:
     model = tmp_path / "m.py"
-    model.write_text(f'''from ruleproof.dsl import Int, Model, Step
-
-
-def build() -> Model:
-    m = Model("m")
-    x = m.var("x", Int(0, 3), init=0)
-
-    @m.action(describe="up")
-    def up(a: Step) -> None:
-        a.require(x < 3)
-        a.set(x, x + 1)
-
-    m.game_end(x == 3)
-    m.invariant({"x stays small" + ESCAPES!r}, x < 2, cites=["t"])
-    return m
-''', encoding="utf-8")
+    source = Path(COUNTER).read_text(encoding="utf-8")
+    model.write_text(source.replace('"x never reaches 2"', repr("x stays small" + ESCAPES)), encoding="utf-8")
     res = attempt("check", str(model), expect={1})
     assert "x stays small\\u001b[2J" in res.out and "\x1b" not in res.out
     line = attempt("check", str(model), "-p", "no\x1b[2Jsuch", expect={2}).error_line()
