@@ -562,7 +562,8 @@ def _classify(exc: BaseException) -> tuple[int, str, str]:
     if isinstance(exc, budget.QueryTimeout):
         return EXIT_ERROR, "internal error: a query timeout escaped its query", "internal"
     if isinstance(exc, click.exceptions.NoArgsIsHelpError):
-        return EXIT_ERROR, "error: no command given (ruleproof --help lists the commands)", "input"
+        where = exc.ctx.command_path if exc.ctx is not None else "ruleproof"  # 'ruleproof cards' alone: its own help
+        return EXIT_ERROR, f"error: no command given ({where} --help lists the commands)", "input"
     if isinstance(exc, click.UsageError):
         return EXIT_ERROR, clip("error: " + " ".join(exc.format_message().split()), 1000), "input"
     if isinstance(exc, click.ClickException):

@@ -80,6 +80,8 @@ def test_empty_scenario_is_an_error() -> None:
 def test_no_command_is_one_line() -> None:
     """1.68: ``ruleproof`` alone printed 16 lines."""
     assert attempt(expect={2}).error_line() == "error: no command given (ruleproof --help lists the commands)"
+    line = attempt("cards", expect={2}).error_line()  # a group alone points at its own help
+    assert line == "error: no command given (ruleproof cards --help lists the commands)"
 
 
 def test_representatives_that_held() -> None:
