@@ -5,11 +5,13 @@
 * one BMC query "the target within k steps" also finds a witness on a path
   that ends early (no action enabled after it);
 * ``auto`` is data (:data:`~ruleproof.engines.registry.AUTO`) over the registered engines;
-* a property is attempted again only when lemmas arrived after its last attempt, targets last.
+* a property is attempted again only when lemmas arrived after its last attempt, targets last;
+* with ``auto``, a shallow k-induction is retried as lemmas come before any property's other stages run.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -18,7 +20,7 @@ from ruleproof.dsl import Int, Model, Step, Term
 from ruleproof.encoder import SatResult, Unrolling, fresh_context
 from ruleproof.engines import ENGINES, bmc, runner
 from ruleproof.engines.common import Options
-from ruleproof.engines.registry import AUTO, REGISTRY
+from ruleproof.engines.registry import AUTO, EARLY_KMAX, REGISTRY
 from ruleproof.engines.simulate import lower_bound, simulate
 from ruleproof.evaluator import Evaluator
 from ruleproof.ir import PropKind
@@ -181,3 +183,31 @@ def test_an_open_property_is_tried_again_only_after_new_lemmas_and_targets_come_
                      ("y stays at most 3", 2), ("y reaches 3", 3)]
     assert results[0].reason == "1-inductive"
     assert results[0].seconds == pytest.approx(seconds["y stays at most 3"], abs=0.002)  # both attempts count
+
+
+def test_auto_retries_a_shallow_k_induction_as_lemmas_come_before_any_other_engine(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    s = _needs_lemmas().finish()
+    runs: list[tuple[str, str, int, int]] = []
+
+    def spy(name: str, check):  # type: ignore[no-untyped-def]
+        def run(system, prop, opts, lemmas=(), *a, **kw):  # type: ignore[no-untyped-def]
+            runs.append((prop.name, name, opts.kmax, len(lemmas)))
+            return check(system, prop, opts, lemmas, *a, **kw)
+        return run
+
+    monkeypatch.setattr(runner, "REGISTRY", {n: replace(e, check=spy(n, e.check)) for n, e in REGISTRY.items()})
+    first = "y stays at most 3"  # needs the two properties declared after it
+    results = runner.check_system(s, "auto", Options(depth=5, timeout=60), [first, "y follows x", "x stays at most 3"])
+    assert [(r.property, r.verdict, r.engine, r.reason) for r in results] == [
+        (first, Verdict.PROVED, "auto/kind", "1-inductive"),
+        ("y follows x", Verdict.PROVED, "auto/kind", "1-inductive"),
+        ("x stays at most 3", Verdict.PROVED, "auto/kind", "1-inductive")]
+    # a shallow k-induction (k <= EARLY_KMAX) first, tried again once the lemmas came: Spacer never ran
+    assert runs == [(first, "kind", EARLY_KMAX, 0), ("y follows x", "kind", EARLY_KMAX, 0),
+                    ("x stays at most 3", "kind", EARLY_KMAX, 1), (first, "kind", EARLY_KMAX, 2)]
+    # checked alone (no fixpoint), the same property goes through the full k-induction, then Spacer
+    runs.clear()
+    alone = runner.check_property(s, s.prop(first), "auto", Options(depth=5, timeout=60))
+    assert alone.verdict is Verdict.PROVED and alone.engine == "auto/chc"
+    assert runs == [(first, "kind", 8, 0), (first, "chc", 8, 0)]

@@ -20,7 +20,7 @@ from . import bmc, chc, explicit, kind
 from .common import Options, ProgressFn
 
 __all__ = ["Engine", "EngineFn", "REGISTRY", "Stage", "AUTO", "EXHAUST_INITIAL", "EXHAUST_STATES", "CHC_MIN_SECONDS",
-           "few_initial_states"]
+           "EARLY_KMAX", "few_initial_states"]
 
 
 class EngineFn(Protocol):
@@ -81,7 +81,11 @@ class Stage:
     stage's result; ``when``: a condition on the system (the stage is skipped
     when it is false); ``min_left``: skipped with less time left than this;
     ``options``: how it changes the run's options; ``note``: how its reason is
-    labelled in the final result's reason (``None``: left out).
+    labelled in the final result's reason (``None``: left out); ``early``:
+    a cheap first try that runs only in a system's lemma fixpoint
+    (:func:`~ruleproof.engines.runner.check_system`), retried as lemmas
+    arrive before any property's other stages run (a check of one property
+    alone skips it: the other stages cover it).
     """
 
     engine: str
@@ -91,6 +95,7 @@ class Stage:
     min_left: float = 0.0
     options: Callable[[Options], Options] | None = None
     note: str | None = ""
+    early: bool = False
 
 
 _DECIDED = frozenset({Verdict.PROVED, Verdict.VIOLATED})
@@ -100,8 +105,19 @@ def _exhaustive(opts: Options) -> Options:
     """Explore the whole (small) state space: a proof, or a shortest violation."""
     return replace(opts, depth=1_000_000, max_states=EXHAUST_STATES)
 
+
+EARLY_KMAX = 1
+"""The largest k of the lemma fixpoint's early k-induction (k = 1: 2-inductive)."""
+
+
+def _shallow(opts: Options) -> Options:
+    """k-induction to :data:`EARLY_KMAX` only: a failed try costs little; a deeper one waits for the lemmas."""
+    return replace(opts, kmax=min(opts.kmax, EARLY_KMAX))
+
+
 AUTO: Mapping[PropKind, tuple[Stage, ...]] = {
     kind_: (
+        Stage("kind", 1 / 3, _DECIDED, options=_shallow, note=None, early=True),
         Stage("kind", 1 / 3, _DECIDED, note="k-induction"),
         Stage("chc", 1 / 3, _DECIDED, min_left=CHC_MIN_SECONDS, note="chc"),
         Stage("explicit", 1 / 3, _DECIDED, when=few_initial_states, options=_exhaustive, note=None),
@@ -116,5 +132,7 @@ AUTO: Mapping[PropKind, tuple[Stage, ...]] = {
 }
 """``auto``: the stages per kind of property.  An invariant or action property:
 k-induction, Spacer, an exhaustive explicit search (small systems only), then
-BMC to the depth.  A target: BMC's witness search (lower bound, guided
-simulation, one query, shortening), then Spacer to show it unreachable."""
+BMC to the depth; in a system's lemma fixpoint, first a shallow k-induction
+(``early``), retried as lemmas arrive, before any of these runs.  A target:
+BMC's witness search (lower bound, guided simulation, one query, shortening),
+then Spacer to show it unreachable."""

@@ -48,9 +48,21 @@ def check_property(
     ev = evaluator or Evaluator(system)
     if engine != "auto":
         return REGISTRY[engine].check(system, prop, opts, lemmas, progress, ev)
+    return _stages(system, prop, opts, lemmas, progress, ev, early=False)
+
+
+def _stages(system: System, prop: Property, opts: Options, lemmas: Sequence[Property], progress: ProgressFn | None,
+            ev: Evaluator, early: bool) -> Result:
+    """``auto``'s stages for ``prop`` (the ``early`` ones, or the others) in order until one decides.
+
+    Undecided: the early stages' last answer (a system's lemma fixpoint runs
+    the other stages later), or the answer of :func:`_fallback`.
+    """
     clock = Clock(opts.timeout)
     tried: list[tuple[Stage, Result]] = []
     for stage in AUTO[prop.kind]:
+        if stage.early != early:
+            continue
         left = clock.left()
         if (stage.when is not None and not stage.when(system)) or (left is not None and left < stage.min_left):
             continue
@@ -65,7 +77,9 @@ def check_property(
         if r.verdict in stage.accept:
             return _auto(r, clock)
         tried.append((stage, r))
-    return _auto(_fallback(tried), clock)
+    if not tried:  # (no early stage for this kind of property: the others decide)
+        return result(system, prop, Verdict.UNKNOWN, 0, "auto", clock, reason="not checked yet")
+    return _auto(tried[-1][1] if early else _fallback(tried), clock)
 
 
 def _fallback(tried: Sequence[tuple[Stage, Result]]) -> Result:
@@ -248,13 +262,17 @@ def check_system(
     retry = engine == "auto" or REGISTRY[engine].uses_lemmas
     results: dict[str, Result] = {}
     lemmas: list[Property] = []
-    tried_with: dict[str, int] = {}  # how many lemmas there were at a property's last attempt
+    tried_with: dict[tuple[str, bool], int] = {}  # lemmas at a property's last attempt: early stages, the others
     spent: dict[str, float] = {}
     emitted: set[str] = set()
 
-    def attempt(p: Property) -> None:
-        tried_with[p.name] = len(lemmas)
-        r = _guarded(system, p, engine, opts, partial(check_property, system, p, engine, opts, lemmas, progress, ev))
+    def attempt(p: Property, early: bool) -> None:
+        tried_with[p.name, early] = len(lemmas)
+        if engine == "auto":
+            check = partial(_stages, system, p, opts, lemmas, progress, ev, early)
+        else:
+            check = partial(check_property, system, p, engine, opts, lemmas, progress, ev)
+        r = _guarded(system, p, engine, opts, check)
         if p.check and r.verdict is Verdict.VIOLATED and r.trace is not None:
             why, cites = explain(system, p, r.trace.states, r.trace.steps[-1].action if r.trace.steps else None, ev)
             r = replace(r, reason="; ".join(x for x in (why, r.reason) if x), cites=cites or r.cites)
@@ -266,16 +284,32 @@ def check_system(
             emitted.add(p.name)
             on_result(results[p.name])
 
-    # the lemma fixpoint over the properties that can become lemmas, then each target once, with all of them
-    for group in ([p for p in props if p.kind is not PropKind.REACH], [p for p in props if p.kind is PropKind.REACH]):
-        again = True
-        while again:
+    def open_(p: Property, early: bool) -> bool:
+        decided = p.name in results and results[p.name].verdict in (Verdict.VIOLATED, Verdict.PROVED)
+        return not decided and tried_with.get((p.name, early), -1) < len(lemmas)  # never tried, or new lemmas
+
+    # The lemma fixpoint over the properties that can become lemmas: with ``auto``, their early stages (a shallow
+    # k-induction) until no new lemma comes, then the other stages of what is still open, and all again while
+    # those bring lemmas; then each target once, with all of them.
+    fixpoint = [p for p in props if p.kind is not PropKind.REACH]
+    early = [p for p in fixpoint if engine == "auto" and any(s.early for s in AUTO[p.kind])]
+    again = True
+    while again:
+        more = bool(early)
+        while more:
             before = len(lemmas)
-            for p in group:
-                decided = p.name in results and results[p.name].verdict in (Verdict.VIOLATED, Verdict.PROVED)
-                if not decided and tried_with.get(p.name, -1) < len(lemmas):
-                    attempt(p)  # never tried, or lemmas arrived since its last attempt
-            again = retry and len(lemmas) > before
+            for p in early:
+                if open_(p, True):
+                    attempt(p, True)
+            more = len(lemmas) > before
+        before = len(lemmas)
+        for p in fixpoint:
+            if open_(p, False):
+                attempt(p, False)
+        again = retry and len(lemmas) > before
+    for p in props:
+        if p.kind is PropKind.REACH and open_(p, False):
+            attempt(p, False)
     if on_result is not None:
         for p in props:
             if p.name not in emitted:
