@@ -72,7 +72,8 @@ def _stages(system: System, prop: Property, opts: Options, lemmas: Sequence[Prop
             run = replace(opts, timeout=left)
         else:
             run = replace(opts, timeout=_min(opts.timeout * stage.share, left))
-        r = REGISTRY[stage.engine].check(system, prop, stage.options(run) if stage.options else run, lemmas,
+        use = _earlier(system, prop, lemmas) if stage.earlier_lemmas else lemmas
+        r = REGISTRY[stage.engine].check(system, prop, stage.options(run) if stage.options else run, use,
                                          progress, ev)
         if r.verdict in stage.accept:
             return _auto(r, clock)
@@ -80,6 +81,15 @@ def _stages(system: System, prop: Property, opts: Options, lemmas: Sequence[Prop
     if not tried:  # (no early stage for this kind of property: the others decide)
         return result(system, prop, Verdict.UNKNOWN, 0, "auto", clock, reason="not checked yet")
     return _auto(tried[-1][1] if early else _fallback(tried), clock)
+
+
+def _earlier(system: System, prop: Property, lemmas: Sequence[Property]) -> Sequence[Property]:
+    """The ``lemmas`` declared before ``prop`` in ``system`` (all of them for a property it does not declare)."""
+    order = {p.name: i for i, p in enumerate(system.properties)}
+    mine = order.get(prop.name)
+    if mine is None:
+        return lemmas
+    return [lem for lem in lemmas if order.get(lem.name, -1) < mine]
 
 
 def _fallback(tried: Sequence[tuple[Stage, Result]]) -> Result:
