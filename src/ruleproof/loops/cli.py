@@ -40,8 +40,8 @@ Exit status:
   2        bad input or internal error
   3        no unbounded or mandatory loop found, but the report is not complete: some ability was not read in
            full (even text that could not close a cycle), some candidate is unknown (unread text, budget,
-           timeout, out of memory) or unsupported (text read but not modelled), or the --time-limit stopped
-           the search
+           timeout, out of memory) or unsupported (text read but not modelled), some answer rests on a
+           constant ability the loop model leaves out, or the --time-limit stopped the search
   130/143  interrupted: the candidates classified so far are reported
 """
 
@@ -184,6 +184,10 @@ def render_report(report: LoopReport, quiet: bool = False) -> str:
             why.append(f"{undecided} candidate{'' if undecided == 1 else 's'} not decided")
         if len(report.results) < report.candidates:
             why.append(f"{report.candidates - len(report.results)} not run")
+        if report.resting_on_unmodelled:
+            n = report.resting_on_unmodelled
+            why.append(f"{n} answer{'' if n == 1 else 's'} rest{'s' if n == 1 else ''} on constant abilities the "
+                       "loop model leaves out ('not modelled, and could change this')")
         if report.truncated:
             why.append(f"the search stopped at its {report.candidates} candidates")
         if report.longer:

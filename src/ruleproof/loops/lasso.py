@@ -108,7 +108,10 @@ class LoopResult:
     other named cards, hosts, deck cards a target needs).
     ``hosts``: ``(attachment, host)``
     card keys for each attachment of the candidate (the host may be a card
-    not on the cycle; the reason then names it).
+    not on the cycle; the reason then names it).  ``unmodelled``: constant
+    abilities of the model's cards that the loop model leaves out (``Name:
+    'text'``) that the answer rests on (for ``not_a_loop``, not the ones
+    that only forbid); a report holding such a result is not complete.
     """
 
     cards: tuple[str, ...]
@@ -127,6 +130,7 @@ class LoopResult:
     hosts: tuple[tuple[str, str], ...] = ()
     left_out: tuple[str, ...] = ()
     bystanders: tuple[str, ...] = ()
+    unmodelled: tuple[str, ...] = ()
 
 
 class _Unknown(Exception):
@@ -293,7 +297,16 @@ def _result(enc: Encoding, category: Category, reason: str, t0: float, choosers:
                       continued_by=continued_by(enc) if choosers is None else choosers,
                       hosts=hosts,
                       left_out=tuple(x.describe() for x in enc.left_out),
-                      bystanders=tuple(c.code for c in enc.cards if c.code not in enc.candidate.cards), **kw)
+                      bystanders=tuple(c.code for c in enc.cards if c.code not in enc.candidate.cards),
+                      unmodelled=_resting_on(enc, category), **kw)
+
+
+def _resting_on(enc: Encoding, category: Category) -> tuple[str, ...]:
+    """The constants left out that an answer of ``category`` rests on: a "cannot" left out only lets the model
+    do more, so "not a loop" does not rest on it; a loop found, and anything else, rests on every one."""
+    if category is Category.NOT_A_LOOP:
+        return tuple(u for u in enc.unmodelled if u not in enc.forbidding)
+    return enc.unmodelled
 
 
 def unsupported_result(u: Unsupported) -> LoopResult:

@@ -141,9 +141,17 @@ class LoopReport:
 
         An ability not read in full keeps the report incomplete even when its unread text could not link it
         into a cycle (``could link: no``, a restriction): the verdicts then rest on text the model did not read.
+        So does a result over a constant ability the loop model leaves out (``LoopResult.unmodelled``: Ward's
+        "attached character gains the [stark] affiliation"): its answer rests on text the model does not run.
         """
         return (not self.unread and not self.through_unread and not self.truncated and not self.longer
+                and not self.resting_on_unmodelled
                 and self.analysed == len(self.results) == self.candidates)
+
+    @property
+    def resting_on_unmodelled(self) -> int:
+        """Results whose answer rests on a constant ability the loop model leaves out."""
+        return sum(1 for r in self.results if r.unmodelled)
 
 
 def loop_card(card: Card, owner: str = "you") -> LoopCard:
@@ -350,6 +358,8 @@ def _result_json(r: LoopResult) -> dict[str, Any]:
         out["left_out"] = list(r.left_out)
     if r.bystanders:
         out["bystanders"] = list(r.bystanders)
+    if r.unmodelled:  # constant abilities the loop model leaves out: the answer rests on them
+        out["unmodelled"] = list(r.unmodelled)
     return out
 
 

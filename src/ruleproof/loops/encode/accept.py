@@ -203,6 +203,8 @@ class Encoding:
     cycle may have taken before the cycle starts (the card with that ability,
     the card taken, whether control lasts only while the taker is in play):
     Yoren's "take control of that character until Yoren leaves play".
+    ``forbidding``: those of ``unmodelled`` whose every effect is a "cannot"
+    (leaving them out only lets the model do more).
     """
 
     candidate: Candidate
@@ -216,6 +218,7 @@ class Encoding:
     prohibits: tuple[tuple[str, Effect], ...] = ()
     controls: tuple[tuple[str, str], ...] = ()
     taken: tuple[tuple[str, str, bool], ...] = ()
+    forbidding: tuple[str, ...] = ()
 
     @property
     def n(self) -> int:
@@ -837,10 +840,12 @@ def encode(candidate: Candidate, abilities: Mapping[str, Sequence[Ability]], car
     players = ("you", "opp") if both else ("you",)
     prohibits = tuple((c.code, e) for c in used for a in abilities.get(c.code, ()) if _prohibition(a)
                       for e in a.effects)
-    unmodelled = tuple(dict.fromkeys(
-        f"{c.name}: '{a.text.replace('~', c.name)}'" for c in used for a in abilities.get(c.code, ())
-        if a.type is AbilityType.CONSTANT and not _prohibition(a) and not _control_constant(a)
-        and not (a.effects and all(e.kind is EffectKind.ATTACHMENT_RESTRICTION for e in a.effects))))
+    left_constants = [(f"{c.name}: '{a.text.replace('~', c.name)}'", _only_forbids(a))
+                      for c in used for a in abilities.get(c.code, ())
+                      if a.type is AbilityType.CONSTANT and not _prohibition(a) and not _control_constant(a)
+                      and not (a.effects and all(e.kind is EffectKind.ATTACHMENT_RESTRICTION for e in a.effects))]
+    unmodelled = tuple(dict.fromkeys(t for t, _ in left_constants))
+    forbidding = tuple(dict.fromkeys(t for t, only in left_constants if only))
     if len(players) > 1:  # both players are in the model: either may initiate what any player may
         left = [x for x in left if "any player may initiate" not in x.phrase]
     static = cannot_repeat(abil, [by_key[c].owner for c, _ in candidate.abilities],
@@ -851,7 +856,7 @@ def encode(candidate: Candidate, abilities: Mapping[str, Sequence[Ability]], car
                   + "): a pass takes a round, never repeating within one")
     return Encoding(candidate, tuple(used), tuple(abil), next(iter(phases), None) if len(phases) == 1 else None,
                     players, unmodelled, tuple(dict.fromkeys(left)), static, prohibits, tuple(controls),
-                    tuple(dict.fromkeys(taken)))
+                    tuple(dict.fromkeys(taken)), forbidding)
 
 
 def _names_opponent(a: Ability) -> bool:
@@ -865,6 +870,13 @@ def _names_opponent(a: Ability) -> bool:
 
 _PROHIBITABLE = frozenset({EventKind.KNELT, EventKind.STOOD, EventKind.KILLED, EventKind.SAVED, EventKind.DISCARDED,
                            EventKind.SACRIFICED, EventKind.RETURNED_TO_HAND, EventKind.LEAVES_PLAY})
+
+
+def _only_forbids(a: Ability) -> bool:
+    """A constant read in full whose every effect is a "cannot" (with or without a condition, a phase or an
+    "unless"): leaving it out only lets the model do more, so a "not a loop" found without it stands."""
+    return (a.type is AbilityType.CONSTANT and a.compiled is Compiled.FULL and bool(a.effects)
+            and all(e.kind is EffectKind.PROHIBIT for e in a.effects))
 
 
 def _prohibition(a: Ability) -> bool:
