@@ -82,6 +82,18 @@ def test_a_no_loop_answer_over_a_constant_that_could_widen_is_not_complete() -> 
     assert status == 3 and doc["complete"] is False
 
 
+def test_which_constants_an_answer_rests_on() -> None:
+    """'Not a loop' rests on the constants left out except the ones that only forbid; a loop found rests on all."""
+    from types import SimpleNamespace
+
+    from ruleproof.loops.lasso import Category, _resting_on
+
+    enc: Any = SimpleNamespace(unmodelled=("A: 'cannot stand'", "B: 'gains [stark]'"),
+                               forbidding=("A: 'cannot stand'",))
+    assert _resting_on(enc, Category.NOT_A_LOOP) == ("B: 'gains [stark]'",)
+    assert _resting_on(enc, Category.LIMITED) == enc.unmodelled
+
+
 def test_a_no_loop_answer_does_not_rest_on_a_constant_that_only_forbids() -> None:
     """A constant whose every effect is a 'cannot' only narrows what the cards can do: leaving it out lets the
     model do more, so a 'not a loop' found without it stands; anything else (and any loop found) rests on it."""

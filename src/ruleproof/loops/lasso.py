@@ -289,8 +289,11 @@ def _result(enc: Encoding, category: Category, reason: str, t0: float, choosers:
                for h in enc.cards if h.code == c.host and h.code not in enc.candidate.cards]
     if outside:
         reason = f"{reason} ({'; '.join(outside)})"
-    if enc.unmodelled:
-        reason = f"{reason}; not modelled, and could change this: {'; '.join(enc.unmodelled)}"
+    resting = _resting_on(enc, category)
+    if resting:
+        reason = f"{reason}; not modelled, and could change this: {'; '.join(resting)}"
+    if aside := [u for u in enc.unmodelled if u not in resting]:
+        reason = f"{reason}; not modelled, a 'cannot' that would only narrow this: {'; '.join(aside)}"
     return LoopResult(cards=enc.candidate.cards, abilities=enc.candidate.abilities, category=category, reason=reason,
                       phase=enc.phase.value if enc.phase else "", seconds=round(time.monotonic() - t0, 3),
                       players=tuple(p for p in ("you", "opponent") if p in {*_players(enc), *(choosers or ())}),
@@ -298,7 +301,7 @@ def _result(enc: Encoding, category: Category, reason: str, t0: float, choosers:
                       hosts=hosts,
                       left_out=tuple(x.describe() for x in enc.left_out),
                       bystanders=tuple(c.code for c in enc.cards if c.code not in enc.candidate.cards),
-                      unmodelled=_resting_on(enc, category), **kw)
+                      unmodelled=resting, **kw)
 
 
 def _resting_on(enc: Encoding, category: Category) -> tuple[str, ...]:
