@@ -1,4 +1,4 @@
-"""AGoT 2.0 challenge resolution: STR, the challenge winner and the unopposed bonus.
+"""AGoT 2.0 challenge resolution: STR, the challenge winner, the unopposed bonus and when claim applies.
 
 Rules Reference sections: Unopposed, Unopposed Challenge; Winning a
 Challenge; Strength, Strength Modifiers; Modifiers; Negative Quantities;
@@ -20,8 +20,11 @@ contribute its STR to one side (``contribute``, FAQ 2.10: the most recent effect
 a character counts for one side only), then
 ``determine`` (step 4.2.2) records both sides' STR, the winner and whether the
 challenge is unopposed, ``gain_bonuses`` (step 4.2.3) gives the unopposed
-bonus and ``end_challenge`` ends the challenge (its modifiers expire).  Claim
-and keywords are left to other systems.
+bonus, ``apply_claim`` (step 4.2.4) applies the claim result when the
+attacking player won, and ``end_challenge`` ends the challenge (its modifiers
+expire).  What a claim result does (kills, discards, moved power) is
+claim.py's; here ``claims`` counts the claim results each attacking player
+applied.  Keywords are left to other systems.
 
 Each character's base STR (``base``), challenge icon and standing status are
 symbolic (any combination); each STR modifier is any amount within bounds, so
@@ -72,7 +75,7 @@ def build(players: int = 2, chars: int = 6, max_str: int = 3, max_mod: int = 2, 
         [f"c{i}" for i in range(1, n + 1)],
         labels=[f"character {(i - 1) % chars + 1} of player {(i - 1) // chars + 1}" for i in range(1, n + 1)],
     )
-    Stage = m.enum("Stage", ["idle", "attackers", "defenders", "decided", "bonuses"])
+    Stage = m.enum("Stage", ["idle", "attackers", "defenders", "decided", "bonuses", "claimed"])
     Side = m.enum("Side", ["none", "attacking", "defending"])
     Outcome = m.enum("Outcome", ["nobody", "attacker", "defender"])
 
@@ -96,6 +99,8 @@ def build(players: int = 2, chars: int = 6, max_str: int = 3, max_mod: int = 2, 
     def_str = m.var("def_str", Int(0, hi), init=0)
     power = m.var("power", Int(0, max_power), index=Player, init=Range(0, max_power - CHALLENGES))
     initiated = m.var("initiated", Int(0, CHALLENGES), index=Player, init=0)
+    # claim results applied this phase, by attacking player (step 4.2.4)
+    claims = m.var("claims", Int(0, CHALLENGES), index=Player, init=0)
 
     window = (stage == "attackers") | (stage == "defenders")
 
@@ -214,9 +219,20 @@ def build(players: int = 2, chars: int = 6, max_str: int = 3, max_mod: int = 2, 
             a.set(power[p], power[p] + 1, when=bonus & (att_player == p))
         a.set(stage, "bonuses")
 
-    @m.action(describe="the challenge ends", cites=["Participating", "Modifiers"])
-    def end_challenge(a: Step) -> None:
+    @m.action(
+        describe="the claim result is applied",
+        cites=["4.2.4 Apply claim result.", "Claim or Claim Value"],
+    )
+    def apply_claim(a: Step) -> None:
         a.require(stage == "bonuses")
+        a.require(winner == "attacker")
+        for p in Player:
+            a.set(claims[p], claims[p] + 1, when=att_player == p)
+        a.set(stage, "claimed")
+
+    @m.action(describe="the challenge ends", cites=["Participating", "Modifiers", "4.2.6 Challenge ends"])
+    def end_challenge(a: Step) -> None:
+        a.require((stage == "claimed") | ((stage == "bonuses") & (winner != "attacker")))
         for c in Char:
             a.set(side[c], "none")
             a.set(participating[c], False)

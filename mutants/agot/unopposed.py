@@ -105,3 +105,16 @@ def _removal_wipes_contribution(m: Model) -> None:
     @m.amend("remove_from_challenge")
     def _(a: Step, c: Term) -> None:
         a.set(m.v.side[c], "none")
+
+
+@MUTANTS("claim_without_win", "the claim result is applied whoever won the challenge (review F11)")
+def _claim_without_win(m: Model) -> None:
+    m.drop_require("apply_claim", lambda: m.v.winner == "attacker")
+
+
+@MUTANTS("claim_before_bonus", "the claim result may be applied before the challenge bonuses (D.U.C.K. out of order)")
+def _claim_before_bonus(m: Model) -> None:
+    v = m.v
+    m.replace_require(
+        "apply_claim", lambda: v.stage == "bonuses", lambda: (v.stage == "bonuses") | (v.stage == "decided")
+    )

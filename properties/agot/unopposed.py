@@ -1,8 +1,8 @@
-"""Properties of challenge resolution: STR counted, the challenge winner and the unopposed bonus.
+"""Properties of challenge resolution: STR counted, the challenge winner, the unopposed bonus and claim.
 
 Each property restates a rule (Unopposed, Unopposed Challenge; Winning a
-Challenge; Strength, Strength Modifiers; Modifiers; Appendix I 4.2.2 and
-4.2.3) from the characters' base STR, modifiers and sides, spelled out here
+Challenge; Strength, Strength Modifiers; Modifiers; Appendix I 4.2.2,
+4.2.3 and 4.2.4) from the characters' base STR, modifiers and sides, spelled out here
 rather than taken from the model.  Properties marked *strengthening* are
 rules in their own right that make the others provable by induction.
 """
@@ -192,6 +192,46 @@ def register(m: Model) -> None:
         ),
         cites=["Unopposed, Unopposed Challenge", "4.2.3 Gain challenge bonuses"],
         doc="Only the attacker, only for winning, only when unopposed, and exactly 1 power.",
+    )
+
+    # ---------------------------------------------------------------- claim (step 4.2.4, D.U.C.K.)
+    m.action_property(
+        "the claim result is applied after the challenge bonuses, only for a challenge the attacking player won",
+        "apply_claim",
+        lambda t: And(
+            v.stage == "bonuses",
+            v.winner == "attacker",
+            t.post(v.stage) == "claimed",
+            ForAll(Player, lambda p: t.post(v.claims[p]) == v.claims[p] + If(v.att_player == p, 1, 0)),
+        ),
+        cites=["4.2.4 Apply claim result.", "4.2.3 Gain challenge bonuses", "Claim or Claim Value"],
+        doc="If the attacking player is the challenge winner, the claim result is now applied (after the "
+        "unopposed bonus: Determine, Unopposed, Claim); if the defending player wins, no claim result occurs.",
+    )
+    m.action_property(
+        "a challenge the attacking player won ends only after its claim result",
+        "end_challenge",
+        lambda t: And(
+            Implies(v.winner == "attacker", v.stage == "claimed"),
+            Implies(Not(v.winner == "attacker"), v.stage == "bonuses"),
+            ForAll(Player, lambda p: t.post(v.claims[p]) == v.claims[p]),
+        ),
+        cites=["4.2.4 Apply claim result.", "4.2.6 Challenge ends"],
+    )
+    m.invariant(
+        "a claim result is applied at most once per challenge the player initiated, only after a win",
+        And(
+            Implies(v.stage == "claimed", v.winner == "attacker"),
+            ForAll(
+                Player,
+                lambda p: And(
+                    v.claims[p] >= 0,
+                    v.claims[p] + If(And(v.att_player == p, Not(v.stage == "idle"), Not(v.stage == "claimed")), 1, 0)
+                    <= v.initiated[p],
+                ),
+            ),
+        ),
+        cites=["4.2.4 Apply claim result.", "4.2 Active player may initiate a challenge"],
     )
 
     # ---------------------------------------------------------------- sanity

@@ -1,8 +1,8 @@
 """Challenge resolution: STR, the challenge winner and the unopposed bonus: model/agot/unopposed.py.
 
-``test_review_f4_*`` reproduces finding F4 of the AGoT rules review: run against commit 3e7e81c's model
-(``RULEPROOF_AGOT_MODEL=<3e7e81c checkout>/model/agot``) it fails (the defender won the FAQ's own example);
-it passes on this model.
+``test_review_f4_*`` and ``test_review_f11_*`` reproduce findings F4 and F11 of the AGoT rules review: run
+against commit 3e7e81c's model (``RULEPROOF_AGOT_MODEL=<3e7e81c checkout>/model/agot``) they fail (the defender
+won the FAQ's own example; there was no claim step); they pass on this model.
 """
 
 from __future__ import annotations
@@ -27,6 +27,9 @@ TIES = "the attacker wins ties at 1 STR or more"
 STR1 = "the attacker needs STR 1 or more to win"
 PARTICIPANT = "a player needs a participating character to win"
 RECENT = "each character's STR counts for the side of its most recent contribution"
+CLAIM = "the claim result is applied after the challenge bonuses, only for a challenge the attacking player won"
+CLAIM_END = "a challenge the attacking player won ends only after its claim result"
+CLAIM_ONCE = "a claim result is applied at most once per challenge the player initiated, only after a win"
 
 
 @pytest.fixture(scope="module")
@@ -66,6 +69,8 @@ def test_every_cited_section_is_a_rules_reference_section():
         ("bonus_without_win", BONUS),
         ("bonus_any_win", BONUS),
         ("removal_wipes_contribution", RECENT),
+        ("claim_without_win", CLAIM),
+        ("claim_before_bonus", CLAIM),
     ],
 )
 def test_mutant_is_caught_with_a_replayed_trace(mutant, prop):
@@ -83,6 +88,8 @@ def test_every_rule_mutant_has_a_catching_property():
         "bonus_without_win",
         "bonus_any_win",
         "removal_wipes_contribution",
+        "claim_without_win",
+        "claim_before_bonus",
     }
 
 
@@ -202,8 +209,35 @@ def test_the_unopposed_bonus_is_gained_after_the_result_and_before_the_challenge
     assert not c.enabled("end_challenge", s)
     s = c.step("gain_bonuses", s)
     assert c.get(s, "power[p1]") == 1
+    assert not c.enabled("end_challenge", s)  # the attacker won: claim comes next (4.2.4)
+    s = c.step("apply_claim", s)
+    assert c.get(s, "claims[p1]") == 1
     s = c.step("end_challenge", s)
     assert (c.get(s, "stage"), c.get(s, "side[c1]"), c.get(s, "participating[c1]")) == ("idle", "none", False)
+
+
+def test_review_f11_claim_is_applied_only_for_an_attacker_win_after_the_bonus():
+    """F11 (medium). 4.2.4: "If the attacking player is the challenge winner, the claim result of the challenge
+    is now applied. [...] If the defending player wins the challenge, no claim result occurs." D.U.C.K.:
+    Determine, Unopposed, Claim, Keywords. At 3e7e81c the challenge stopped at the bonus (no claim step at
+    all; claim.py's claims fire without a challenge)."""
+    c = Concrete(load("unopposed", "default"))
+    # the attacker wins: claim only after the bonus, once, and the challenge cannot end without it
+    s = _attack(c, _start(c, {"c1": 2, "c7": 1}), ["c1"], ["c7"])
+    s = c.step("determine", s)
+    assert not c.enabled("apply_claim", s)
+    s = c.step("gain_bonuses", s)
+    assert c.enabled("apply_claim", s) and not c.enabled("end_challenge", s)
+    s = c.step("apply_claim", s)
+    assert (c.get(s, "claims[p1]"), c.get(s, "claims[p2]")) == (1, 0)
+    assert not c.enabled("apply_claim", s)
+    # the defender wins: no claim result, and the challenge ends
+    s = _attack(c, _start(c, {"c1": 1, "c7": 2}), ["c1"], ["c7"])
+    decided, s = _resolve(c, s)
+    assert decided[0] == "defender"
+    assert not c.enabled("apply_claim", s)
+    s = c.step("end_challenge", s)
+    assert (c.get(s, "stage"), c.get(s, "claims[p1]")) == ("idle", 0)
 
 
 def test_only_standing_characters_with_the_icon_can_be_declared():
