@@ -27,12 +27,16 @@ happens.  Power moved is not gained: no "when you gain power" reaction opens.
 Power is unlimited (Tokens, Running out of): the treasury starts with more
 power than the cards can hold before the game ends, and the game ends when
 a player has 15 power (Winning the Game): no power is gained or moved after
-that.  The deliberately broken rules are edits in ``mutants/agot/power.py``.
+that.  The game may be observed at any point before a player won: each
+faction card starts with any power below 15.  The amount a move ability moves
+and whether it moves to a character (``move_n``, ``to_char``) are shown only
+while the move resolves, and where an attachment is attached only while it
+is in play (``observable=``).  The deliberately broken rules are edits in ``mutants/agot/power.py``.
 """
 
 from __future__ import annotations
 
-from ruleproof.dsl import Bool, Exists, If, Int, Model, OneOf, Or, Step, Term
+from ruleproof.dsl import Bool, Exists, If, Int, Model, OneOf, Or, Range, Step, Sum, Term
 
 __all__ = ["SCENARIOS", "CHECKED", "VICTORY", "build"]
 
@@ -95,19 +99,29 @@ def build(players: int = 2, chars: int = 6, atts: int = 2, max_move: int = 2) ->
         k = kinds[c.name]
         return OneOf(False, True) if k == "character" else k != "agenda"
 
+    def init_power(c: Term) -> Range | int:
+        # the game may be observed at any point before a player won: any power below 15 on the faction cards
+        return Range(0, VICTORY - 1) if kinds[c.name] == "faction" else 0
+
     in_play = m.var("in_play", Bool, index=Card, init=init_in_play)
-    power = m.var("power", Int(0, supply), index=Card, init=0)
-    treasury = m.var("treasury", Int(0, supply), init=supply)
-    total = m.var("total", Int(0, supply), index=Player, init=0)
+    power = m.var("power", Int(0, supply), index=Card, init=init_power)
+    treasury = m.var("treasury", Int(0, supply), init=Range(supply - players * (VICTORY - 1), supply))
+    total = m.var("total", Int(0, supply), index=Player, init=Range(0, VICTORY - 1))
     reaction = m.var("reaction", Bool, index=Player, init=False)
     att_in_play = m.var("att_in_play", Bool, index=Att, init=False)
-    attached_to = m.var("attached_to", Card, index=Att, init=lambda x: first_char[str(att_owner.value(x.name))])
+    # where an attachment is attached is shown only while it is in play
+    attached_to = m.var("attached_to", Card, index=Att, init=lambda x: first_char[str(att_owner.value(x.name))],
+                        observable=lambda x: att_in_play[x])
     moving_att = m.var("moving_att", Bool, index=Att, init=False)
     moving_pow = m.var("moving_pow", Bool, index=Card, init=False)
-    move_n = m.var("move_n", Int(0, max_move), init=0)
-    to_char = m.var("to_char", Bool, init=False)
-
     busy = Or(*(moving_att[x] for x in Att), *(moving_pow[c] for c in Card))
+    # the amount a move ability moves and whether it moves to a character: its text, shown while it resolves
+    move_n = m.var("move_n", Int(0, max_move), init=0, observable=lambda: busy)
+    to_char = m.var("to_char", Bool, init=False, observable=lambda: busy)
+    m.init_constraint(treasury + Sum(power[c] for c in Card) == supply)
+    for p in Player:
+        m.init_constraint(total[p] == Sum(power[c] for c in Card if owners[c.name] == p.name))
+
     won = Exists(Player, lambda p: total[p] >= VICTORY)
     m.game_end(won, cites=["Winning the Game"], doc="A player has 15 power: the game ends.")
     is_char = {c.name: kinds[c.name] == "character" for c in Card}

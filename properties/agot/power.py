@@ -159,6 +159,103 @@ def register(m: Model) -> None:
         doc="If there is no valid destination for a move, the move attempt cannot be made: an ability whose "
         "only effect is the move cannot be initiated.",
     )
+    # ---------------------------------------------------------------- a move ability, from initiation to resolution
+    def moving() -> Term:
+        return Or(*(v.moving_att[x] for x in Att), *(v.moving_pow[c] for c in Card))
+
+    for fam in ("gain_power", "react_to_gain", "initiate_power_move", "initiate_attachment_move", "attach",
+                "enter_play", "leave_play"):
+        m.action_property(
+            f"nothing else happens while a move resolves ({fam})",
+            fam,
+            lambda t, *ps: Not(moving()),
+            cites=["Initiating Abilities / Marshaling Cards", "Move"],
+            doc="Once a move ability is initiated, its effect completes its initiation and resolves: nothing "
+            "else happens in between.",
+        )
+    m.action_property(
+        "a power move ability initiated is the move that resolves: its amount and its kind of destination",
+        "initiate_power_move",
+        lambda t, src: And(
+            t.post(v.moving_pow[src]),
+            t.post(v.move_n) == t.choice("amount"),
+            t.post(v.to_char) == t.choice("to_character"),
+        ),
+        cites=["Initiating Abilities / Marshaling Cards", "Moving Power"],
+    )
+    m.action_property(
+        "an attachment move ability initiated is the move that resolves",
+        "initiate_attachment_move",
+        lambda t, x: t.post(v.moving_att[x]),
+        cites=["Initiating Abilities / Marshaling Cards", "Move", "Attachment Cards"],
+    )
+    m.action_property(
+        "a power move moves the amount its ability names, to a character when it says so",
+        "resolve_power_move",
+        lambda t, src: And(
+            v.moving_pow[src],
+            t.post(v.power[src]) == v.power[src] - v.move_n,
+            Implies(v.to_char, character(t.choice("to"))),
+        ),
+        cites=["Moving Power", "Move"],
+    )
+    for fam in ("resolve_power_move", "resolve_attachment_move"):
+        m.action_property(
+            f"after a move resolves no move is pending ({fam})",
+            fam,
+            lambda t, *ps: And(
+                ForAll(Att, lambda x: Not(t.post(v.moving_att[x]))),
+                ForAll(Card, lambda c: Not(t.post(v.moving_pow[c]))),
+            ),
+            cites=["Move", "Initiating Abilities / Marshaling Cards"],
+            doc="The move ability resolves once: the move is then over.",
+        )
+    m.action_property(
+        "an attachment moves only by the move ability initiated for it",
+        "resolve_attachment_move",
+        lambda t, x: v.moving_att[x],
+        cites=["Move", "Attachment Cards"],
+    )
+    m.action_property(
+        "an attachment out of play enters play attached to the chosen character",
+        "attach",
+        lambda t, x: And(Not(v.att_in_play[x]), t.post(v.att_in_play[x]), t.post(v.attached_to[x]) == t.choice("to")),
+        cites=["Attachment Cards", "Enters Play"],
+        doc="An attachment in play is moved only by a move ability.",
+    )
+    m.action_property(
+        "a card entering play is in play",
+        "enter_play",
+        lambda t, c: And(Not(v.in_play[c]), t.post(v.in_play[c])),
+        cites=["In Play and Out of Play", "Enters Play"],
+    )
+    m.action_property(
+        "a card leaving play is out of play",
+        "leave_play",
+        lambda t, c: And(v.in_play[c], Not(t.post(v.in_play[c]))),
+        cites=["In Play and Out of Play", "Leaves Play"],
+    )
+    m.invariant(
+        "faction and plot cards are always in play, agendas never",
+        ForAll(
+            Card,
+            lambda c: And(
+                Implies(Or(v.kind[c] == "faction", v.kind[c] == "plot"), v.in_play[c]),
+                Implies(v.kind[c] == "agenda", Not(v.in_play[c])),
+            ),
+        ),
+        cites=["In Play and Out of Play", "Agenda Cards"],
+        doc="A player's faction card cannot leave play; the revealed plot card leaves play only when a new plot "
+        "is revealed; agendas are out of play.",
+    )
+    m.action_property(
+        "a 'when you gain power' reaction is initiated once for each gain",
+        "react_to_gain",
+        lambda t, p: And(v.reaction[p], Not(t.post(v.reaction[p]))),
+        cites=["Reactions", "Gains"],
+        doc="Each reaction may be initiated once each time its triggering condition occurs.",
+    )
+
     # ---------------------------------------------------------------- sanity
     m.reachable(
         "sanity: power and an attachment on another player's character",

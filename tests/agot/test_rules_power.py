@@ -11,8 +11,9 @@ import re
 from pathlib import Path
 
 import pytest
-from agot_rules_helpers import Concrete, assert_caught, full_check, load, mutant_names
+from agot_rules_helpers import Concrete, assert_caught, full_check, ir_mutant_violates, load, mutant_names
 
+from ruleproof.mutants import mutants_of
 from ruleproof.results import Verdict
 
 REFERENCE = Path(__file__).resolve().parents[2] / "docs" / "reference" / "agot-rules-reference.txt"
@@ -100,8 +101,9 @@ def test_every_rule_mutant_has_a_catching_property():
 
 
 def _supply(c: Concrete) -> int:
-    """The power in the game: all of it starts in the treasury."""
-    return int(c.get(c.state({}), "treasury"))
+    """The power in the game: the treasury and the cards share it (all of it in the treasury at the most)."""
+    (values,) = [iv.values for iv in c.system.init_vars if iv.var == "treasury"]
+    return int(max(values))
 
 
 # ------------------------------------------------------------------ rulings as scenarios
@@ -111,6 +113,7 @@ def _supply(c: Concrete) -> int:
 def _board(c: Concrete, in_play: list[str], **extra):
     values = {f"in_play[c{i}]": False for i in range(1, 13)}
     values.update({f"in_play[{x}]": True for x in in_play})
+    values["treasury"] = _supply(c)  # no power on the cards unless the test puts some there
     values.update(extra)
     s = c.state(values)
     assert all(c.holds(p, s) for p in (CONSERVED, TOTAL, IN_PLAY)), "the scenario must start in a consistent state"
@@ -183,3 +186,60 @@ def test_review_f5_power_is_gained_whatever_the_treasury_holds():
     assert c.enabled("gain_power(c1)", s)
     s = _board(c, ["c1"], **{"power[f1]": 15, "total[p1]": 15, "treasury": max(0, _supply(c) - 15)})
     assert not c.enabled("gain_power(c1)", s)
+
+
+# ------------------------------------------------------------------ the move ability's steps (IR mutants)
+def _label(system, family: str, target: str, detail: str = "") -> str:
+    """The label of ``family``'s IR mutant ``target`` (``drop-update power``), or of its drop-guard whose dropped
+    condition reads ``detail``."""
+    found = {
+        x.label
+        for x in mutants_of(system)
+        if x.family == family
+        and ((x.kind == "drop-guard" and detail in x.detail) if detail else f"{x.kind} {x.target}" == target)
+    }
+    (label,) = found
+    return label
+
+
+BUSY = "not (moving_att[a1]"  # the dropped condition: no move is resolving
+WON = "15 <= total[p1]"  # the dropped condition: nobody has won
+QUIET = "nothing else happens while a move resolves ({})"
+ONCE = "a 'when you gain power' reaction is initiated once for each gain"
+INITIATED = "a power move ability initiated is the move that resolves: its amount and its kind of destination"
+ATT_INITIATED = "an attachment move ability initiated is the move that resolves"
+ATTACH = "an attachment out of play enters play attached to the chosen character"
+STEPS = [
+    ("gain_power", "", BUSY, QUIET.format("gain_power")),
+    ("gain_power", "", WON, "no power changes hands once a player has won (gain_power)"),
+    ("react_to_gain", "drop-update reaction", "", ONCE),
+    ("react_to_gain", "", BUSY, QUIET.format("react_to_gain")),
+    ("react_to_gain", "", "reaction[p1]", ONCE),
+    ("initiate_power_move", "drop-update moving_pow", "", INITIATED),
+    ("initiate_power_move", "drop-update to_char", "", INITIATED),
+    ("initiate_power_move", "", WON, "no power changes hands once a player has won (initiate_power_move)"),
+    ("resolve_power_move", "", "not to_char",
+     "a power move moves the amount its ability names, to a character when it says so"),
+    ("initiate_attachment_move", "drop-update moving_att", "", ATT_INITIATED),
+    ("resolve_attachment_move", "drop-update moving_att", "",
+     "after a move resolves no move is pending (resolve_attachment_move)"),
+    ("resolve_attachment_move", "", "moving_att[a1]", "an attachment moves only by the move ability initiated for it"),
+    ("attach", "drop-update att_in_play", "", ATTACH),
+    ("attach", "", BUSY, QUIET.format("attach")),
+    ("attach", "", "not att_in_play[a1]", ATTACH),
+    ("enter_play", "drop-update in_play", "", "a card entering play is in play"),
+    ("enter_play", "", BUSY, QUIET.format("enter_play")),
+    ("leave_play", "drop-update in_play", "", "a card leaving play is out of play"),
+    ("leave_play", "", BUSY, QUIET.format("leave_play")),
+]
+
+
+@pytest.mark.parametrize(("family", "target", "detail", "prop"), STEPS)
+def test_a_step_of_a_move_or_of_play_that_goes_wrong_is_caught(family, target, detail, prop):
+    """Each of these mutants survived the power properties before these were added (judged by reading the
+    model; the row's measurement was stopped): a gain, reaction or card entering play while a move resolves,
+    a move ability initiated that never resolves, a move 'to a character' that goes to a plot, a reaction
+    initiated twice for one gain, an attachment that re-enters play where it is."""
+    s = load("power", "small")
+    label = _label(s, family, target, detail)
+    assert ir_mutant_violates(s, label, [prop], depth=4) == [prop]
