@@ -40,10 +40,11 @@ Lifecycle of one action (one action is in flight at a time; the notes, 2.2):
 
 Features (static scenario data per card):
 
-* ``no_tap_attack`` -- «Не закрывается после атаки» (539.1.1).
+* ``no_tap_attack`` -- «Не закрывается после атаки» (539.1.1); as a defender see
+  ``no_tap_defence``.
 * ``taps_after_assault`` -- «Закрывается после нападения» (539.1.2): the card taps
-  only after an нападение it makes; defending (with its counter-strike) does
-  not tap it.  [I] reading of the seed's wording.
+  after an нападение it makes; whether defending (with its counter-strike) taps
+  it is ``assault_defence_free``.
 * ``x_per_turn`` -- «Может атаковать X раз за ход» (539.1.3): the tap of the
   attack is the waived resource [I]; whether the X-th use taps is the rule
   parameter ``last_use_taps`` [U].
@@ -57,7 +58,23 @@ card whose action was interrupted counts as подействовавшая (defa
 ``last_use_taps`` -- whether the X-th attack of "X раз за ход" taps;
 ``closed_counterstrikes`` -- whether a closed (tapped) creature that is attacked
 still deals its counter-strike (default: yes, as no stored source restricts it;
-review F9: a restriction is recalled but not confirmed).
+review F9: a restriction is recalled but not confirmed);
+``strikes_together`` -- review F4: whether the strike and the counter-strike are
+dealt together, the «при ударе» triggers resolving after both (default: no: the
+strike, the attacker's trigger, then the counter-strike, the order the seed's
+example reads most naturally; classic fights roll both strikes, notes 3, [U]);
+``assault_defence_free`` -- review F5: whether «Закрывается после нападения»
+(539.1.2) also means the card does not tap as a defender (default: yes, the
+model's [I] reading; the other reading: the text names only its нападение and
+the card pays a defender's tap as any card);
+``defender_acts`` -- review F6: whether 539.3 applies to a defender whose tap a
+feature waived (assigning a defender is a sudden action): it then counts as
+подействовавшая, loses its movement and may not defend again this turn
+(default: no; 539.3 says «действия», the notes do not settle whether a
+defence is one);
+``no_tap_defence`` -- review F8: whether «Не закрывается после атаки» (539.1.1)
+also waives a defender's tap (its counter-strike is an удар/атака, 539.4.1)
+(default: no: defending is not the card's attack).
 
 The deliberately broken rules are edits in ``mutants/berserk/actions.py``; tests
 use them to show that a property catches each break.
@@ -127,6 +144,14 @@ ROSTERS: dict[str, tuple[CardSpec, ...]] = {
         CardSpec("finisher", "Добиватель (добивание на 2)", "p1", finish=2),
         CardSpec("foe", "Противник", "p2", lives=3, wounds=(1,)),
     ),
+    # reviews F5, F6, F8: two attackers on each side, so that one card may be asked to defend twice in a turn, and
+    # the cards with 539.1.1 and 539.1.2 features can each defend
+    "defence": (
+        CardSpec("steady", "Стойкий (не закрывается после атаки)", "p1", "no_tap_attack", lives=2),
+        CardSpec("raider", "Налётчик", "p1", lives=2),
+        CardSpec("sentry", "Часовой (закрывается после нападения)", "p2", "taps_after_assault", lives=2),
+        CardSpec("plain", "Простое существо", "p2", lives=2),
+    ),
 }
 
 # rosters where the opponent has the fast effect «закрыть существо» (a response that taps the acting card)
@@ -134,9 +159,14 @@ TAP_RESPONSE = ("static",)
 # rosters where the heal trigger can be answered: a fast effect that wounds the healer by 1, and a block
 HEAL_RESPONSES = ("kele_attacks", "kele_defends")
 
-_DEFAULTS = {"interrupted_acted": False, "last_use_taps": True, "closed_counterstrikes": True}
+_DEFAULTS = {"interrupted_acted": False, "last_use_taps": True, "closed_counterstrikes": True,
+             "strikes_together": False, "assault_defence_free": True, "defender_acts": False,
+             "no_tap_defence": False}
+# the other reading of each defence question (reviews F5, F6, F8), checked together on the roster ``defence``
+_DEFENCE_ALT = {"assault_defence_free": False, "defender_acts": True, "no_tap_defence": True}
 SCENARIOS = {
     "kele_attacks": {"roster": "kele_attacks", **_DEFAULTS},
+    "kele_attacks_together": {"roster": "kele_attacks", **{**_DEFAULTS, "strikes_together": True}},
     "kele_defends": {"roster": "kele_defends", **_DEFAULTS},
     "static": {"roster": "static", **_DEFAULTS},
     "static_closed_no_counter": {"roster": "static", **{**_DEFAULTS, "closed_counterstrikes": False}},
@@ -144,8 +174,11 @@ SCENARIOS = {
     "twice_no_last_tap": {"roster": "twice", **{**_DEFAULTS, "last_use_taps": False}},
     "finish": {"roster": "finish", **_DEFAULTS},
     "finish_interrupted_acts": {"roster": "finish", **{**_DEFAULTS, "interrupted_acted": True}},
+    "defence": {"roster": "defence", **_DEFAULTS},
+    "defence_alt": {"roster": "defence", **{**_DEFAULTS, **_DEFENCE_ALT}},
 }
-CHECKED = ("kele_attacks", "kele_defends", "static", "static_closed_no_counter", "twice", "twice_no_last_tap", "finish")
+CHECKED = ("kele_attacks", "kele_attacks_together", "kele_defends", "static", "static_closed_no_counter", "twice",
+           "twice_no_last_tap", "finish", "defence", "defence_alt")
 
 STAGES = ("idle", "declared", "strike", "trig_a", "heal_a", "counter", "trig_d", "heal_d", "payment")
 STAGE_LABELS = (
@@ -168,6 +201,10 @@ def build(
     interrupted_acted: bool = False,
     last_use_taps: bool = True,
     closed_counterstrikes: bool = True,
+    strikes_together: bool = False,
+    assault_defence_free: bool = True,
+    defender_acts: bool = False,
+    no_tap_defence: bool = False,
 ) -> Model:
     """The action lifecycle for the cards of ``roster``."""
     if roster not in ROSTERS:
@@ -175,7 +212,9 @@ def build(
     specs = {s.name: s for s in ROSTERS[roster]}
     m = Model("actions", doc=__doc__ or "")
     m.params.update(roster=roster, interrupted_acted=interrupted_acted, last_use_taps=last_use_taps,
-                    closed_counterstrikes=closed_counterstrikes)
+                    closed_counterstrikes=closed_counterstrikes, strikes_together=strikes_together,
+                    assault_defence_free=assault_defence_free, defender_acts=defender_acts,
+                    no_tap_defence=no_tap_defence)
 
     Side = m.sort("Side", ["p1", "p2"], labels=["игрок 1", "игрок 2"])
     Card = m.sort("Card", list(specs), labels=[s.label for s in specs.values()])
@@ -279,6 +318,7 @@ def build(
     def assign_defender(a: Step, d: Term) -> None:
         a.require((stage == "declared") & (kind == "attack") & ~has_def)
         a.require((side[d] != active) & (target != d) & alive(d) & ~tapped[d] & ~rsv_tap[d])
+        a.require(may_act(d, False))  # a defence is a sudden action (notes): 539.3 bars an acted card
         a.set(has_def, True)
         a.set(defender, d)
         a.set(rsv_tap[d], True)
@@ -345,10 +385,20 @@ def build(
         for c in Card:
             a.set(wounds[c], lives[c], when=hit & (target == c))
 
-    @m.action(describe="удар нападающего", cites=["539.4"])
+    strikes_back = alive(victim) if closed_counterstrikes else alive(victim) & ~tapped[victim]
+
+    def struck_back(a: Step) -> None:
+        """The counter-strike: the attacked creature, still in play, deals its strength to the attacker."""
+        back = If(strikes_back, strength[victim], 0)
+        a.set(wounds[actor], Min(wounds[actor] + back, lives[actor]))
+
+    @m.action(describe="удар нападающего" + (" и ответный удар одновременно" if strikes_together else ""),
+              cites=["539.4"])
     def strike(a: Step) -> None:
         a.require(stage == "strike")
         a.set(wounds[victim], Min(wounds[victim] + strength[actor], lives[victim]))
+        if strikes_together:  # review F4 [U]: both strikes are dealt together, the triggers resolve afterwards
+            struck_back(a)
         a.set(stage, If(heals(actor), Stage.trig_a, Stage.counter))
 
     @m.action(describe="срабатывание «при ударе/при нападении» нападающего", cites=["539.4", "539.4.1"])
@@ -387,13 +437,12 @@ def build(
         a.require(heal_pending & ~blocked)
         a.set(blocked, True)
 
-    strikes_back = alive(victim) if closed_counterstrikes else alive(victim) & ~tapped[victim]
-
-    @m.action(describe="ответный удар", cites=["539.4.1"])
+    @m.action(describe="ответный удар" + (" (нанесён вместе с ударом)" if strikes_together else ""),
+              cites=["539.4.1"])
     def counter(a: Step) -> None:
         a.require(stage == "counter")
-        back = If(strikes_back, strength[victim], 0)
-        a.set(wounds[actor], Min(wounds[actor] + back, lives[actor]))
+        if not strikes_together:
+            struck_back(a)
         # the counter-strike is a strike: the attacked card's «при ударе» fires, defender or not (539.4.1, review F7)
         a.set(stage, If(strikes_back & (feat[victim] == "heal_strike"), Stage.trig_d, Stage.payment))
 
@@ -415,7 +464,9 @@ def build(
         as_actor = (kind == "attack") & (
             (feat[c] == "no_tap_attack") | ((feat[c] == "x_per_turn") & per_turn_free) | (heals(c) & mod_att)
         )
-        as_defender = ((feat[c] == "heal_strike") & mod_def) | (feat[c] == "taps_after_assault")
+        as_defender = (((feat[c] == "heal_strike") & mod_def)
+                       | ((feat[c] == "taps_after_assault") & assault_defence_free)
+                       | ((feat[c] == "no_tap_attack") & no_tap_defence))
         return If(actor == c, as_actor, as_defender)
 
     @m.action(describe="этап оплаты", cites=["539.2", "539.3", "RP 3.1-1 блокирование"])
@@ -425,6 +476,8 @@ def build(
             is_actor = actor == c
             a.set(tapped[c], tapped[c] | (rsv_tap[c] & ~waived(c)))
             completes = is_actor & (kind != "move")
+            if defender_acts:  # review F6 [U]: 539.3 for a defender whose tap a feature waived
+                completes = completes | (has_def & (defender == c) & rsv_tap[c] & waived(c))
             spent = move[c] - If(rsv_move[c], 1, 0)
             a.set(move[c], If(completes, 0, spent))
             a.set(acted[c], acted[c] | completes)
@@ -460,10 +513,12 @@ def build(
              cites=["539.4"], doc="Келе: «если после этого у Келе нет ран — не закрывается после этой атаки».")
     m.cannot("tapped by the payment stage", Card,
              lambda c: (stage == "payment") & (actor != c) & has_def & (defender == c) & ~tapped[c]
-             & (((feat[c] == "heal_strike") & mod_def) | (feat[c] == "taps_after_assault")),
-             cites=["539.4.1", "539.1.2"],
-             doc="A defender healed to no wounds by «при ударе» (539.4.1), or one that taps only after its own "
-             "нападение (539.1.2, [I]), does not tap.")
+             & (((feat[c] == "heal_strike") & mod_def) | ((feat[c] == "taps_after_assault") & assault_defence_free)
+                | ((feat[c] == "no_tap_attack") & no_tap_defence)),
+             cites=["539.4.1", "539.1.2", "539.1.1"],
+             doc="A defender healed to no wounds by «при ударе» (539.4.1), one that taps only after its own "
+             "нападение (539.1.2, parameter assault_defence_free), or one that does not tap after an attack when "
+             "its counter-strike counts (539.1.1, parameter no_tap_defence), does not tap.")
     m.resolve("tapped by the payment stage", Card, wins="cannot", happened=lambda c: tapped[c], cites=["539.2"],
               doc="The payment stage does not pay what the feature names.")
     return m

@@ -25,7 +25,8 @@ def _heals(m: Model, c: Term) -> Term:
 
 
 def _waived(m: Model, c: Term, *, mod_att: Term | None = None, mod_def: Term | None = None,
-            defender_heals: Callable[[Term], Term] | None = None) -> Term:
+            defender_heals: Callable[[Term], Term] | None = None, assault_defence_free: bool | None = None,
+            no_tap_defence: bool | None = None) -> Term:
     """The model's waiver of ``c``'s reserved tap (539.1-539.4.1), with the named clause replaced."""
     v = m.v
     last_use_taps = bool(m.params["last_use_taps"])
@@ -33,10 +34,13 @@ def _waived(m: Model, c: Term, *, mod_att: Term | None = None, mod_def: Term | N
     att = v.mod_att if mod_att is None else mod_att
     dfd = v.mod_def if mod_def is None else mod_def
     def_trigger = (v.feat[c] == "heal_strike") if defender_heals is None else defender_heals(c)
+    assault_free = bool(m.params["assault_defence_free"]) if assault_defence_free is None else assault_defence_free
+    no_tap_def = bool(m.params["no_tap_defence"]) if no_tap_defence is None else no_tap_defence
     as_actor = (v.kind == "attack") & (
         (v.feat[c] == "no_tap_attack") | ((v.feat[c] == "x_per_turn") & per_turn_free) | (_heals(m, c) & att)
     )
-    as_defender = (def_trigger & dfd) | (v.feat[c] == "taps_after_assault")
+    as_defender = ((def_trigger & dfd) | ((v.feat[c] == "taps_after_assault") & assault_free)
+                   | ((v.feat[c] == "no_tap_attack") & no_tap_def))
     return If(v.actor == c, as_actor, as_defender)
 
 
@@ -220,3 +224,94 @@ def _counter_trigger_defender_only(m: Model) -> None:
     def _(a: Step) -> None:
         fires = v.has_def & _alive(m, v.defender) & (v.feat[v.defender] == "heal_strike")
         a.set(v.stage, If(fires, Stage.trig_d, Stage.payment))
+
+
+def _strike_order(m: Model, together: bool) -> None:
+    """The strike step deals the counter-strike too (``together``), or leaves it to the counter step."""
+    v = m.v
+    victim = If(v.has_def, v.defender, v.target)
+    back = _alive(m, victim)
+    if not bool(m.params["closed_counterstrikes"]):
+        back = back & ~v.tapped[victim]
+    hit = If(v.wounds[v.actor] + If(back, v.strength[victim], 0) >= v.lives[v.actor], v.lives[v.actor],
+             v.wounds[v.actor] + If(back, v.strength[victim], 0))
+
+    @m.amend("strike" if together else "counter")
+    def _(a: Step) -> None:
+        a.set(v.wounds[v.actor], hit)
+
+    if together:
+        m.drop_set("counter", "wounds")
+    else:
+        m.drop_set("strike", "wounds")
+
+        @m.amend("strike")
+        def _victim(a: Step) -> None:
+            a.set(v.wounds[victim], If(v.wounds[victim] + v.strength[v.actor] >= v.lives[victim], v.lives[victim],
+                                       v.wounds[victim] + v.strength[v.actor]))
+
+
+@MUTANTS("strikes_together_anyway", "review F4, setting strikes_together=false: the counter-strike is dealt with the "
+         "strike, before the attacker's «при ударе» trigger")
+def _strikes_together_anyway(m: Model) -> None:
+    _strike_order(m, together=True)
+
+
+@MUTANTS("strikes_in_turn_anyway", "review F4, setting strikes_together=true: the counter-strike comes after the "
+         "attacker's «при ударе» trigger")
+def _strikes_in_turn_anyway(m: Model) -> None:
+    _strike_order(m, together=False)
+
+
+@MUTANTS("assault_defender_taps", "539.1.2 (review F5), setting assault_defence_free=true: the card with «Закрывается "
+         "после нападения» taps as a defender")
+def _assault_defender_taps(m: Model) -> None:
+    v = m.v
+    _pay_tap(m, lambda c: v.rsv_tap[c] & ~_waived(m, c, assault_defence_free=False))
+
+
+@MUTANTS("assault_defender_free", "539.1.2 (review F5), setting assault_defence_free=false: the card with «Закрывается "
+         "после нападения» does not tap as a defender")
+def _assault_defender_free(m: Model) -> None:
+    v = m.v
+    _pay_tap(m, lambda c: v.rsv_tap[c] & ~_waived(m, c, assault_defence_free=True))
+
+
+@MUTANTS("no_tap_defender_free", "539.1.1 (review F8), setting no_tap_defence=false: «Не закрывается после атаки» "
+         "waives a defender's tap too")
+def _no_tap_defender_free(m: Model) -> None:
+    v = m.v
+    _pay_tap(m, lambda c: v.rsv_tap[c] & ~_waived(m, c, no_tap_defence=True))
+
+
+@MUTANTS("no_tap_defender_taps", "539.1.1 (review F8), setting no_tap_defence=true: a defender with «Не закрывается "
+         "после атаки» taps")
+def _no_tap_defender_taps(m: Model) -> None:
+    v = m.v
+    _pay_tap(m, lambda c: v.rsv_tap[c] & ~_waived(m, c, no_tap_defence=False))
+
+
+def _defender_acted(m: Model, acts: bool) -> None:
+    """The payment stage makes a defender whose tap was waived acted (``acts``, 539.3), or not."""
+    v = m.v
+
+    @m.amend("pay")
+    def _(a: Step) -> None:
+        for c in m.sorts.Card:
+            performed = (v.actor == c) & (v.kind != "move")
+            if acts:
+                performed = performed | (v.has_def & (v.defender == c) & v.rsv_tap[c] & _waived(m, c))
+            a.set(v.acted[c], v.acted[c] | performed)
+            a.set(v.move[c], If(performed, 0, v.move[c] - If(v.rsv_move[c], 1, 0)))
+
+
+@MUTANTS("defender_acts_anyway", "539.3 (review F6), setting defender_acts=false: a defender whose tap a feature "
+         "waived counts as acted")
+def _defender_acts_anyway(m: Model) -> None:
+    _defender_acted(m, acts=True)
+
+
+@MUTANTS("defender_never_acts", "539.3 (review F6), setting defender_acts=true: a defender whose tap a feature waived "
+         "does not count as acted")
+def _defender_never_acts(m: Model) -> None:
+    _defender_acted(m, acts=False)

@@ -25,6 +25,10 @@ def register(m: Model) -> None:
     Card = s.Card
     last_use_taps = bool(m.params["last_use_taps"])
     interrupted_acted = bool(m.params["interrupted_acted"])
+    strikes_together = bool(m.params["strikes_together"])
+    assault_defence_free = bool(m.params["assault_defence_free"])
+    defender_acts = bool(m.params["defender_acts"])
+    no_tap_defence = bool(m.params["no_tap_defence"])
     names = {c.name for c in Card}
 
     def heal_feature(c: Term) -> Term:
@@ -131,15 +135,18 @@ def register(m: Model) -> None:
         "The features of 539.1 name attacks; the tap of a tap ability is paid.",
         lambda c: And(v.actor == c, v.kind == "ability"), lambda c: True)
     reserved_tap_paid(
-        "539.1.1: «Не закрывается после атаки»: атаковавшая карта не закрывается; защитник закрывается", ["539.1.1"],
-        "The text names the card's own attack; as a defender it pays its tap ([I]: the review's F8 reading, "
-        "the other reading is open).",
-        lambda c: v.feat[c] == "no_tap_attack", lambda c: Not(attacker(c)))
+        "539.1.1: «Не закрывается после атаки»: атаковавшая карта не закрывается; защитник "
+        + ("тоже не закрывается (его ответный удар — атака)" if no_tap_defence else "закрывается"), ["539.1.1"],
+        "The text names the card's attack; whether its counter-strike as a defender counts (539.4.1: a counter-strike "
+        "is an удар/атака) is the rule parameter no_tap_defence (review F8 [U]; both settings are checked).",
+        lambda c: v.feat[c] == "no_tap_attack", lambda c: Not(Or(attacker(c), And(no_tap_defence, defending(c)))))
     reserved_tap_paid(
-        "539.1.2: «Закрывается после нападения»: карта закрывается после своего нападения, не после защиты",
+        "539.1.2: «Закрывается после нападения»: карта закрывается после своего нападения, "
+        + ("не после защиты" if assault_defence_free else "и после защиты, как любая карта"),
         ["539.1.2"],
-        "The card taps only after an нападение it makes; defending does not tap it ([I] reading of the seed).",
-        lambda c: v.feat[c] == "taps_after_assault", lambda c: attacker(c))
+        "The card taps after an нападение it makes; whether defending taps it is the rule parameter "
+        "assault_defence_free (review F5 [U]: the text names only its нападение; both settings are checked).",
+        lambda c: v.feat[c] == "taps_after_assault", lambda c: Or(attacker(c), Not(assault_defence_free)))
     reserved_tap_paid(
         "539.1.3: «Может атаковать X раз за ход»: закрывается только X-я атака (если last_use_taps)", ["539.1.3"],
         "The attacks before the X-th do not tap; whether the X-th does is the rule parameter last_use_taps [U]; "
@@ -157,20 +164,45 @@ def register(m: Model) -> None:
         "«при ударе/атаке» (но не «при нападении») modifies the resources of a defender's counter-strike too.",
         lambda c: And(defending(c), heal_feature(c)),
         lambda c: Not(And(v.feat[c] == "heal_strike", v.mod_def)))
+    def acts_now(t: Transition, c: Term) -> Term:
+        """539.3: the card that performed an attack or an ability; with defender_acts (review F6 [U]), also a
+        defender whose reserved tap the payment stage left unpaid (a feature waived it)."""
+        performed = And(v.actor == c, v.kind != "move")
+        if not defender_acts:
+            return performed
+        return Or(performed, And(defending(c), v.rsv_tap[c], Not(v.tapped[c]), Not(t.post(v.tapped[c]))))
+
     m.action_property(
         "539.2: этап оплаты оплачивает только зарезервированное: движение, использование «за ход»",
         "pay",
         lambda t: ForAll(Card, lambda c: And(
             Implies(Or(Not(v.rsv_tap[c]), v.tapped[c]), t.post(v.tapped[c]) == v.tapped[c]),
             t.post(v.uses[c]) == v.uses[c] + If(v.rsv_use[c], 1, 0),
-            Implies(And(v.actor == c, v.kind != "move"), t.post(v.move[c]) == 0),  # 539.3
-            Implies(Not(And(v.actor == c, v.kind != "move")),
-                    t.post(v.move[c]) == v.move[c] - If(v.rsv_move[c], 1, 0)),
+            Implies(acts_now(t, c), t.post(v.move[c]) == 0),  # 539.3
+            Implies(Not(acts_now(t, c)), t.post(v.move[c]) == v.move[c] - If(v.rsv_move[c], 1, 0)),
         )),
         cites=["539.2", "539.3", "506.5"],
         doc="Only reserved resources are paid: a card that reserved no tap keeps its state, a movement point "
         "is spent by the move that reserved it, a use of «X раз за ход» is counted; the card that performed "
         "an attack or an ability loses all its movement points (539.3).",
+    )
+    m.action_property(
+        "539.3: после этапа оплаты подействовавшей считается карта, выполнившая нападение или способность"
+        + (", и защитник, чьё закрытие отменила особенность" if defender_acts else "; защитник — нет"),
+        "pay",
+        lambda t: ForAll(Card, lambda c: t.post(v.acted[c]) == Or(v.acted[c], acts_now(t, c))),
+        cites=["539.3"],
+        doc="«карта считается подействовавшей после первого совершения действия»; whether a defence (a sudden "
+        "action) whose tap a feature waived counts is the rule parameter defender_acts (review F6 [U]; both "
+        "settings are checked).",
+    )
+    m.action_property(
+        "539.3: подействовавшая карта не назначается защитником",
+        "assign_defender",
+        lambda t, d: Not(v.acted[d]),
+        cites=["539.3"],
+        doc="Assigning a defender is a sudden action (notes): an acted card «не может заявлять другие действия в "
+        "этом ходу».",
     )
     m.action_property(
         "539.4: модификатор, наложенный срабатыванием, действует даже если карта снова ранена",
@@ -380,18 +412,26 @@ def register(m: Model) -> None:
     def victim() -> Term:
         return If(v.has_def, v.defender, v.target)
 
-    m.action_property(
-        "удар: жертва (защитник, иначе цель) получает раны, равные силе нападающего",
-        "strike",
-        lambda t: And(v.stage == "strike", ForAll(Card, lambda c: t.post(v.wounds[c]) == If(
-            victim() == c, Min(v.wounds[c] + v.strength[v.actor], v.lives[c]), v.wounds[c]))),
-        cites=["539.4.1"],
-    )
-
     closed_counterstrikes = bool(m.params["closed_counterstrikes"])
 
     def strikes_back() -> Term:
         return And(alive(victim()), Or(closed_counterstrikes, Not(v.tapped[victim()])))
+
+    def back_wounds(c: Term) -> Term:
+        """The attacker ``c``'s wounds after the counter-strike of the attacked creature (if it strikes back)."""
+        return Min(v.wounds[c] + If(strikes_back(), v.strength[victim()], 0), v.lives[c])
+
+    m.action_property(
+        "удар: жертва (защитник, иначе цель) получает раны, равные силе нападающего"
+        + ("; ответный удар наносится одновременно" if strikes_together else "; ответный удар — позже"),
+        "strike",
+        lambda t: And(v.stage == "strike", ForAll(Card, lambda c: t.post(v.wounds[c]) == If(
+            victim() == c, Min(v.wounds[c] + v.strength[v.actor], v.lives[c]),
+            If(And(strikes_together, v.actor == c), back_wounds(c), v.wounds[c])))),
+        cites=["539.4.1"],
+        doc="Whether the strike and the counter-strike are dealt together, the «при ударе» triggers resolving after "
+        "both, is the rule parameter strikes_together (review F4 [U]; both settings are checked).",
+    )
 
     m.action_property(
         "539.4.1: «при ударе» атакованной карты срабатывает на её ответный удар, защитник она или цель",
@@ -406,11 +446,11 @@ def register(m: Model) -> None:
     )
     m.action_property(
         "ответный удар: жертва, оставшаяся в игре, наносит нападающему раны, равные своей силе"
-        + ("" if closed_counterstrikes else ", если она не закрыта"),
+        + ("" if closed_counterstrikes else ", если она не закрыта")
+        + (" (вместе с ударом; здесь ран не прибавляется)" if strikes_together else ""),
         "counter",
-        lambda t: And(v.stage == "counter", ForAll(Card, lambda c: Implies(v.actor == c, t.post(v.wounds[c]) == Min(
-            v.wounds[c] + If(strikes_back(), v.strength[victim()], 0),
-            v.lives[c])))),
+        lambda t: And(v.stage == "counter", ForAll(Card, lambda c: Implies(v.actor == c, t.post(v.wounds[c]) == (
+            v.wounds[c] if strikes_together else back_wounds(c))))),
         cites=["539.4.1"],
         doc="The attacked creature (the defender, else the target) strikes back if it is still in play.  Whether "
         "a closed creature strikes back is the rule parameter closed_counterstrikes (review F9: no stored source "
@@ -512,11 +552,19 @@ def register(m: Model) -> None:
     )
 
     # ---------------------------------------------------------------- sanity targets (per roster)
-    if "kele" in names and m.params["roster"] != "kele_defends":
+    if "kele" in names and m.params["roster"] != "kele_defends" and not strikes_together:
         m.reachable(
             "sanity: Келе подействовала, не закрылась и снова ранена",
             And(v.stage == "idle", v.acted[Card.kele], Not(v.tapped[Card.kele]), v.wounds[Card.kele] >= 1),
             cites=["539.4"],
+        )
+    if m.params["roster"] == "kele_attacks" and strikes_together:
+        m.reachable(
+            "sanity: Келе получила ответный удар до излечения: излечилась, но с раной, и закрылась",
+            And(v.stage == "idle", v.acted[Card.kele], v.tapped[Card.kele], v.wounds[Card.kele] == 1,
+                v.wounds[Card.foe] >= 1),
+            cites=["539.4"],
+            doc="Review F4: with both strikes dealt together, Келе with 2 wounds has 3 when her heal resolves.",
         )
     if m.params["roster"] == "kele_attacks":
         m.reachable(
@@ -567,7 +615,23 @@ def register(m: Model) -> None:
             cites=["539.4.1"],
             doc="Review F9: the counter-strike of a closed creature happens in the checked scenario.",
         )
-    if "raider" in names:
+    if m.params["roster"] == "defence":
+        for name, label, cite, why in (("sentry", "Часовой", "539.1.2", "F5"), ("steady", "Стойкий", "539.1.1", "F8")):
+            m.reachable(
+                f"sanity: {label} защищает и доходит до этапа оплаты",
+                And(v.stage == "payment", v.has_def, v.defender == Card[name], v.rsv_tap[Card[name]]),
+                cites=[cite],
+                doc=f"Review {why}: the card with this feature defends, so its payment as a defender is checked.",
+            )
+        if defender_acts:
+            m.reachable(
+                "sanity: защитник подействовал в чужой ход (его закрытие отменено особенностью)",
+                And(v.stage == "idle", v.side[Card.steady] != v.active, v.acted[Card.steady],
+                    Not(v.tapped[Card.steady])),
+                cites=["539.3"],
+                doc="Review F6: a card that only defended counts as acted.",
+            )
+    if "raider" in names and m.params["roster"] == "twice":
         m.reachable(
             "sanity: карта с «2 раза за ход» атаковала дважды",
             v.uses[Card.raider] == 2,

@@ -30,17 +30,18 @@ def load(scenario: str, **over: Any) -> System:
 
 
 @pytest.mark.parametrize("scenario",
-                         ["kele_attacks", "kele_defends", "static", "static_closed_no_counter", "twice_no_last_tap",
-                          "finish_interrupted_acts"])
+                         ["kele_attacks", "kele_attacks_together", "kele_defends", "static", "static_closed_no_counter",
+                          "twice_no_last_tap", "finish_interrupted_acts", "defence", "defence_alt"])
 def test_every_property_is_proved(scenario: str) -> None:
     system = load(scenario)
     results = check_system(system, "kind", Options(depth=6, kmax=8, timeout=60))
     open_ = [(r.property, r.verdict, r.reason) for r in results
              if r.kind != PropKind.REACH.value and r.verdict is not Verdict.PROVED]
     assert not open_
-    # 44 rules (static: 45, with the response that taps the acting card; kele_*: 46, with the response to the
+    # 46 rules (static: 47, with the response that taps the acting card; kele_*: 48, with the response to the
     # declared heal and its block) + the range check + deadlock, determinism, 539.2 cannot-vs-must
-    expected = {"static": 49, "static_closed_no_counter": 49, "kele_attacks": 50, "kele_defends": 50}.get(scenario, 48)
+    expected = {"static": 51, "static_closed_no_counter": 51, "kele_attacks": 52, "kele_attacks_together": 52,
+                "kele_defends": 52}.get(scenario, 50)
     assert len([r for r in results if r.kind != PropKind.REACH.value]) == expected
 
 
@@ -95,6 +96,28 @@ MUTANT_CASES = [
     ("reservation_unchecked", "static", "526.1: выполняется только легальное заявленное действие"),
     ("condition_at_declaration", "kele_attacks",
      "539.4: Келе излечивается на 2 при разрешении; модификатор — только если после этого нет ран"),
+    # reviews F4, F5, F6, F8: one rule mutant per setting of each parameter, caught in the scenario with that setting
+    ("strikes_together_anyway", "kele_attacks",
+     "удар: жертва (защитник, иначе цель) получает раны, равные силе нападающего; ответный удар — позже"),
+    ("strikes_in_turn_anyway", "kele_attacks_together",
+     "удар: жертва (защитник, иначе цель) получает раны, равные силе нападающего; ответный удар наносится "
+     "одновременно"),
+    ("assault_defender_taps", "defence",
+     "539.1.2: «Закрывается после нападения»: карта закрывается после своего нападения, не после защиты"),
+    ("assault_defender_free", "defence_alt",
+     "539.1.2: «Закрывается после нападения»: карта закрывается после своего нападения, и после защиты, как любая "
+     "карта"),
+    ("no_tap_defender_free", "defence",
+     "539.1.1: «Не закрывается после атаки»: атаковавшая карта не закрывается; защитник закрывается"),
+    ("no_tap_defender_taps", "defence_alt",
+     "539.1.1: «Не закрывается после атаки»: атаковавшая карта не закрывается; защитник тоже не закрывается (его "
+     "ответный удар — атака)"),
+    ("defender_acts_anyway", "defence",
+     "539.3: после этапа оплаты подействовавшей считается карта, выполнившая нападение или способность; защитник — "
+     "нет"),
+    ("defender_never_acts", "defence_alt",
+     "539.3: после этапа оплаты подействовавшей считается карта, выполнившая нападение или способность, и защитник, "
+     "чьё закрытие отменила особенность"),
 ]
 
 
@@ -130,3 +153,28 @@ def test_unknown_roster_is_an_input_error() -> None:
 
     with pytest.raises(InputError, match="unknown roster"):
         load("kele_attacks", roster="nope")
+
+
+@pytest.mark.parametrize("scenario,families", [
+    ("kele_attacks_together", {"strike", "trigger_attacker", "resolve_heal_a", "counter", "pay"}),
+    ("defence", {"assign_defender", "strike", "counter", "pay", "end_turn"}),
+    ("defence_alt", {"assign_defender", "strike", "counter", "pay", "end_turn"}),
+])
+def test_the_parameter_scenarios_reach_their_actions(scenario: str, families: set[str]) -> None:
+    """Reviews F4-F8: the behaviour each new parameter decides happens in the scenario that checks it (no property
+    over it holds vacuously)."""
+    rs = check_system(load(scenario), "kind", Options(depth=8, kmax=8, timeout=60), coverage_depth=8)
+    cov = rs[0].coverage
+    assert cov is not None and families <= set(cov.fired), (families - set(cov.fired), cov.never, cov.unknown)
+
+
+@pytest.mark.parametrize("scenario,target", [
+    ("kele_attacks_together", "sanity: Келе получила ответный удар до излечения: излечилась, но с раной, и закрылась"),
+    ("defence", "sanity: Часовой защищает и доходит до этапа оплаты"),
+    ("defence", "sanity: Стойкий защищает и доходит до этапа оплаты"),
+    ("defence_alt", "sanity: защитник подействовал в чужой ход (его закрытие отменено особенностью)"),
+])
+def test_the_parameter_sanity_targets_are_reached(scenario: str, target: str) -> None:
+    system = load(scenario)
+    r = check_property(system, system.prop(target), "bmc", Options(depth=14))
+    assert r.verdict is Verdict.PROVED and r.trace is not None
