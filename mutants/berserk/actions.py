@@ -227,8 +227,11 @@ def _counter_trigger_defender_only(m: Model) -> None:
 
 
 def _strike_order(m: Model, together: bool) -> None:
-    """The strike step deals the counter-strike too (``together``), or leaves it to the counter step."""
+    """The strike step deals the counter-strike too (``together``), or leaves it to the counter step (no edit
+    where the scenario's setting already says so)."""
     v = m.v
+    if bool(m.params["strikes_together"]) == together:
+        return
     victim = If(v.has_def, v.defender, v.target)
     back = _alive(m, victim)
     if not bool(m.params["closed_counterstrikes"]):
