@@ -49,7 +49,7 @@ from .ir import (
 from .results import RawTrace
 
 __all__ = ["SatResult", "Unrolling", "chc_prove", "Cond", "fresh_context", "new_solver", "evaluate", "writers",
-           "Z3_OPS", "smtlib_queries"]
+           "Z3_OPS", "smtlib_queries", "initial_state"]
 
 SEED = 0
 
@@ -357,6 +357,22 @@ def _init_formula(system: System, st: Mapping[str, z3.ExprRef]) -> z3.BoolRef:
             parts.append(z3.Or(*(z == tr(Const(x, t)) for x in iv.values)))
     parts.extend(tr(c) for c in system.init_constraints)
     return z3.And(*parts)
+
+
+def initial_state(system: System) -> tuple[Value, ...] | None:
+    """One initial state of ``system`` (values in the order of its variables), or None when it has none.
+
+    A deterministic answer (fixed seed, fresh context); no deadline: the
+    initial condition is small beside any query on the transitions.
+    """
+    fresh_context()
+    st = _state_consts(system, "0")
+    s = new_solver()
+    s.add(_init_formula(system, st), *_state_formula(system, st, ()))
+    if _check(s) != z3.sat:
+        return None
+    m = s.model()
+    return tuple(_from_z3(v.type, m.eval(st[v.name], model_completion=True)) for v in system.vars)
 
 
 class _Relation:

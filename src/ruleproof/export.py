@@ -317,6 +317,7 @@ def to_promela(system: System, props: Sequence[Property] | None = None) -> str:
             label = a.label + (" [" + ", ".join(f"{k}={show(v)}" for k, v in ch.items()) + "]" if ch else "")
             head = "  :: d_step { /* " + _comment(label) + " */\n       "
             branches.append(head + "\n       ".join(body) + "\n     }")
+    initial = _initial(system, names, show)  # (before the enums' #defines: it may name more enum values)
     out = [f"/* ruleproof export: {system.name}[{system.scenario}] as Promela ({len(system.vars)} state variables, "
            f"{len(system.actions)} ground actions) */",
            "/* check: spin -a FILE && gcc -O2 -DSAFETY -o pan pan.c && ./pan -m100000 */"]
@@ -340,7 +341,7 @@ def to_promela(system: System, props: Sequence[Property] | None = None) -> str:
     out += ["hidden int _fix;"] if _solved(system) is not None else []
     out += ["", "inline invariants() {", *(inv_text or ["    skip"]), "}", ""]
     out += ["active proctype rules() {", "  atomic {"]
-    out += [f"    {line}" for line in _initial(system, names, show)]
+    out += [f"    {line}" for line in initial]
     if ranged:
         bounds = [f"{t.lo} <= {names.cells[v]} && {names.cells[v]} <= {t.hi}" for v, t in int_vars.items()]
         out += ["    assert(" + " && ".join(bounds) + "); /* state stays within declared ranges */"] if bounds else []
@@ -401,6 +402,14 @@ def _initial(system: System, names: _Names, show: _Printer) -> list[str]:
             out.append(f"{cell} = {vals[0]}; do :: {cell} < {vals[-1]} -> {cell}++ :: break od;")
         else:
             out.append("if " + " ".join(f":: {cell} = {names.value(t, x)}" for x in vals) + " fi;")
+    if solved is None and not system.init_constraints:
+        return out
+    # an excluded combination becomes one allowed initial state (found by the solver), so that it adds no state
+    # of its own: SPIN stores each reachable state once; without an initial state the run ends
+    from .encoder import initial_state  # (z3 is loaded only when needed)
+
+    allowed_state = initial_state(system)
+    excluded = "end_excluded" if allowed_state is None else "excluded"
     if solved is not None:
         var, value = solved
         cell = names.cells[var]
@@ -409,11 +418,15 @@ def _initial(system: System, names: _Names, show: _Printer) -> list[str]:
         if allowed == tuple(range(int(allowed[0]), int(allowed[0]) + len(allowed))):
             member = f"{allowed[0]} <= _fix && _fix <= {allowed[-1]}"
         out += [f"_fix = {show(value)}; /* {var}: fixed by an initial constraint */",
-                f"if :: ({member}) -> {cell} = _fix :: else -> goto end_excluded fi;"]
-    if system.init_constraints:
-        cond = " && ".join(show(c) for c in system.init_constraints)
-        out += [f"if :: ({cond}) -> skip :: else -> goto end_excluded fi;"]
-    return out
+                f"if :: ({member}) -> {cell} = _fix :: else -> goto {excluded} fi;"]
+    cond = " && ".join(show(c) for c in system.init_constraints) or "true"
+    if allowed_state is None:
+        return out + [f"if :: ({cond}) -> skip :: else -> goto end_excluded fi;"]
+    out += [f"if :: ({cond}) -> goto chosen :: else -> skip fi;",
+            "excluded: /* a combination the initial constraints exclude: an allowed initial state instead */"]
+    out += [f"{names.cells[v.name]} = {names.value(v.type, x)};"
+            for v, x in zip(system.vars, allowed_state, strict=True)]
+    return out + ["chosen:"]
 
 
 # --------------------------------------------------------------------------- the command
