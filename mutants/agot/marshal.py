@@ -158,3 +158,9 @@ def _short_income(m: Model) -> None:
 @MUTANTS("restart_marshaling", "a new marshaling phase can begin in the middle of a round")
 def _restart_marshaling(m: Model) -> None:
     m.drop_require("begin_marshaling", lambda f: m.v.phase == "plot")
+
+
+@MUTANTS("keep_unspent_gold", "unspent gold stays in the pools when the round ends")
+def _keep_unspent_gold(m: Model) -> None:
+    m.drop_set("end_round", "gold")
+    m.drop_set("end_round", "treasury")

@@ -33,6 +33,13 @@ def register(m: Model) -> None:
         cites=["Treasury", "Gold"],
     )
     m.invariant(
+        "in the plot phase a pool holds at most its starting gold (strengthening)",
+        ForAll(Player, lambda p: Implies(v.phase == "plot", v.gold[p] <= m.params["max_start_gold"])),
+        cites=["Taxation Phase", "Gold"],
+        doc="Unspent gold returns to the treasury at the end of each round: a player enters a plot phase with "
+        "no more than the gold they started the game with.",
+    )
+    m.invariant(
         "a pool holds at most its starting gold and one income (strengthening)",
         ForAll(Player, lambda p: v.gold[p] <= m.params["max_start_gold"] + If(v.collected[p], v.income[p], 0)),
         cites=["Income", "Taxation Phase"],

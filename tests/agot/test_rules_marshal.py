@@ -74,6 +74,7 @@ def test_melee_marshal_properties_are_proved():
         ("collect_twice", INCOME, "small"),
         ("short_income", INCOME, "small"),
         ("restart_marshaling", "the marshaling phase begins once per round, after the plot phase", "small"),
+        ("keep_unspent_gold", "in the plot phase a pool holds at most its starting gold (strengthening)", "small"),
     ],
 )
 def test_mutant_is_caught_with_a_replayed_trace(mutant, prop, scenario):
@@ -85,7 +86,7 @@ def test_every_rule_mutant_has_a_catching_property():
         "marshal_any_phase", "marshal_not_active", "marshal_before_income", "marshal_free", "overspend",
         "put_into_play_pays", "put_counts_as_marshal", "marshal_events", "event_into_play", "cancel_refunds",
         "start_not_first", "skip_player", "counter_clockwise", "end_early", "collect_twice", "short_income",
-        "restart_marshaling",
+        "restart_marshaling", "keep_unspent_gold",
     }
     assert caught == mutant_names("marshal")
 
