@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.util
 import io
 import json
+import re
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -45,3 +46,19 @@ def test_bench_gold_parameters_build_the_gold_system() -> None:
     _, params = bench.gold_params(2)
     system = load_system(spec, "default", params)
     assert all(name in {p.name for p in system.properties} for name in bench.PROPS)
+
+
+def test_profile_check_prints_the_phases_attempts_and_systems_and_keeps_the_output(tmp_path: Path) -> None:
+    import subprocess
+
+    saved = tmp_path / "out.json"
+    cmd = [sys.executable, str(BENCH / "profile_check.py"), "--top", "2", "--output", str(saved), "--",
+           "check", str(BENCH.parent / "model" / "agot" / "gold.py"), "--scenario", "small", "-p", "gold is conserved",
+           "-p", "a card out of play carries no tokens", "--json"]
+    text = subprocess.run(cmd, capture_output=True, text=True, timeout=600, check=True).stdout
+    assert "exit 0;" in text and "(the 2 costliest of " in text
+    assert re.search(r"query \d+: gold\[small\] .* \((early|stages), \d+ lemmas\) -> proved auto/", text), text
+    assert "  gold[small]  " in text.split("per system")[1] and "coverage" in text
+    results = json.loads(saved.read_text())["results"]
+    assert {r["property"]: r["verdict"] for r in results} == {
+        "gold is conserved": "proved", "a card out of play carries no tokens": "proved"}
