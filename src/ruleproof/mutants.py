@@ -49,12 +49,12 @@ from . import ir
 from .consistency import DEADLOCK, DETERMINISM, Consistency, consistency_properties
 from .engines.common import Options, replay, show_value
 from .engines.explicit import Parent, trace_path
-from .engines.registry import few_initial_states
-from .engines.runner import check_property, check_system
+from .engines.registry import EARLY_KMAX, few_initial_states
+from .engines.runner import check_guarded, check_system
 from .evaluator import Evaluator, Fn, State, domain
-from .ir import Action, Expr, IntT, PropKind, System, Value
+from .ir import Action, Expr, IntT, Property, PropKind, System, Value
 from .report import show_expr
-from .results import RawTrace, Trace, Verdict
+from .results import RawTrace, Result, Trace, Verdict
 
 __all__ = [
     "STATUSES",
@@ -320,6 +320,7 @@ class Baseline:
     exhaustive: bool
     reasons: tuple[tuple[str, str], ...] = ()
     states: frozenset[State] = frozenset()  # the rules' reachable states (exhaustive only)
+    proved: tuple[str, ...] = ()  # invariants and action properties the rules keep at every depth
 
 
 def baseline(system: System, opts: Options) -> Baseline:
@@ -330,13 +331,16 @@ def baseline(system: System, opts: Options) -> Baseline:
         if found.complete:
             bad = {n for n, _ in found.violated}
             unreached = {p.name for p in system.properties if p.kind is PropKind.REACH and p.name not in found.reached}
+            kept = tuple(p.name for p in system.properties if p.name in names and p.kind is not PropKind.REACH
+                         and p.name not in bad)
             return Baseline(system.scenario, tuple(n for n in names if n in bad | unreached), True,
-                            states=found.states)
+                            states=found.states, proved=kept)
     results = check_system(system, "auto", opts, names)
     ignored = [r.property for r in results if r.verdict is Verdict.VIOLATED
                or (r.kind == PropKind.REACH.value and r.verdict is not Verdict.PROVED)]
+    proved = tuple(r.property for r in results if r.verdict is Verdict.PROVED and r.kind != PropKind.REACH.value)
     return Baseline(system.scenario, tuple(ignored), False,
-                    tuple((r.property, r.reason) for r in results if r.property in ignored))
+                    tuple((r.property, r.reason) for r in results if r.property in ignored), proved=proved)
 
 
 # --------------------------------------------------------------------------- judging one scenario
@@ -355,6 +359,7 @@ class Judgement:
     killed_by: tuple[str, ...] = ()
     trace: Trace | None = None
     reason: str = ""
+    proved: tuple[str, ...] = ()  # the mutant's own properties proved by the kill search (lemmas for equivalence)
 
 
 def _shared(rules: System, mutant: System) -> frozenset[str]:
@@ -380,29 +385,79 @@ def _kill_exhaustive(rules: System, mutant: System, base: Baseline, names: Seque
     return Judgement(base.scenario, "open")
 
 
+def _check(system: System, prop: Property, engine: str, opts: Options, lemmas: Sequence[Property] = ()) -> Result:
+    """One engine on one property as one budget query: ``opts.rlimit`` bounds every solver call (so the verdict
+    does not depend on the machine's load), ``opts.timeout`` is only the wall-clock safety net."""
+    return check_guarded(system, prop, engine, opts, lemmas)
+
+
 def _kill_symbolic(mutant: System, base: Baseline, names: Sequence[str], opts: Options) -> Judgement:
-    """BMC for every property (targets: BMC, then a proof that they are unreachable): kills before proofs."""
-    unknown: list[str] = []
+    """Every property in declaration order: the first one the mutant violates within the depth kills it.
+
+    An invariant or action property is first tried by a shallow k-induction (k <= :data:`EARLY_KMAX`) with the
+    properties proved of the mutant before it as lemmas: proved, it cannot be violated at any depth and becomes a
+    lemma; its base case violated, that is a violation within the depth.  Otherwise BMC to the depth, with the
+    lemmas (true in every reachable state of the mutant, so no path is lost and the solver has less to search).
+    A target: BMC, then Spacer to show it unreachable.  Kills are searched before any equivalence proof.
+    """
+    unknown: dict[str, str] = {}
+    lemmas: list[Property] = []
+    shallow = replace(opts, kmax=max(0, min(opts.kmax, EARLY_KMAX, opts.depth - 1)))
+    tried: dict[str, int] = {}  # lemmas at a property's last BMC
+
+    def killed(p: Property, r: Result) -> Judgement:
+        return Judgement(base.scenario, "killed", (p.name,), r.trace, reason=r.reason if r.trace is None else "")
+
+    def bounded(p: Property) -> Judgement | None:
+        """A shallow proof, else BMC: killed, or None (cleared, proved or unknown, noted)."""
+        r = _check(mutant, p, "kind", shallow, lemmas)
+        if r.verdict is Verdict.PROVED:
+            lemmas.append(p)
+            unknown.pop(p.name, None)
+            return None
+        if r.verdict is Verdict.VIOLATED:
+            return killed(p, r)
+        tried[p.name] = len(lemmas)
+        r = _check(mutant, p, "bmc", opts, lemmas)
+        if r.verdict is Verdict.VIOLATED:
+            return killed(p, r)
+        if r.verdict is Verdict.UNKNOWN:
+            unknown[p.name] = r.reason
+        else:
+            unknown.pop(p.name, None)
+        return None
+
     for p in mutant.properties:
         if p.name not in names or p.name in base.ignored:
             continue
         if p.kind is PropKind.REACH:
-            r = check_property(mutant, p, "bmc", opts)
+            r = _check(mutant, p, "bmc", opts, lemmas)
             if r.verdict is Verdict.PROVED:
                 continue
-            r = check_property(mutant, p, "chc", opts)
+            r = _check(mutant, p, "chc", opts, lemmas)
             if r.verdict is Verdict.VIOLATED:
                 return Judgement(base.scenario, "killed", (p.name,), reason=r.reason)
-            unknown.append(f"{p.name}: target not reached within {opts.depth} steps, not proved unreachable")
+            unknown[p.name] = f"target not reached within {opts.depth} steps, not proved unreachable"
             continue
-        r = check_property(mutant, p, "bmc", opts)
-        if r.verdict is Verdict.VIOLATED:
-            return Judgement(base.scenario, "killed", (p.name,), r.trace)
-        if r.verdict is Verdict.UNKNOWN:
-            unknown.append(f"{p.name}: {r.reason}")
+        j = bounded(p)
+        if j is not None:
+            return j
+    # what no query decided is tried again with the lemmas proved after it (a later property may make it inductive)
+    again = True
+    while again:
+        again = False
+        for p in mutant.properties:
+            if p.name in unknown and p.kind is not PropKind.REACH and tried.get(p.name, -1) < len(lemmas):
+                before = len(lemmas)
+                j = bounded(p)
+                if j is not None:
+                    return j
+                again = again or len(lemmas) > before
+    proved = tuple(p.name for p in lemmas)
     if unknown:
-        return Judgement(base.scenario, "unknown", reason="; ".join(unknown))
-    return Judgement(base.scenario, "open")
+        return Judgement(base.scenario, "unknown", reason="; ".join(f"{n}: {w}" for n, w in unknown.items()),
+                         proved=proved)
+    return Judgement(base.scenario, "open", proved=proved)
 
 
 def kill(rules: System, mutant: System, base: Baseline, opts: Options) -> Judgement:
@@ -431,9 +486,9 @@ def judge(label: str, scenarios: Sequence[Scenario], opts: Options, detail: str 
             return combine(label, [j], detail)
         kills.append(j)
     out: list[Judgement] = []
-    for (r, m, _b), k in zip(present, kills, strict=True):
+    for (r, m, b), k in zip(present, kills, strict=True):
         assert m is not None
-        eq = equivalence(r, m, opts)
+        eq = equivalence(r, m, opts, b.proved, k.proved)
         if k.status == "unknown" and eq.status != "equivalent":
             eq = replace(k, reason=f"{k.reason}; {eq.reason}" if eq.reason else k.reason)
         out.append(eq)
@@ -470,13 +525,18 @@ def _choice_vectors(rules: System, mutant: System, io: int | None, im: int | Non
     return [dict(zip(names, vals, strict=True)) for vals in itertools.product(*(domain(cs[n].type) for n in names))]
 
 
-def equivalence(rules: System, mutant: System, opts: Options) -> Judgement:
-    """Do the mutant and the rules agree on what the game shows?  ``equivalent``, ``differs`` or ``open``."""
+def equivalence(rules: System, mutant: System, opts: Options, rules_proved: Sequence[str] = (),
+                mutant_proved: Sequence[str] = ()) -> Judgement:
+    """Do the mutant and the rules agree on what the game shows?  ``equivalent``, ``differs`` or ``open``.
+
+    ``rules_proved`` / ``mutant_proved``: invariants proved of the rules / of the mutant, assumed of each side
+    of the product system (each side of it runs only its own reachable states).
+    """
     if few_initial_states(rules):
         j = _paired_search(rules, mutant)
         if j is not None:
             return j
-    return _product_check(rules, mutant, opts)
+    return _product_check(rules, mutant, opts, rules_proved, mutant_proved)
 
 
 def _paired_search(rules: System, mutant: System) -> Judgement | None:
@@ -658,9 +718,21 @@ def product(rules: System, mutant: System) -> System:
     )
 
 
-def _product_check(rules: System, mutant: System, opts: Options) -> Judgement:
+def _side_lemmas(rules: System, mutant: System, rules_proved: Sequence[str],
+                 mutant_proved: Sequence[str]) -> list[Property]:
+    """The invariants proved of each side, stated over the product's variables (the mutant's renamed)."""
+    names = {v.name: MUTANT_PREFIX + v.name for v in mutant.vars}
+    memo: dict[int, Expr] = {}
+    out = [p for p in rules.properties if p.name in set(rules_proved) and p.kind is PropKind.INVARIANT]
+    out += [replace(p, name=f"{MUTANT_PREFIX} {p.name}", expr=_rename(p.expr, names, memo))
+            for p in mutant.properties if p.name in set(mutant_proved) and p.kind is PropKind.INVARIANT]
+    return out
+
+
+def _product_check(rules: System, mutant: System, opts: Options, rules_proved: Sequence[str] = (),
+                   mutant_proved: Sequence[str] = ()) -> Judgement:
     prod = product(rules, mutant)
-    r = check_property(prod, prod.prop(AGREES), "auto", opts)
+    r = _check(prod, prod.prop(AGREES), "auto", opts, _side_lemmas(rules, mutant, rules_proved, mutant_proved))
     if r.verdict is Verdict.PROVED:
         return Judgement(rules.scenario, "equivalent", reason=f"proved on the product system ({r.engine}: {r.reason})")
     if r.verdict is Verdict.VIOLATED:

@@ -32,7 +32,7 @@ from . import explicit
 from .common import Clock, Options, ProgressFn, result
 from .registry import AUTO, EXHAUST_STATES, REGISTRY, Stage, few_initial_states
 
-__all__ = ["check_property", "check_system", "coverage"]
+__all__ = ["check_property", "check_guarded", "check_system", "coverage"]
 
 
 def check_property(
@@ -49,6 +49,14 @@ def check_property(
     if engine != "auto":
         return REGISTRY[engine].check(system, prop, opts, lemmas, progress, ev)
     return _stages(system, prop, opts, lemmas, progress, ev, early=False)
+
+
+def check_guarded(system: System, prop: Property, engine: str, opts: Options, lemmas: Sequence[Property] = (),
+                  evaluator: Evaluator | None = None) -> Result:
+    """:func:`check_property` as one budget query: ``opts.rlimit`` bounds each solver call, ``opts.timeout``
+    is the wall-clock safety net (past it, or out of memory, the result is UNKNOWN with that reason)."""
+    return _guarded(system, prop, engine, opts,
+                    partial(check_property, system, prop, engine, opts, lemmas, None, evaluator))
 
 
 def _stages(system: System, prop: Property, opts: Options, lemmas: Sequence[Property], progress: ProgressFn | None,
