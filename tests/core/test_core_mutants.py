@@ -152,6 +152,35 @@ def test_a_bounded_kill_does_not_depend_on_a_proof_attempt() -> None:
     assert alone.verdict is not Verdict.VIOLATED  # a proof attempt alone would not have found it
 
 
+def test_every_solver_call_of_the_kill_search_is_bounded_by_the_resource_limit() -> None:
+    """The kill search runs under --rlimit: with a limit too small for any query nothing is decided by the clock."""
+    from dataclasses import replace
+
+    from ruleproof.mutants import baseline, kill
+
+    rules = load_system(discover(METER)[0])
+    (m,) = [m for m in mutants_of(rules) if m.label == "drop-guard tick: require at meter.py:13"]
+    opts = Options(depth=6, kmax=1, timeout=120)
+    base = baseline(rules, opts)
+    j = kill(rules, m.system, base, replace(opts, rlimit=1))
+    assert j.status == "unknown", j
+    assert "resource limit reached (rlimit 1 per solver call)" in j.reason
+
+
+def test_the_kill_search_proves_what_it_can_and_keeps_it_as_lemmas() -> None:
+    """A property a shallow induction proves of the mutant cannot kill it, and is a lemma for the rest."""
+    from ruleproof.mutants import baseline, kill
+
+    rules = load_system(discover(METER)[0])
+    (m,) = [m for m in mutants_of(rules) if m.label == "drop-guard follow: require at meter.py:18"]
+    opts = Options(depth=6, kmax=1, timeout=120)
+    j = kill(rules, m.system, baseline(rules, opts), opts)
+    assert j.status == "open"
+    assert "the meter stays at most its cap" in j.proved and "a tick adds one" in j.proved
+    # the second dial may now pass 60 (the dropped 'y < x'), but not within 6 steps from at most 40: not proved
+    assert "state stays within declared ranges" not in j.proved
+
+
 @pytest.mark.slow
 def test_the_same_kill_list_under_a_cpu_hog() -> None:
     """Verdicts depend on the input, not on the machine's load: two busy loops change nothing."""
