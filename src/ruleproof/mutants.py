@@ -335,7 +335,7 @@ def baseline(system: System, opts: Options) -> Baseline:
                          and p.name not in bad)
             return Baseline(system.scenario, tuple(n for n in names if n in bad | unreached), True,
                             states=found.states, proved=kept)
-    results = check_system(system, "auto", opts, names)
+    results = check_system(system, "auto", opts, names, with_coverage=False)  # (a mutant is judged on properties)
     ignored = [r.property for r in results if r.verdict is Verdict.VIOLATED
                or (r.kind == PropKind.REACH.value and r.verdict is not Verdict.PROVED)]
     proved = tuple(r.property for r in results if r.verdict is Verdict.PROVED and r.kind != PropKind.REACH.value)

@@ -265,6 +265,7 @@ def check_system(
     progress: ProgressFn | None = None,
     coverage_depth: int | None = None,
     on_result: Callable[[Result], None] | None = None,
+    with_coverage: bool = True,
 ) -> list[Result]:
     """Check the named properties (all, built-in ones included, when empty) of ``system``, in order.
 
@@ -273,10 +274,12 @@ def check_system(
     conditional effects, coverage points).  ``on_result`` sees each result
     as soon as it is final (proved or violated at once; the others when the
     lemma fixpoint ends), so a caller can report it while the rest runs.
+    Without ``with_coverage`` no coverage is searched (each result's coverage is empty).
     """
     ev = Evaluator(system)
     props = [p for p in system.properties if (not names or p.name in names) and p.check not in opts.skip_checks]
-    cov = _guarded_coverage(system, min(opts.depth, coverage_depth or opts.depth), opts, engine, ev)
+    depth = min(opts.depth, coverage_depth or opts.depth)
+    cov = _guarded_coverage(system, depth, opts, engine, ev) if with_coverage else Coverage(depth, (), (), ())
     retry = engine == "auto" or REGISTRY[engine].uses_lemmas
     results: dict[str, Result] = {}
     lemmas: list[Property] = []
