@@ -110,6 +110,35 @@ def test_a_no_loop_answer_does_not_rest_on_a_constant_that_only_forbids() -> Non
     assert armory and all(_only_forbids(a) for a in armory)
 
 
+def test_a_framework_value_no_ability_reads_is_not_rested_on() -> None:
+    """The Red Keep mirror: each Red Keep kneels to cancel the other's cancel, and nothing stands it: 'not a loop'.
+    Its '+1 Income.' changes only the gold collected in the marshaling phase, which no pass of a cycle of abilities
+    reaches: the answer does not rest on it, and the report is complete (it said 'not modelled, and could change
+    this: The Red Keep: +1 income.', exit 3)."""
+    status, doc = _loops("15030", "opp:15030")
+    assert [r["category"] for r in doc["loops"]] == ["not_a_loop"]
+    assert not doc["loops"][0].get("unmodelled") and "income" not in doc["loops"][0]["reason"]
+    assert status == 0 and doc["complete"] is True
+
+
+def test_a_framework_value_some_ability_reads_is_rested_on() -> None:
+    """A '+1 Reserve.' stays an answer's constant left out when another ability of the model reads the reserve
+    value (Samwell Tarly: 'if your reserve value is 6 or higher'); income and initiative likewise."""
+    from ruleproof.cards.abilities import AbilityType
+    from ruleproof.cards.overrides import compile_pool
+    from ruleproof.cards.pool import load_pool
+    from ruleproof.loops.encode.accept import _unread_value
+
+    compiled = compile_pool(load_pool())
+    (reserve,) = [a for a in compiled["13066"] if a.type is AbilityType.CONSTANT]   # Blackbird: '+1 Reserve.'
+    (income,) = [a for a in compiled["15030"] if a.type is AbilityType.CONSTANT]    # The Red Keep: '+1 Income.'
+    sam = [a.text for a in compiled["22013"]]
+    assert any("reserve value" in t for t in sam)
+    assert _unread_value(reserve, ["kneel ~ to stand another location."])
+    assert not _unread_value(reserve, sam)
+    assert _unread_value(income, sam) and not _unread_value(income, ["+2 gold instead if your income is 5."])
+
+
 @pytest.mark.parametrize(("case", "codes"), [
     ("obm-wyman-sacrifice", ("16010", "11021")),     # a sacrifice is not a kill: Old Bear never stands from it
     ("northern-armory-jeyne", ("11003", "05033")),   # 'Northern Armory cannot stand'

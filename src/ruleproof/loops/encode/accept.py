@@ -840,10 +840,12 @@ def encode(candidate: Candidate, abilities: Mapping[str, Sequence[Ability]], car
     players = ("you", "opp") if both else ("you",)
     prohibits = tuple((c.code, e) for c in used for a in abilities.get(c.code, ()) if _prohibition(a)
                       for e in a.effects)
+    model_text = [a.text for c in used for a in abilities.get(c.code, ()) if not _framework_value_only(a)]
     left_constants = [(f"{c.name}: '{a.text.replace('~', c.name)}'", _only_forbids(a))
                       for c in used for a in abilities.get(c.code, ())
                       if a.type is AbilityType.CONSTANT and not _prohibition(a) and not _control_constant(a)
-                      and not (a.effects and all(e.kind is EffectKind.ATTACHMENT_RESTRICTION for e in a.effects))]
+                      and not (a.effects and all(e.kind is EffectKind.ATTACHMENT_RESTRICTION for e in a.effects))
+                      and not _unread_value(a, model_text)]
     unmodelled = tuple(dict.fromkeys(t for t, _ in left_constants))
     forbidding = tuple(dict.fromkeys(t for t, only in left_constants if only))
     if len(players) > 1:  # both players are in the model: either may initiate what any player may
@@ -870,6 +872,28 @@ def _names_opponent(a: Ability) -> bool:
 
 _PROHIBITABLE = frozenset({EventKind.KNELT, EventKind.STOOD, EventKind.KILLED, EventKind.SAVED, EventKind.DISCARDED,
                            EventKind.SACRIFICED, EventKind.RETURNED_TO_HAND, EventKind.LEAVES_PLAY})
+
+
+# a value read only by a framework step (Appendix I): income when gold is collected (marshaling phase), initiative
+# in the plot phase, reserve in the taxation phase; a cycle of abilities never passes through one
+_FRAMEWORK_VALUES = {EffectKind.INCOME_MOD: "income", EffectKind.RESERVE_MOD: "reserve",
+                     EffectKind.INITIATIVE_MOD: "initiative"}
+
+
+def _framework_value_only(a: Ability) -> bool:
+    """A constant read in full whose every effect changes a framework value ("+1 Income.", "-1 Initiative.")."""
+    return (a.type is AbilityType.CONSTANT and a.compiled is Compiled.FULL and bool(a.effects)
+            and all(e.kind in _FRAMEWORK_VALUES for e in a.effects))
+
+
+def _unread_value(a: Ability, model_text: Sequence[str]) -> bool:
+    """Is ``a`` a framework-value constant (:func:`_framework_value_only`) whose value no other ability of the
+    model's cards mentions ("X is your reserve value", "if your initiative value is 0")?  Then no pass of a cycle
+    reads it, and leaving it out cannot change an answer: the result does not rest on it."""
+    if not _framework_value_only(a):
+        return False
+    words = {_FRAMEWORK_VALUES[e.kind] for e in a.effects}
+    return not any(w in t.lower() for t in model_text for w in words)
 
 
 def _only_forbids(a: Ability) -> bool:
