@@ -167,6 +167,6 @@ def _abilities(model: Path | None, codes: tuple[str, ...], deck_file: Path | Non
                          "--cards, --deck and --pool")
     pool = load_pool(pool_dir)
     deck = load_deck(deck_file, pool) if deck_file is not None else None
-    g = abilities_graph(pool, mine, deck, theirs, overrides=load_overrides(override_files), whole_pool=whole_pool,
+    g = abilities_graph(pool, mine, deck, theirs, overrides=load_overrides(override_files, pool), whole_pool=whole_pool,
                         only_cycles=only_cycles)
     return g

@@ -82,3 +82,47 @@ def test_control_sequences_in_a_model_and_in_an_error(tmp_path: Path) -> None:
     assert "x stays small\\u001b[2J" in res.out and "\x1b" not in res.out
     line = attempt("check", str(model), "-p", "no\x1b[2Jsuch", expect={2}).error_line()
     assert "no\\u001b[2Jsuch" in line and "\x1b" not in line
+
+
+@pytest.mark.parametrize(("pack", "words"), [
+    ('{"cgdbId": 1, "code": "X", "name": "X", "releaseDate": "2015-01-01", "cards": null}',
+     "X.json:1: error: schema violation in field 'cards': None is"),
+    ("[1, 2]", "X.json:1: error: schema violation in the pack: [1, 2] is not of type 'object'"),
+])
+def test_a_pack_that_is_not_a_pack_names_its_file_and_line(tmp_path: Path, pack: str, words: str) -> None:
+    """A pack whose 'cards' is not a list (or that is not an object) said 'X.json: error: schema violation in None
+    is not of type ...': no line, and the words ran together."""
+    pool = make_pool(tmp_path / "pool", {"X.json": pack})
+    for argv in (["loops", "--pool", str(pool), "--cards", "01001"], ["cards", "coverage", str(pool)]):
+        got = attempt(*argv, expect={2}).error_line()
+        assert got.startswith(str(pool / "packs")) and words in got, got
+
+
+@pytest.mark.parametrize(("overrides", "line", "words"), [
+    # a mistyped code: the override changed nothing and the card's own reading stayed in force, silently
+    ('"19009": []\n"99999":\n  - {type: action}\n', 2, "unknown card code 99999"),
+    # the same code twice in one file: the later entry replaced the earlier one, silently
+    ('"19009": []\n"19009":\n  - {type: action}\n', 2, "19009: given twice in this file (first at line 1)"),
+    # numbers that mean nothing on a card: "stand -1", "Limit 0 times per phase"
+    ('"19009":\n  - {type: action, effects: [{kind: stand, amount: -1, target: {ref: self}}]}\n', 2,
+     "19009[0].effects[0].amount: must be 0 or more, got -1"),
+    ('"19009":\n  - {type: action, limit: {count: 0, period: phase}}\n', 2, "19009[0].limit.count: must be 1 or more"),
+])
+def test_malformed_overrides_are_refused_at_their_line(tmp_path: Path, overrides: str, line: int, words: str) -> None:
+    ov = tmp_path / "ov.yaml"
+    ov.write_text(overrides, encoding="utf-8")
+    for argv in (["loops", "--overrides", str(ov), "--cards", "19009", "--cards", "opp:19009"],
+                 ["graph", "--what", "abilities", "--overrides", str(ov), "--cards", "19009", "--out",
+                  str(tmp_path / "g.dot")],
+                 ["cards", "coverage", "--overrides", str(ov)]):
+        got = attempt(*argv, expect={2}).error_line()
+        assert got.startswith(f"{ov}:{line}: error: ") and words in got, got
+    assert not (tmp_path / "g.dot").exists()
+
+
+def test_a_modifier_override_may_lose(tmp_path: Path) -> None:
+    """A modifier's amount says gains or loses: '-2 STR' is an override a card can need, not a malformed one."""
+    ov = tmp_path / "ov.yaml"
+    ov.write_text('"19009":\n  - {type: constant, effects: [{kind: str_mod, amount: -2, target: {ref: self}}]}\n',
+                  encoding="utf-8")
+    attempt("loops", "--overrides", str(ov), "--cards", "19009", "--json", expect={0, 3})

@@ -35,7 +35,7 @@ def coverage_command(pool: Path | None, override_files: tuple[Path, ...], as_jso
     """
     s = streams()
     the_pool = load_pool(pool)
-    ov = load_overrides(override_files)
+    ov = load_overrides(override_files, the_pool)
     compiled = compile_pool(the_pool, ov)
     cov = coverage(compiled, top=top, overridden=sum(1 for c in compiled if c in ov))
     if as_json:

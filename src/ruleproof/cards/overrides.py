@@ -44,6 +44,7 @@ class Overrides:
 
     by_code: Mapping[str, tuple[Ability, ...]] = field(default_factory=lambda: MappingProxyType({}))
     sources: tuple[str, ...] = ()
+    where: Mapping[str, SourceLoc] = field(default_factory=lambda: MappingProxyType({}))  # each code's line
 
     def get(self, code: str) -> tuple[Ability, ...] | None:
         """Return the override abilities of ``code`` or ``None``."""
@@ -56,7 +57,17 @@ class Overrides:
         """Return these overrides updated with ``other`` (``other`` wins)."""
         d = dict(self.by_code)
         d.update(other.by_code)
-        return Overrides(MappingProxyType(d), self.sources + other.sources)
+        w = dict(self.where)
+        w.update(other.where)
+        return Overrides(MappingProxyType(d), self.sources + other.sources, MappingProxyType(w))
+
+    def check_codes(self, pool: "Pool") -> None:
+        """Refuse an override of a code the pool does not have: it would change nothing, silently (a mistyped
+        code left the card's own reading in force while the user believed the override applied)."""
+        for code, loc in self.where.items():
+            if pool.get(code) is None:
+                raise InputError(f"unknown card code {code}: the pool has no such card, so this override would "
+                                 "change nothing", loc)
 
 
 def _loc(source: str, node: yaml.Node) -> SourceLoc:
@@ -129,7 +140,20 @@ def _dataclass(node: yaml.Node, cls: type, source: str, what: str) -> Any:
                if n not in kwargs and f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING]
     if missing:
         raise InputError(f"{what}: missing field(s) {', '.join(missing)} for {cls.__name__}", _loc(source, node))
+    for key, value in kwargs.items():
+        least = _LEAST.get((cls.__name__, key))
+        if least is not None and isinstance(value, int) and value < least and not (
+                cls.__name__ == "Effect" and key == "amount" and str(getattr(kwargs.get("kind"), "value", "")).endswith(
+                    "_mod")):  # a modifier's sign says gains or loses ("-1 STR")
+            raise InputError(f"{what}.{key}: must be {least} or more, got {value}",
+                             _loc(source, next(v for k, v in node.value if str(k.value) == key)))
     return cls(**kwargs)
+
+
+# the least value of a number field ("Limit 0 times per phase", "stand -1 characters" mean nothing); a modifier's
+# amount may be negative (it loses)
+_LEAST = {("Limit", "count"): 1, ("Quantity", "per"): 1, ("Effect", "amount"): 0, ("Cost", "amount"): 0,
+          ("Condition", "count"): 0}
 
 
 def parse_overrides(text: str, source: str = "<overrides>") -> Overrides:
@@ -155,8 +179,13 @@ def parse_overrides(text: str, source: str = "<overrides>") -> Overrides:
     if not isinstance(root, yaml.MappingNode):
         raise InputError("an override file maps card codes to lists of abilities", _loc(source, root))
     out: dict[str, tuple[Ability, ...]] = {}
+    where: dict[str, SourceLoc] = {}
     for key_node, value_node in root.value:
         code = str(key_node.value)
+        if code in where:  # the later entry would silently replace the earlier one
+            raise InputError(f"{code}: given twice in this file (first at line {where[code].line})",
+                             _loc(source, key_node))
+        where[code] = _loc(source, key_node)
         if not (len(code) == 5 and code.isdigit()):
             raise InputError(f"'{code}' is not a card code (5 digits; quote it in YAML)", _loc(source, key_node))
         if not isinstance(value_node, yaml.SequenceNode):
@@ -168,11 +197,12 @@ def parse_overrides(text: str, source: str = "<overrides>") -> Overrides:
                 a = dataclasses.replace(a, text=f"override ({source})")
             abilities.append(a)
         out[code] = tuple(abilities)
-    return Overrides(MappingProxyType(out), (source,))
+    return Overrides(MappingProxyType(out), (source,), MappingProxyType(where))
 
 
-def load_overrides(paths: Iterable[str | Path]) -> Overrides:
-    """Load override files in order (a later file wins for the same code)."""
+def load_overrides(paths: Iterable[str | Path], pool: "Pool | None" = None) -> Overrides:
+    """Load override files in order (a later file wins for the same code); with ``pool``, every code must be one
+    of its cards (:meth:`Overrides.check_codes`)."""
     result = Overrides(MappingProxyType({}), ())
     for p in paths:
         path = Path(p)
@@ -181,6 +211,8 @@ def load_overrides(paths: Iterable[str | Path]) -> Overrides:
         except (OSError, UnicodeDecodeError) as exc:
             raise InputError(f"cannot read override file: {exc}", SourceLoc(str(path))) from None
         result = result.merged(parse_overrides(text, str(path)))
+    if pool is not None:
+        result.check_codes(pool)
     return result
 
 

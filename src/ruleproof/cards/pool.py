@@ -275,8 +275,10 @@ def load_pool(pool_dir: str | Path | None = None, *, validate: bool = True) -> P
                     if field_path:
                         rec_desc += f", field '{field_path}'"
                     rec_desc += ": "
-                raise InputError(f"schema violation in {rec_desc}{err.message}",
-                                 SourceLoc(str(path), _record_line(raw, data, where))) from None
+                if not rec_desc and where:  # a field outside the card records ("cards": null)
+                    rec_desc = f"field '{'.'.join(str(p) for p in where)}': "
+                raise InputError(f"schema violation in {rec_desc or 'the pack: '}{clip(err.message)}",
+                                 SourceLoc(str(path), max(1, _record_line(raw, data, where)))) from None
         if not isinstance(data, dict) or not isinstance(data.get("cards"), list):
             raise InputError("a pack file must be an object with a 'cards' list", SourceLoc(str(path), 1))
         pack_code = str(data.get("code", path.stem))

@@ -251,7 +251,7 @@ def loops(codes: tuple[str, ...], deck_file: Path | None, pool_dir: Path | None,
         for c in mine + theirs:
             if pool.get(c) is None:
                 raise unknown_code(pool, c)
-        ov = load_overrides(override_files)
+        ov = load_overrides(override_files, pool)
         with Activity(s.err) as activity:
 
             seen = [0, 0]  # candidates classified, candidates in all
