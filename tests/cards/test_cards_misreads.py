@@ -199,3 +199,23 @@ def test_reveal_a_plot_is_one_of_your_plot_deck(pool) -> None:
     assert reveal.kind is EffectKind.REVEAL
     for t in (reveal.target, *reveal.target.also):
         assert (t.subject.scope, t.subject.zone, t.subject.card_type) == (Scope.YOU_OWN, Zone.PLOT_DECK, CardKind.PLOT)
+
+
+@pytest.mark.parametrize(("code", "trigger", "effect_kinds"), [
+    # Harrenhal: "When the effects of a non-plot, non-agenda triggered ability would initiate, kill a character ..."
+    ("16021", "when the effects of a non-plot, non-agenda triggered ability would initiate",
+     {EffectKind.CANCEL, EffectKind.PLACE_TOKEN}),  # "kill a character you own and control" is its cost
+    # He Calls It Thinking: "When the effects of an opponent's non-agenda, non-plot triggered ability would ..."
+    ("11096", "when the effects of an opponent's non-agenda, non-plot triggered ability would initiate",
+     {EffectKind.CANCEL}),
+])
+def test_an_unread_trigger_with_a_comma_runs_to_its_would(pool, code: str, trigger: str,
+                                                           effect_kinds: set[EffectKind]) -> None:
+    """The unread trigger was cut at its first comma: 'trigger not read: when the effects of a non-plot' and
+    'effect not read: non-agenda triggered ability would initiate, kill a character ...', so the loop finder named
+    the wrong phrases and never read the effect.  The trigger runs to the comma after 'would initiate'."""
+    a = ability(pool, code, AbilityType.INTERRUPT)
+    unread_triggers = [u.phrase for u in a.unread if u.role.value == "trigger"]
+    assert unread_triggers == [trigger]
+    assert not any("would initiate" in u.phrase for u in a.unread if u.role.value != "trigger")
+    assert {e.kind for e in a.effects} == effect_kinds

@@ -593,14 +593,33 @@ def _trigger(body: str, acc: _Acc) -> tuple[Trigger | None, str]:
     if not commas:
         acc.miss(body, "trigger")
         return None, ""
-    # in part: the trigger up to the first comma, less what is not read
-    for c in commas[:2]:
+    # in part: the trigger up to where it ends, less what is not read
+    end = _trigger_end(body, commas)
+    for c in dict.fromkeys([end, *commas[:2]]):
         t = _read_part(body[:c], "trigger", acc)
         if t is not None:
             return t, body[c + 1:].strip()
-    acc.unread.append(Unread(body[: commas[0]], ClauseRole.TRIGGER))
+    acc.unread.append(Unread(body[:end], ClauseRole.TRIGGER))
     acc.ctx.trigger = Subject(card_type=CardKind.CARD)  # what "it" would refer to: the card of the trigger
-    return None, body[commas[0] + 1:].strip()
+    return None, body[end + 1:].strip()
+
+
+def _trigger_end(body: str, commas: list[int]) -> int:
+    """The comma that ends a triggering condition the grammar did not read: a "when ... would <verb>" runs to the
+    comma after its "would" ("when the effects of a non-plot, non-agenda triggered ability would initiate, ...");
+    else the first comma.  (Cut at the first comma, the unread trigger and the effect after it were both named
+    wrongly: "trigger not read: 'when the effects of a non-plot'", "effect not read: 'non-agenda triggered ...'".)
+
+    >>> body = "when a non-plot, non-agenda ability would initiate, cancel it"
+    >>> body[:_trigger_end(body, [15, 50])]
+    'when a non-plot, non-agenda ability would initiate'
+    >>> _trigger_end("after you win, gain 1 gold, or draw 1 card", [13, 26])
+    13
+    """
+    would = body.find(" would ")
+    if body.startswith("when ") and would >= 0:
+        return next((c for c in commas if c > would), commas[0])
+    return commas[0]
 
 
 _MOVE_COST = {Zone.DRAW_DECK: CostKind.SHUFFLE_INTO_DECK, Zone.SHADOWS: CostKind.RETURN_TO_SHADOWS}
