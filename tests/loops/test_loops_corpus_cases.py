@@ -72,14 +72,32 @@ def test_a_loop_found_over_a_constant_left_out_is_not_a_complete_report() -> Non
 
 
 def test_a_no_loop_answer_over_a_constant_that_could_widen_is_not_complete() -> None:
-    """Ward on Left Hand Lew with The New Gift and the opponent's Satin: every candidate is 'not a loop', but
-    Ward's 'attached character gains the [stark] affiliation' is not in the loop model and could let an ability
-    choose a card it now cannot: each answer names it and the report is not complete (exit 3; it was 'complete',
-    exit 0, while its own text said 'not modelled, and could change this')."""
-    status, doc = _loops("19009", "02102", "07017", "opp:07013")
+    """Ward with the Oldtown Scholar mirror: Ward can take the opponent's Scholar (printed cost 3), and every
+    candidate is 'not a loop', but Ward's 'attached character gains the [stark] affiliation' is not in the loop
+    model and could let an ability choose a card it now cannot: each answer names it and the report is not
+    complete (exit 3; with Ward beside The New Gift and the opponent's Satin it was 'complete', exit 0, while its
+    own text said 'not modelled, and could change this')."""
+    status, doc = _loops("02102", "10041", "opp:10041")
     assert not _found(doc) and doc["loops"]
     assert all(any("[stark] affiliation" in u for u in r["unmodelled"]) for r in doc["loops"])
     assert status == 3 and doc["complete"] is False
+
+
+@pytest.mark.parametrize(("case", "codes", "category"), [
+    # Ward needs a character of printed cost 4 or lower: the Ebroses cost 5 (limited, once per phase each)
+    ("ebrose-mirror-ward", ("09039", "02102", "opp:09039"), "limited"),
+    # Left Hand Lew and Satin take no attachment but a Weapon, The New Gift is a location
+    ("lew-ward-new-gift-opp-satin", ("19009", "02102", "07017", "opp:07013"), "not_a_loop"),
+])
+def test_an_attachment_no_card_can_host_is_not_rested_on(case: str, codes: tuple[str, ...], category: str) -> None:
+    """Ward's 'attached character gains the [stark] affiliation' is left out of the loop model, but no card of the
+    model can host Ward: the affiliation never reaches one, so no answer rests on it and the report is complete
+    (each answer said 'not modelled, and could change this: Ward: ...', exit 3)."""
+    status, doc = _loops(*codes)
+    assert doc["loops"], case
+    assert (_found(doc)[0]["category"] if _found(doc) else "not_a_loop") == category, case
+    assert not any(r.get("unmodelled") for r in doc["loops"]), case
+    assert status == 0 and doc["complete"] is True, case
 
 
 def test_which_constants_an_answer_rests_on() -> None:

@@ -845,7 +845,7 @@ def encode(candidate: Candidate, abilities: Mapping[str, Sequence[Ability]], car
                       for c in used for a in abilities.get(c.code, ())
                       if a.type is AbilityType.CONSTANT and not _prohibition(a) and not _control_constant(a)
                       and not (a.effects and all(e.kind is EffectKind.ATTACHMENT_RESTRICTION for e in a.effects))
-                      and not _unread_value(a, model_text)]
+                      and not _unread_value(a, model_text) and not (_on_attached(a) and _no_host(c, used, abilities))]
     unmodelled = tuple(dict.fromkeys(t for t, _ in left_constants))
     forbidding = tuple(dict.fromkeys(t for t, only in left_constants if only))
     if len(players) > 1:  # both players are in the model: either may initiate what any player may
@@ -894,6 +894,26 @@ def _unread_value(a: Ability, model_text: Sequence[str]) -> bool:
         return False
     words = {_FRAMEWORK_VALUES[e.kind] for e in a.effects}
     return not any(w in t.lower() for t in model_text for w in words)
+
+
+def _on_attached(a: Ability) -> bool:
+    """A constant whose every effect is on the attached character ("attached character gets +1 STR"), or, when its
+    effect was not read, one sentence whose subject is the attached character ("attached character gains the
+    [stark] affiliation.")."""
+    if a.effects:
+        return all(e.target.ref is TargetRef.ATTACHED for e in a.effects)
+    text = a.text.strip().rstrip(".")
+    return text.startswith("attached character ") and "." not in text
+
+
+def _no_host(card: CardFacts, used: Sequence[CardFacts], abilities: Mapping[str, Sequence[Ability]]) -> bool:
+    """An attachment of the model that no card of the model can host (Ward, 'printed cost 4 or lower only', beside
+    two Archmaester Ebroses of cost 5): what it does to an attached character never reaches the model's cards, so
+    an answer does not rest on it."""
+    if card.type != "attachment" or card.host is not None:
+        return False
+    restriction = _restriction(abilities.get(card.code, ()))
+    return not any(can_host(card, restriction, k) for k in used if k.code != card.code)
 
 
 def _only_forbids(a: Ability) -> bool:
