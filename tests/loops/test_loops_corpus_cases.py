@@ -339,3 +339,25 @@ def test_marched_to_the_wall_is_a_complete_no_loop_answer() -> None:
     complete answer (exit 0)."""
     status, doc = _loops("01015")
     assert not _found(doc) and doc["complete"] is True and status == 0
+
+
+def test_a_decks_copies_are_copies_in_the_model(tmp_path: Any) -> None:
+    """dgf-two-copies from a deck list: '2x Drowned God Fanatic' is two copies, one putting itself into play from
+    the dead pile by killing the other ('Max once per round'): the limited loop that --cards 11051 --cards 11051
+    finds.  The deck's copies were one card in the model, so the deck answered 'not a loop' for its one candidate."""
+    deck = tmp_path / "deck.txt"
+    deck.write_text("2x 11051\n", encoding="utf-8")
+    _, by_deck = _loops(extra=("--deck", str(deck)))
+    _, by_cards = _loops("11051", "11051")
+    assert [r["category"] for r in _found(by_deck)] == [r["category"] for r in _found(by_cards)] == ["limited"]
+    deck.write_text("1x 11051\n", encoding="utf-8")
+    assert not _found(_loops(extra=("--deck", str(deck)))[1])
+
+
+def test_a_unique_card_of_a_deck_is_one_copy(tmp_path: Any) -> None:
+    """'3x Left Hand Lew' (unique) is one Lew in play; the others could only be duplicates: one card, as with
+    --cards 19009."""
+    deck = tmp_path / "deck.txt"
+    deck.write_text("3x 19009\n1x 19009\n", encoding="utf-8")
+    status, doc = _loops(extra=("--deck", str(deck)))
+    assert status == 0 and doc["complete"] is True and doc["coverage"]["cards"] == 1 and doc["loops"] == []

@@ -209,7 +209,13 @@ def search_space(pool: Pool, codes: Iterable[str] | None = None, deck: Deck | No
     """
     opp = tuple(opponent_codes)
     mine = list(codes or ())
-    in_deck = [c for c in (deck.codes() if deck is not None else ()) if c not in mine]
+    # the deck's copies of a card are copies in the model (two Drowned God Fanatics, each putting itself into play
+    # by killing the other), up to the card's deck limit; a unique card once (a second copy is only a duplicate)
+    copies: Counter[str] = Counter()
+    for e in deck.entries if deck is not None else ():
+        copies[e.card.code] += e.count if not e.card.unique else 1
+        copies[e.card.code] = min(copies[e.card.code], 1 if e.card.unique else max(1, e.card.deck_limit))
+    in_deck = [c for c, n in copies.items() if c not in mine for _ in range(n)]
     for c in mine + in_deck + list(opp):
         if pool.get(c) is None:
             raise InputError(f"unknown card code {c}")
@@ -236,7 +242,8 @@ def search_space(pool: Pool, codes: Iterable[str] | None = None, deck: Deck | No
         cards[key] = dataclasses.replace(loop_card(card, "opp" if who == OPPONENT else "you"), code=key)
     sides = {YOU: set(mine), OPPONENT: set(opp)}
     named = tuple(k for k in keyed if split_key(k)[1] in sides[split_key(k)[0]]) if wanted is not None else ()
-    deck_cards = tuple(cards[c] for c in dict.fromkeys(in_deck) if c in cards and c not in named)
+    deck_cards = tuple(cards[k] for k in keyed if split_key(k)[0] == YOU and split_key(k)[1] in in_deck
+                       and k not in named)
     return SearchSpace(compiled, keyed, cards, cands, _bystanders(pool, mine + in_deck + list(opp)), named,
                        deck_cards, graph, length, len(cands) >= max_candidates, cyclic > length)
 
