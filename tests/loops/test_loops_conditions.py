@@ -38,13 +38,14 @@ def test_mutant_unknown_condition_holds_is_caught() -> None:
 
 
 def test_the_reason_of_an_unknown_names_what_makes_it_one() -> None:
-    """Ours is the Fury with Castle Black Mason (07009: "... search the top 10 cards of your deck ..."): the answer is
-    unknown because the search is both narrowed and widened; the untracked participation of Ours is the Fury is kept in
-    the result's clauses but not in the reason, which starts with what makes it unknown."""
+    """Ours is the Fury with Bonds of Chivalry (11064: "... you may kneel another «Knight» character you control to
+    have it participate in the challenge on your side", not read: an optional effect left out): the answer is unknown
+    because the stand's condition is widened and Bonds of Chivalry narrowed; the untracked participation of Ours is
+    the Fury is kept in the result's clauses but not in the reason, which starts with what makes it unknown."""
     from ruleproof.loops.lasso import Category, classify
 
-    enc = encoding([(FURY, 1), ("07009", 1)])
+    enc = encoding([(FURY, 1), ("11064", 0)])
     r = classify(enc)
     assert r.category is Category.UNKNOWN, r.reason
-    assert "(untracked)" not in r.reason and "search_deck" in r.reason
+    assert "(untracked)" not in r.reason and "Bonds of Chivalry" in r.reason and "(widens)" in r.reason
     assert any(x.endswith("(untracked)") for x in r.left_out)

@@ -94,6 +94,7 @@ __all__ = [
     "CannotRule",
     "ChooserRule",
     "ConditionRule",
+    "CopyRule",
     "CardFacts",
     "InitiatorRule",
     "InsteadRule",
@@ -110,6 +111,7 @@ __all__ = [
     "RefRule",
     "Res",
     "Rules",
+    "SearchRule",
     "ThenRule",
     "UniqueRule",
     "answers",
@@ -131,6 +133,7 @@ __all__ = [
     "place_of",
     "raises",
     "relation_holds",
+    "same_title",
     "sides",
     "src_places",
     "unread_filter",
@@ -251,6 +254,24 @@ SUBJECT_READ = frozenset({"scope", "card_type", "other_types", "traits", "factio
 
 #: Printed stats a filter may compare with another card's ("with lower printed cost than that character").
 RELATION_STATS = frozenset({Stat.PRINTED_COST, Stat.COST, Stat.PRINTED_STR})
+
+
+def same_title(k: CardFacts, ref: CardFacts, rules: Rules | None = None) -> bool:
+    """Do cards ``k`` and ``ref`` share a title, as the table's copy rule reads it (Copy: by title, whatever the
+    printing; misread, the same printing, by card code)?
+
+    >>> a, b = CardFacts("11082", "Skagos", "location", "stark"), CardFacts("17125", "Skagos", "location", "stark")
+    >>> same_title(a, b), same_title(a, b, mutant("same_title_by_printing"))
+    (True, False)
+    """
+    if (rules or RULES).copies.by_title:
+        return k.name.casefold() == ref.name.casefold()
+    return _printing(k.code) == _printing(ref.code)
+
+
+def _printing(key: str) -> str:
+    """The card code of a card key (``opp:CODE``, ``CODE/2``: ``CODE``)."""
+    return key.split("/", 1)[0].removeprefix("opp:")
 
 
 def relation_holds(c: Compare, k: CardFacts, ref: CardFacts) -> bool:
@@ -598,6 +619,24 @@ class ConditionRule:
 
 
 @dataclass(frozen=True)
+class SearchRule:
+    """Search: the player searching a deck may look at every card of it, and finds any card that fits or none (not
+    obliged to find one even when one fits: ``may_fail``).  The cards of the deck the model does not hold (its count
+    of the deck's other cards) can be found too (``whole_deck``), not only the model's own."""
+
+    whole_deck: bool = True
+    may_fail: bool = True
+
+
+@dataclass(frozen=True)
+class CopyRule:
+    """Copy (of a card): a copy is defined by title, whatever its printing, cardtype or text; "a card with the same
+    title as the sacrificed card" is any card that shares its title (``by_title``), not only the same printing."""
+
+    by_title: bool = True
+
+
+@dataclass(frozen=True)
 class Rules:
     """The whole table: cost and effect entries and the framework rules (see the module docstring)."""
 
@@ -618,13 +657,15 @@ class Rules:
     instead: InsteadRule = InsteadRule()
     choosers: ChooserRule = ChooserRule()
     conditions: ConditionRule = ConditionRule()
+    search: SearchRule = SearchRule()
+    copies: CopyRule = CopyRule()
 
     def swap(self, section: str, key: object, entry: object) -> Rules:
         """A copy with one entry replaced (``section``: ``costs``, ``effects``, ``limits``, ``refs``; or ``then``,
         ``piles``, ``dups`` with ``key`` ``None``)."""
         change: dict[str, Any] = {}
         if section in ("then", "piles", "dups", "cannot", "plots", "initiators", "unique", "alternatives", "events",
-                       "pronouns", "instead", "choosers", "conditions"):
+                       "pronouns", "instead", "choosers", "conditions", "search", "copies"):
             change[section] = entry
         else:
             table = dict(getattr(self, section))
@@ -1100,6 +1141,13 @@ MUTANTS: Mapping[str, tuple[str, Callable[[Rules], Rules]]] = MappingProxyType({
     "gold_discard_untracked": ("gold discarded from a card stays on it (Bestow: it returns to the treasury)",
                                _swap_effect(EffectKind.DISCARD_GOLD, dataclasses.replace(
                                    _EFFECTS[EffectKind.DISCARD_GOLD], untracked="gold on cards"))),
+    "search_model_cards_only": ("a search of a deck finds only the cards the model holds (Search: any card of the "
+                                "searched deck that fits, the deck's other cards too)",
+                                lambda r: r.swap("search", None, SearchRule(whole_deck=False))),
+    "search_must_find": ("a player searching a deck must find a card when one fits (Search: not obliged to find one)",
+                         lambda r: r.swap("search", None, SearchRule(may_fail=False))),
+    "same_title_by_printing": ("'a card with the same title' is only the same printing of the card (Copy: by title, "
+                               "whatever the printing)", lambda r: r.swap("copies", None, CopyRule(by_title=False))),
     "cancel_keeps_effects": ("a cancelled ability's effects resolve anyway (Cancel: they do not initiate)",
                              _swap_effect(EffectKind.CANCEL, dataclasses.replace(
                                  _EFFECTS[EffectKind.CANCEL], untracked="the effects it cancels"))),

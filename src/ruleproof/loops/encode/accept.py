@@ -64,7 +64,9 @@ from ruleproof.cards.semantics import (
     Place,
     Res,
     Rules,
+    answers,
     dest_place,
+    effect_key,
     entry_of,
     fits,
     initiated,
@@ -96,10 +98,12 @@ __all__ = [
     "inherited",
     "plain_alternatives",
     "relation_read",
+    "search_move",
     "self_or_chosen",
     "static_match",
     "target_match",
     "that_many",
+    "title_read",
     "trigger_card_test",
 ]
 
@@ -361,13 +365,42 @@ def relation_read(c: Compare, a: Ability | None) -> bool:
                  or c.than is TargetRef.COST and any(x.target.ref is TargetRef.CHOSEN for x in a.costs)))
 
 
+def title_read(s: Subject, a: Ability | None) -> bool:
+    """Is ``s`` "a card with the same title as" a card the model knows: this card, its host, the card of the trigger,
+    or the card paying a chosen cost ("as the sacrificed card")?  The loop model compares their titles (Copy)."""
+    return (s.same_title is not None and a is not None
+            and (s.same_title in (TargetRef.SELF, TargetRef.ATTACHED, TargetRef.TRIGGER)
+                 or s.same_title is TargetRef.COST and any(x.target.ref is TargetRef.CHOSEN for x in a.costs)))
+
+
+def search_move(a: Ability) -> Effect | None:
+    """The one effect of ``a`` that takes the card its search found out of the deck ("search your deck for a «Knight»
+    character, reveal it, and add it to your hand"; "... and put it into play"): after the one search of ``a``, of
+    one card its owner owns, no other effect of ``a`` acting on it (a reveal only shows it; an effect at the end of
+    the phase is after the loop).  The loop model lets the search find a card of the model in the deck, a card of
+    the deck it does not hold, or none (Search); ``None``: not such an ability."""
+    searches = [j for j, e in enumerate(a.effects) if e.kind is EffectKind.SEARCH_DECK]
+    if len(searches) != 1:
+        return None
+    found = [e for e in a.effects[searches[0] + 1:] if e.target.ref is TargetRef.CHOSEN and e.at_end_of is None
+             and e.target.subject.zone is Zone.DRAW_DECK and effect_key(e) is not EffectKind.LOOK_AT]
+    if len(found) != 1:
+        return None
+    e = found[0]
+    if e.kind not in (EffectKind.PUT_INTO_PLAY, EffectKind.MOVE_CARD) or e.amount != 1 or \
+            e.target.subject.scope not in (Scope.YOU_OWN, Scope.YOU, Scope.ANY):
+        return None
+    return e
+
+
 def _filter_left_out(s: Subject, what: str, label: str, out: list[LeftOut], roles: bool = False,
                      a: Ability | None = None) -> None:
     """Name the filter fields the model does not read; ``roles``: a target's part in the challenge ("an attacking
     character") is read from the cards' state (:data:`ROLES_READ`), and its comparisons with another card of the
     ability (:func:`relation_read`)."""
     if roles:
-        s = replace(s, compare=tuple(c for c in s.compare if not relation_read(c, a)))
+        s = replace(s, compare=tuple(c for c in s.compare if not relation_read(c, a)),
+                    same_title=None if title_read(s, a) else s.same_title)
     for f in unread_filter(s):
         if roles and f == "role" and s.role in ROLES_READ:
             continue
@@ -429,8 +462,13 @@ def _part_problem(part: Cost | Effect, rules: Rules, ability: Ability, card: Car
     if entry.untracked:
         out.append(LeftOut(label, f"{what}: {entry.untracked} not tracked (the model takes it as a change)",
                            Direction.UNTRACKED))
-        if part.kind is EffectKind.SEARCH_DECK:  # the deck's other cards (not in the model) are never found
-            out.append(LeftOut(label, f"{what}: only the model's cards in the deck can be found", Direction.NARROWS))
+        if part.kind is EffectKind.SEARCH_DECK:
+            if rules.search.whole_deck and search_move(ability) is not None:  # the deck's other cards are counted
+                out.append(LeftOut(label, f"{what}: whether the deck's other cards fit is not known (the model lets "
+                                   "it find one of them while the deck has cards)", Direction.WIDENS))
+            else:  # the deck's other cards (not in the model) are never found
+                out.append(LeftOut(label, f"{what}: only the model's cards in the deck can be found",
+                                   Direction.NARROWS))
         return None
     extra = set_fields(part) - (_COST_READ if isinstance(part, Cost) else _EFFECT_READ) - ({"x"} if many else set())
     if isinstance(part, Effect) and part.at_end_of is not None:
@@ -833,6 +871,9 @@ def encode(candidate: Candidate, abilities: Mapping[str, Sequence[Ability]], car
         # missed by "after a card is discarded from an opponent's hand or deck"
         return Unsupported(candidate, "a trigger on a discard from a deck, with a card taken from a deck in the "
                            "cycle (the model moves only its own cards out of a deck)")
+    for (code, idx), a in zip(candidate.abilities, abil, strict=True):
+        if rules.search.whole_deck:
+            left.extend(_found_answered(a, abil, f"{by_key[code].name} ({code}#{idx})", rules))
     phases = {p for p in (phase_of(a) for a in abil) if p is not None}
     # the opponent is in the model with their cards, or when any player may initiate an ability of the cycle
     both = any(c.owner == "opp" for c in used) or any(a.any_player for a in abil) or any(_names_opponent(a)
@@ -859,6 +900,24 @@ def encode(candidate: Candidate, abilities: Mapping[str, Sequence[Ability]], car
     return Encoding(candidate, tuple(used), tuple(abil), next(iter(phases), None) if len(phases) == 1 else None,
                     players, unmodelled, tuple(dict.fromkeys(left)), static, prohibits, tuple(controls),
                     tuple(dict.fromkeys(taken)), forbidding)
+
+
+def _found_answered(a: Ability, cycle: Sequence[Ability], label: str, rules: Rules) -> list[LeftOut]:
+    """A card of the deck the model does not hold, found by the search of ``a`` (:func:`search_move`), could answer
+    the triggering condition of an ability of the cycle ("after a character enters play"): the model, which finds it
+    without following it, raises nothing about it, so it can do less than the printed card (named)."""
+    e = search_move(a)
+    mv = move_of(e, rules) if e is not None else None
+    if e is None or mv is None:
+        return []
+    for b in cycle:
+        t = trigger_of(b)
+        if t is not None and t.subject.scope is not Scope.SELF and \
+                any(answers(t, ev, mv.src) for ev in (*mv.would, *mv.after)):
+            return [LeftOut(label, f"effect {e.kind.value}: a card of the deck the model does not hold, found by the "
+                            f"search, would answer the trigger '{t.event.value}' (the model raises nothing about it)",
+                            Direction.NARROWS)]
+    return []
 
 
 def _names_opponent(a: Ability) -> bool:

@@ -33,7 +33,7 @@ from ruleproof.cards.semantics import (
     src_places,
 )
 from ruleproof.dsl import And, Bool, If, Int, Not, Or, Term
-from ruleproof.loops.encode.accept import that_many
+from ruleproof.loops.encode.accept import search_move, that_many
 from ruleproof.loops.encode.step import AbilityStep, ban_name, false, pending_name, true
 
 __all__ = ["COST_ENCODERS", "EFFECT_ENCODERS", "CostEncoder", "EffectEncoder"]
@@ -298,7 +298,9 @@ def _move_out_of_play(s: AbilityStep, ef: Effect, mv: Move, tag: str, amt: int) 
         c = s.ctx.by_id[k]
         return And(s.pre[("zone", k)] == src, s.controls(k), true() if c.type != "agenda" else false())
 
-    for k, cond in s.effect_targets(tag, ef.target, amt, eligible).items():
+    found = search_move(s.a) is ef
+    sel = s.found(tag, ef.target, eligible, mv.dest) if found else s.effect_targets(tag, ef.target, amt, eligible)
+    for k, cond in sel.items():
         applies = And(cond, s.sym[("zone", k)] == src)
         s.sym.put(("zone", k), dest, when=applies)
         for ev in mv.after:
@@ -319,7 +321,9 @@ def _effect_put_into_play(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: i
             return false()
         return And(Or(*(s.pre[("zone", k)] == z for z in places)), true() if yours else s.controls(k))
 
-    for k, cond in s.effect_targets(tag, ef.target, amt, eligible).items():
+    found = search_move(s.a) is ef  # the card a search found: the model's, another of the deck, or none (Search)
+    sel = s.found(tag, ef.target, eligible, Place.PLAY) if found else s.effect_targets(tag, ef.target, amt, eligible)
+    for k, cond in sel.items():
         applies = And(cond, Or(*(s.sym[("zone", k)] == z for z in places)))
         s.sym.put(("zone", k), Place.PLAY.value, when=applies)
         if yours and ("ctl", k) in s.sym:

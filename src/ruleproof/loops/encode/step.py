@@ -39,9 +39,10 @@ from ruleproof.cards.semantics import (
     answers,
     fits,
     relation_holds,
+    same_title,
     trigger_of,
 )
-from ruleproof.dsl import And, Bool, If, Model, Not, Or, Sort, Step, Sum, Term
+from ruleproof.dsl import And, Bool, If, Int, Model, Not, Or, Sort, Step, Sum, Term
 from ruleproof.loops.encode.accept import (
     CARD_EVENTS,
     Encoding,
@@ -52,6 +53,7 @@ from ruleproof.loops.encode.accept import (
     self_or_chosen,
     static_match,
     target_match,
+    title_read,
 )
 
 __all__ = ["CARD_EVENTS", "AbilityStep", "Ctx", "Sym", "ban_name", "cid", "false", "pending_name", "player_scope_ok",
@@ -222,17 +224,23 @@ class AbilityStep:
         for c in s.compare:
             if not relation_read(c, self.a):
                 continue
-            ref: Mapping[str, Term]
-            if c.than is TargetRef.SELF:
-                ref = {self.sid: true()}
-            elif c.than is TargetRef.ATTACHED:
-                ref = {cid(self.src.host): true()} if self.src.host is not None else {}
-            elif c.than is TargetRef.TRIGGER:
-                ref = {j: self.trig_card == j for j in self.ctx.ids}
-            else:
-                ref = self.cost_cards
+            ref = self._named(c.than)
             conds.append(Or(*(w for j, w in ref.items() if relation_holds(c, card, self.ctx.by_id[j]))))
+        if s.same_title is not None and title_read(s, self.a):  # "with the same title as the sacrificed card" (Copy)
+            ref = self._named(s.same_title)
+            conds.append(Or(*(w for j, w in ref.items() if same_title(card, self.ctx.by_id[j], self.ctx.rules))))
         return And(*conds)
+
+    def _named(self, ref: TargetRef | None) -> Mapping[str, Term]:
+        """The card another part of the ability names (this card, its host, the card of the trigger, the card paying
+        the cost), each with the condition under which it is that card."""
+        if ref is TargetRef.SELF:
+            return {self.sid: true()}
+        if ref is TargetRef.ATTACHED:
+            return {cid(self.src.host): true()} if self.src.host is not None else {}
+        if ref is TargetRef.TRIGGER:
+            return {j: self.trig_card == j for j in self.ctx.ids}
+        return self.cost_cards
 
     def challenge_holds(self, cond: Condition) -> Term:
         """"During a challenge in which you control a participating character": some card of the model fitting the
@@ -388,6 +396,35 @@ class AbilityStep:
             st.require(Or(Not(arr[k]), eligible(k)))
         count = Sum(*(If(v, 1, 0) for v in sel.values())) if sel else Sum()
         st.require(count == amount if cost else And(count >= 1, count <= amount))  # a cost is paid in full
+        return sel
+
+    def found(self, tag: str, t: Target, eligible: Callable[[str], Term], dest: Place) -> dict[str, Term]:
+        """The card a search found, for the one effect that takes it out of the deck (Search; see
+        :func:`ruleproof.loops.encode.accept.search_move`): choice ``<tag>_found`` 0, a card of the model in the deck
+        that fits (choice ``<tag>``); 1, a card of the deck the model does not hold (one of its count of the deck's
+        other cards, as the table's search rule allows: the deck has one fewer, and the hand one more when it goes
+        there); 2, none (the player is not obliged to find one, as the rule says).  The card found is the one later
+        effects on it act on."""
+        rule, st, me = self.ctx.rules.search, self.st, self.me
+        plain = eligible
+        eligible = lambda k: And(plain(k), self.target_state(t, k), self.related(t.subject, k))  # noqa: E731
+        cands = self.candidates(t, False)
+        what = st.choose(f"{tag}_found", Int(0, 2))
+        ch = st.choose(tag, self.ctx.card) if cands else None
+        mine = Or(*(And(ch == k, eligible(k)) for k in cands)) if ch is not None else false()
+        deck = ("deck", me)
+        other = self.sym[deck] >= 1 if rule.whole_deck else false()
+        st.require(Or(what != 0, mine))
+        st.require(Or(what != 1, other))
+        if not rule.may_fail:  # (a misreading: a card that fits must be found)
+            st.require(Or(what != 2, And(Not(Or(*(eligible(k) for k in cands))), Not(other))))
+        self.changes.append(true())
+        took = what == 1
+        self.sym.put(deck, self.sym[deck] - 1, when=took)
+        if dest is Place.HAND:
+            self.sym.put(("hand", me), self.sym[("hand", me)] + 1, when=took)
+        sel = {k: And(what == 0, ch == k) for k in cands} if ch is not None else {}
+        self.chosen[t] = sel
         return sel
 
     def effect_targets(self, tag: str, t: Target, amount: int, eligible: Callable[[str], Term]) -> dict[str, Term]:
