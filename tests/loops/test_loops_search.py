@@ -97,3 +97,31 @@ def test_a_card_found_outside_the_model_that_a_trigger_would_answer_stays_a_narr
     narrow = [x.phrase for x in enc.left_out if x.direction is Direction.NARROWS]
     assert any("would answer the trigger 'enters_play'" in p for p in narrow), enc.left_out
     assert classify(enc).category is not Category.NOT_A_LOOP
+
+
+WAY, HIGHTOWER_SPY, CRANNOGMEN2 = "20040", "08063", "00238"
+
+
+def _way(mutant: str = "", deck: int = 2) -> Run:
+    """We Light the Way (20040: "Action: Kneel a «House Hightower» or «Oldtown» card to place the top card of your deck
+    in shadows with a shadow token on it.") with Hightower Spy (08063) to kneel and Crannogmen (00238) in the deck."""
+    enc = encoding([(WAY, 0)], named=[HIGHTOWER_SPY, CRANNOGMEN2])
+    widen = [x.phrase for x in enc.left_out if x.direction is Direction.WIDENS]
+    assert any("which card is at the top of the deck is not tracked" in p for p in widen), enc.left_out
+    return Run(model(enc, mutant), zone={WAY: "hand", HIGHTOWER_SPY: "play", CRANNOGMEN2: "deck"},
+               standing={HIGHTOWER_SPY: True}, gold={"you": 0}, deck={"you": deck}, pos=0)
+
+
+def test_the_top_card_of_a_deck_is_any_card_of_it_and_it_must_move() -> None:
+    other, own = _way(), _way()
+    assert other.step(0, cost0=HIGHTOWER_SPY, target0_found=1)
+    assert other.get("deck", "you") == 1 and other.get("zone", CRANNOGMEN2) == "deck"
+    assert own.step(0, cost0=HIGHTOWER_SPY, target0_found=0, target0=CRANNOGMEN2)
+    assert own.get("zone", CRANNOGMEN2) == "shadows" and own.get("deck", "you") == 2
+    assert not _way().step(0, cost0=HIGHTOWER_SPY, target0_found=2)  # the deck holds cards: one moves
+    empty = _way(deck=0).set(zone={CRANNOGMEN2: "discard"})
+    assert not empty.step(0, cost0=HIGHTOWER_SPY, target0_found=2)  # no card to move: nothing would change
+
+
+def test_mutant_search_model_cards_only_is_caught_on_the_top_card() -> None:
+    assert not _way("search_model_cards_only").step(0, cost0=HIGHTOWER_SPY, target0_found=1)

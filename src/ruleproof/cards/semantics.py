@@ -104,6 +104,7 @@ __all__ = [
     "INITIATION_EVENTS",
     "LimitRule",
     "Move",
+    "OngoingRule",
     "PileRule",
     "PlotRule",
     "PronounRule",
@@ -637,6 +638,15 @@ class CopyRule:
 
 
 @dataclass(frozen=True)
+class OngoingRule:
+    """A lasting effect that kills a card if its STR is 0 ("until the end of the phase, that character gets -4 STR and
+    is killed if its STR is 0"; Lasting Effects, Save): it kills the card whenever its STR is 0 while it lasts, and a
+    save that does not remedy that condition cannot be initiated, nor a duplicate's (``saveable`` false)."""
+
+    saveable: bool = False
+
+
+@dataclass(frozen=True)
 class Rules:
     """The whole table: cost and effect entries and the framework rules (see the module docstring)."""
 
@@ -659,13 +669,14 @@ class Rules:
     conditions: ConditionRule = ConditionRule()
     search: SearchRule = SearchRule()
     copies: CopyRule = CopyRule()
+    ongoing: OngoingRule = OngoingRule()
 
     def swap(self, section: str, key: object, entry: object) -> Rules:
         """A copy with one entry replaced (``section``: ``costs``, ``effects``, ``limits``, ``refs``; or ``then``,
         ``piles``, ``dups`` with ``key`` ``None``)."""
         change: dict[str, Any] = {}
         if section in ("then", "piles", "dups", "cannot", "plots", "initiators", "unique", "alternatives", "events",
-                       "pronouns", "instead", "choosers", "conditions", "search", "copies"):
+                       "pronouns", "instead", "choosers", "conditions", "search", "copies", "ongoing"):
             change[section] = entry
         else:
             table = dict(getattr(self, section))
@@ -1148,6 +1159,9 @@ MUTANTS: Mapping[str, tuple[str, Callable[[Rules], Rules]]] = MappingProxyType({
                          lambda r: r.swap("search", None, SearchRule(may_fail=False))),
     "same_title_by_printing": ("'a card with the same title' is only the same printing of the card (Copy: by title, "
                                "whatever the printing)", lambda r: r.swap("copies", None, CopyRule(by_title=False))),
+    "ongoing_kill_saveable": ("a card killed by a lasting 'is killed if its STR is 0' can be saved (Save: a save "
+                              "that does not remedy the ongoing condition cannot be initiated, nor a duplicate's)",
+                              lambda r: r.swap("ongoing", None, OngoingRule(saveable=True))),
     "cancel_keeps_effects": ("a cancelled ability's effects resolve anyway (Cancel: they do not initiate)",
                              _swap_effect(EffectKind.CANCEL, dataclasses.replace(
                                  _EFFECTS[EffectKind.CANCEL], untracked="the effects it cancels"))),

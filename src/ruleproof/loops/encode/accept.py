@@ -29,6 +29,7 @@ from ruleproof.cards.abilities import (
     AbilityType,
     CardKind,
     ClauseRole,
+    Cmp,
     Compare,
     Compiled,
     Condition,
@@ -42,6 +43,7 @@ from ruleproof.cards.abilities import (
     Phase,
     QuantityKind,
     Scope,
+    Stat,
     Subject,
     Target,
     TargetRef,
@@ -85,6 +87,8 @@ __all__ = [
     "CARD_EVENTS",
     "Direction",
     "Encoding",
+    "deck_end_move",
+    "ongoing_kill",
     "LeftOut",
     "LoopCard",
     "Unsupported",
@@ -393,6 +397,27 @@ def search_move(a: Ability) -> Effect | None:
     return e
 
 
+def ongoing_kill(e: Effect) -> bool:
+    """Is ``e`` a lasting kill of the card it names while its STR is 0 ("until the end of the phase, that character gets
+    -4 STR and is killed if its STR is 0"), lasting through the loop?  The loop model, which does not track STR, kills
+    the card when the effect resolves or not (the player's pick: its condition is not evaluated, a widening named), it
+    cannot be saved as the table's ongoing rule says (Save), and no other ability of the cycle may change a STR."""
+    c = e.condition
+    return (e.kind is EffectKind.KILL and e.duration in LOOP_WINDOW and c is not None and c.test is TestKind.COMPARE
+            and c.compare is not None and c.compare.stat is Stat.STR and c.compare.value == 0
+            and c.compare.op in (Cmp.EQ, Cmp.LE) and c.target is not None and c.target == e.target
+            and not c.negated and not c.all_of and c.period is None)
+
+
+def deck_end_move(e: Effect) -> bool:
+    """Is ``e`` a move of the top (or bottom) card of its player's own deck ("place the top card of your deck in
+    shadows")?  That card is one of the model's cards in the deck or one of the deck's others (Deck: the order of the
+    deck is not tracked, a widening); the loop model moves it (``AbilityStep.found`` in ``encode/step.py``)."""
+    return (e.target.ref is TargetRef.EACH and e.amount == 1 and e.at_end_of is None
+            and e.target.subject.zone in (Zone.TOP_OF_DECK, Zone.BOTTOM_OF_DECK)
+            and e.target.subject.scope in (Scope.YOU_OWN, Scope.YOU))
+
+
 def _filter_left_out(s: Subject, what: str, label: str, out: list[LeftOut], roles: bool = False,
                      a: Ability | None = None) -> None:
     """Name the filter fields the model does not read; ``roles``: a target's part in the challenge ("an attacking
@@ -458,7 +483,12 @@ def _part_problem(part: Cost | Effect, rules: Rules, ability: Ability, card: Car
             return f"{what}: variable amount (X)"
     deck_end = part.target.subject.zone in (Zone.TOP_OF_DECK, Zone.BOTTOM_OF_DECK)
     if ref is TargetRef.EACH and deck_end and entry.move is not None:  # "place the top card of your deck in shadows"
-        return f"{what}: the top or bottom card of a deck is one the model does not hold (it moves only its own cards)"
+        if not (rules.search.whole_deck and isinstance(part, Effect) and deck_end_move(part)):
+            return f"{what}: the top or bottom card of a deck is one the model does not hold (it moves only its own " \
+                "cards)"
+        end = "top" if part.target.subject.zone is Zone.TOP_OF_DECK else "bottom"
+        out.append(LeftOut(label, f"{what}: which card is at the {end} of the deck is not tracked (the model lets it "
+                           "be any card of the deck: one of its own there, or one of the others)", Direction.WIDENS))
     if entry.untracked:
         out.append(LeftOut(label, f"{what}: {entry.untracked} not tracked (the model takes it as a change)",
                            Direction.UNTRACKED))
@@ -508,6 +538,10 @@ def _part_problem(part: Cost | Effect, rules: Rules, ability: Ability, card: Car
             extra -= {"duration"}
         elif "duration" in extra and not entry.instant and part.duration in LOOP_WINDOW:
             extra -= {"duration"}  # it lasts through the loop: no challenge, phase or round ends within one
+        elif "duration" in extra and ongoing_kill(part):
+            # "until the end of the phase, ... is killed if its STR is 0": the kill at resolution, its condition left
+            # to the player below; later STR changes are refused in ``encode`` (the model does not track STR)
+            extra -= {"duration"}
         if "duration" in extra:
             return f"{what}: lasting effects are not modelled by the loop encoder"
         if part.instead and part.instead_of is None:  # it replaces the effect before it (Replacement Effects)
@@ -871,6 +905,14 @@ def encode(candidate: Candidate, abilities: Mapping[str, Sequence[Ability]], car
         # missed by "after a card is discarded from an opponent's hand or deck"
         return Unsupported(candidate, "a trigger on a discard from a deck, with a card taken from a deck in the "
                            "cycle (the model moves only its own cards out of a deck)")
+    lasting = [j for j, a in enumerate(abil) if any(ongoing_kill(e) for e in a.effects)]
+    strs = [j for j, a in enumerate(abil) if any(p.kind is EffectKind.STR_MOD for p in parts_of(a)
+                                                    if isinstance(p, Effect))]
+    if lasting and (len(lasting) > 1 or set(strs) - set(lasting)):
+        # a STR changed later in the loop could meet "is killed if its STR is 0" at a moment the model does not run it
+        code, idx = candidate.abilities[lasting[0]]
+        return Unsupported(candidate, f"{by_key[code].name} ({code}#{idx}): effect kill: a lasting 'is killed if its "
+                           "STR is 0' beside another STR change of the cycle (the loop model does not track STR)")
     for (code, idx), a in zip(candidate.abilities, abil, strict=True):
         if rules.search.whole_deck:
             left.extend(_found_answered(a, abil, f"{by_key[code].name} ({code}#{idx})", rules))
@@ -903,21 +945,25 @@ def encode(candidate: Candidate, abilities: Mapping[str, Sequence[Ability]], car
 
 
 def _found_answered(a: Ability, cycle: Sequence[Ability], label: str, rules: Rules) -> list[LeftOut]:
-    """A card of the deck the model does not hold, found by the search of ``a`` (:func:`search_move`), could answer
+    """A card of the deck the model does not hold, found by the search of ``a`` (:func:`search_move`) or moved from the
+    top or bottom of the deck (:func:`deck_end_move`), could answer
     the triggering condition of an ability of the cycle ("after a character enters play"): the model, which finds it
     without following it, raises nothing about it, so it can do less than the printed card (named)."""
-    e = search_move(a)
-    mv = move_of(e, rules) if e is not None else None
-    if e is None or mv is None:
-        return []
-    for b in cycle:
-        t = trigger_of(b)
-        if t is not None and t.subject.scope is not Scope.SELF and \
-                any(answers(t, ev, mv.src) for ev in (*mv.would, *mv.after)):
-            return [LeftOut(label, f"effect {e.kind.value}: a card of the deck the model does not hold, found by the "
-                            f"search, would answer the trigger '{t.event.value}' (the model raises nothing about it)",
-                            Direction.NARROWS)]
-    return []
+    moved = [e for e in (search_move(a),) if e is not None] + [e for e in a.effects if deck_end_move(e)]
+    out: list[LeftOut] = []
+    for e in moved:
+        mv = move_of(e, rules)
+        if mv is None:
+            continue
+        for b in cycle:
+            t = trigger_of(b)
+            if t is not None and t.subject.scope is not Scope.SELF and \
+                    any(answers(t, ev, mv.src) for ev in (*mv.would, *mv.after)):
+                out.append(LeftOut(label, f"effect {e.kind.value}: a card of the deck the model does not hold, moved "
+                                   f"by it, would answer the trigger '{t.event.value}' (the model raises nothing about "
+                                   "it)", Direction.NARROWS))
+                break
+    return out
 
 
 def _names_opponent(a: Ability) -> bool:

@@ -19,7 +19,7 @@ import dataclasses
 from types import MappingProxyType
 from typing import Callable, Mapping
 
-from ruleproof.cards.abilities import Cost, CostKind, Effect, EffectKind, EventKind, Subject, TargetRef
+from ruleproof.cards.abilities import Cost, CostKind, Effect, EffectKind, EventKind, Subject, TargetRef, Zone
 from ruleproof.cards.semantics import (
     BANNABLE,
     Entry,
@@ -33,7 +33,7 @@ from ruleproof.cards.semantics import (
     src_places,
 )
 from ruleproof.dsl import And, Bool, If, Int, Not, Or, Term
-from ruleproof.loops.encode.accept import search_move, that_many
+from ruleproof.loops.encode.accept import deck_end_move, ongoing_kill, search_move, that_many
 from ruleproof.loops.encode.step import AbilityStep, ban_name, false, pending_name, true
 
 __all__ = ["COST_ENCODERS", "EFFECT_ENCODERS", "CostEncoder", "EffectEncoder"]
@@ -261,8 +261,8 @@ def _effect_move_out(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: int) -
         _move_out_of_play(s, ef, mv, tag, amt)
         return
     own = mv.name == "sacrifice"
-    if ef.prohibited is EventKind.SAVED:
-        mv = dataclasses.replace(mv, saveable=False)
+    if ef.prohibited is EventKind.SAVED or ongoing_kill(ef) and not s.ctx.rules.ongoing.saveable:
+        mv = dataclasses.replace(mv, saveable=False)  # "(cannot be saved)"; a save cannot remedy STR 0 (Save)
 
     def eligible(k: str) -> Term:  # a sacrifice: its controller chooses a card it controls (Sacrifice)
         return And(s.in_play(k), s.state_ok(ef.target.subject, k), s.controls(k) if own else true(),
@@ -298,8 +298,12 @@ def _move_out_of_play(s: AbilityStep, ef: Effect, mv: Move, tag: str, amt: int) 
         c = s.ctx.by_id[k]
         return And(s.pre[("zone", k)] == src, s.controls(k), true() if c.type != "agenda" else false())
 
-    found = search_move(s.a) is ef
-    sel = s.found(tag, ef.target, eligible, mv.dest) if found else s.effect_targets(tag, ef.target, amt, eligible)
+    if search_move(s.a) is ef:  # the card a search found: the model's, another of the deck, or none (Search)
+        sel = s.found(tag, ef.target, eligible, mv.dest)
+    elif deck_end_move(ef):  # the top card of the deck: the model's, or another of the deck (Deck)
+        sel = s.found(tag, ef.target, eligible, mv.dest, must=True)
+    else:
+        sel = s.effect_targets(tag, ef.target, amt, eligible)
     for k, cond in sel.items():
         applies = And(cond, s.sym[("zone", k)] == src)
         s.sym.put(("zone", k), dest, when=applies)
@@ -394,6 +398,9 @@ def _effect_untracked(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: int) 
     defender")."""
     # a search (or a look at what it found) looks at the deck: the card found is the next effect's, from the deck
     searched = ef.kind in (EffectKind.SEARCH_DECK, EffectKind.LOOK_AT, EffectKind.REVEAL)
+    if not searched and ef.target.ref is TargetRef.EACH and ef.target.subject.zone in (Zone.TOP_OF_DECK,
+                                                                                        Zone.BOTTOM_OF_DECK):
+        return  # "with a shadow token on it": on the card the move before it took from the deck, a change only with it
     if searched or ef.target.is_player or ef.target.ref in (TargetRef.FACTION_CARD, TargetRef.PLAYER, TargetRef.NEXT) \
             or (ef.target.subject.card_type is None and ef.target.ref is TargetRef.SELF):
         s.changes.append(true())
@@ -402,7 +409,16 @@ def _effect_untracked(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: int) 
     def eligible(k: str) -> Term:
         return Or(s.in_play(k), s.sym[("zone", k)] == Place.PLAY.value)
 
-    s.effect_targets(tag, ef.target, amt if ef.target.ref is TargetRef.CHOSEN else 1, eligible)
+    # a modifier's amount is its value ("gets -4 STR"), not a number of cards: it chooses one card
+    count = amt if ef.target.ref is TargetRef.CHOSEN and ef.kind not in _MODIFIERS else 1
+    s.effect_targets(tag, ef.target, count, eligible)
+
+
+#: Effects whose amount is the value they add or take away (Effect: "amount sign for modifiers"), not a count of cards.
+_MODIFIERS = frozenset({EffectKind.STR_MOD, EffectKind.ICON_MOD, EffectKind.KEYWORD_MOD, EffectKind.TRAIT_MOD,
+                        EffectKind.CLAIM_MOD, EffectKind.INCOME_MOD, EffectKind.RESERVE_MOD, EffectKind.INITIATIVE_MOD,
+                        EffectKind.DOMINANCE_MOD, EffectKind.CONTRIBUTE_STR, EffectKind.REDUCE_COST,
+                        EffectKind.PLACE_TOKEN})
 
 
 def _effect_prohibit(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: int) -> None:

@@ -398,13 +398,15 @@ class AbilityStep:
         st.require(count == amount if cost else And(count >= 1, count <= amount))  # a cost is paid in full
         return sel
 
-    def found(self, tag: str, t: Target, eligible: Callable[[str], Term], dest: Place) -> dict[str, Term]:
+    def found(self, tag: str, t: Target, eligible: Callable[[str], Term], dest: Place,
+              must: bool = False) -> dict[str, Term]:
         """The card a search found, for the one effect that takes it out of the deck (Search; see
         :func:`ruleproof.loops.encode.accept.search_move`): choice ``<tag>_found`` 0, a card of the model in the deck
         that fits (choice ``<tag>``); 1, a card of the deck the model does not hold (one of its count of the deck's
         other cards, as the table's search rule allows: the deck has one fewer, and the hand one more when it goes
         there); 2, none (the player is not obliged to find one, as the rule says).  The card found is the one later
-        effects on it act on."""
+        effects on it act on.  ``must``: the top (or bottom) card of the deck, not a search: a card moves whenever the
+        deck holds one, and which one is on top is the model's pick (Deck: its order is not tracked)."""
         rule, st, me = self.ctx.rules.search, self.st, self.me
         plain = eligible
         eligible = lambda k: And(plain(k), self.target_state(t, k), self.related(t.subject, k))  # noqa: E731
@@ -416,9 +418,10 @@ class AbilityStep:
         other = self.sym[deck] >= 1 if rule.whole_deck else false()
         st.require(Or(what != 0, mine))
         st.require(Or(what != 1, other))
-        if not rule.may_fail:  # (a misreading: a card that fits must be found)
+        if must or not rule.may_fail:  # (a search misread: a card that fits must be found)
             st.require(Or(what != 2, And(Not(Or(*(eligible(k) for k in cands))), Not(other))))
-        self.changes.append(true())
+        # a search changes the game state (the deck is shuffled); moving the top card, only when there is one
+        self.changes.append(Or(other, *(eligible(k) for k in cands)) if must else true())
         took = what == 1
         self.sym.put(deck, self.sym[deck] - 1, when=took)
         if dest is Place.HAND:
