@@ -94,15 +94,15 @@ def test_nothing_found_over_an_unread_restriction_is_not_complete() -> None:
 
 
 def test_an_effect_the_table_does_not_know_keeps_the_report_open() -> None:
-    """Mya Stone (08117: "Interrupt: When claim is applied for a [military] or [intrigue] challenge in which you are
-    the defending player, kneel Mya Stone to apply [power] claim instead."): read in full, but 'apply claim' has no
-    entry in the semantics table, so the ability graph links nothing through it and cannot show that two copies form
-    no cycle: listed, could link out, and the report is not complete."""
-    rep = find_loops(POOL, codes=["08117"], opponent_codes=["08117"], timeout=30)
+    """Chamber of the Painted Table (01060: "Reaction: After you win dominance, kneel Chamber of the Painted Table to
+    move 1 power from an opponent's faction card to your own."): read in full, but 'move power' has no entry in the
+    semantics table, so the ability graph links nothing through it and cannot show that two copies form no cycle:
+    listed, could link out, and the report is not complete."""
+    rep = find_loops(POOL, codes=["01060"], opponent_codes=["01060"], timeout=30)
     assert rep.candidates == 0 and not rep.complete
     (u,) = rep.unread
-    assert u.key == "08117" and u.links == ("out",) and rep.through_unread == (u,)
-    assert any(p.startswith("effect apply_claim: read, but the loop model has no entry") for p in u.phrases)
+    assert u.key == "01060" and u.links == ("out",) and rep.through_unread == (u,)
+    assert any(p.startswith("effect move_power: read, but the loop model has no entry") for p in u.phrases)
 
 
 def test_two_cancels_of_each_others_events_form_a_cycle_that_cannot_repeat() -> None:

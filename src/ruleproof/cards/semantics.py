@@ -790,6 +790,10 @@ _EFFECTS: dict[EffectKind, Entry] = {
         (EffectKind.END_CHALLENGE, "the challenge in progress (it ends with no winner or loser)"),
         (EffectKind.PLACE_TOKEN, "tokens on a card (what a token does is another text's: an ability of the model "
                                  "that reads them is refused or named)"))},
+    EffectKind.APPLY_CLAIM: Entry("apply another claim instead of the one being applied (Claim; Challenges: a "
+                                  "challenge's claim is applied once, in its resolution; the loop model does not track "
+                                  "it): it raises no new 'claim is applied'", ("Claim", "Challenges"), _PLAYER,
+                                  untracked="the claim a challenge applies"),
     EffectKind.REMOVE_FROM_CHALLENGE: Entry("remove a card from the challenge: it no longer participates (it stays in "
                                             "play)", ("Challenges", "Participating"), _ANY_CARD, (Res.IN_PLAY,)),
     EffectKind.MOVE_GOLD: Entry("move gold from one player's gold pool to another's (moved gold is not gained)",
@@ -1162,6 +1166,10 @@ MUTANTS: Mapping[str, tuple[str, Callable[[Rules], Rules]]] = MappingProxyType({
     "ongoing_kill_saveable": ("a card killed by a lasting 'is killed if its STR is 0' can be saved (Save: a save "
                               "that does not remedy the ongoing condition cannot be initiated, nor a duplicate's)",
                               lambda r: r.swap("ongoing", None, OngoingRule(saveable=True))),
+    "claim_applied_again": ("applying another claim instead is a new 'claim is applied' (Claim: the claim being "
+                            "applied is replaced; a challenge applies its claim once)",
+                            _swap_effect(EffectKind.APPLY_CLAIM, dataclasses.replace(
+                                _EFFECTS[EffectKind.APPLY_CLAIM], events=(EventKind.CLAIM_APPLIED,)))),
     "cancel_keeps_effects": ("a cancelled ability's effects resolve anyway (Cancel: they do not initiate)",
                              _swap_effect(EffectKind.CANCEL, dataclasses.replace(
                                  _EFFECTS[EffectKind.CANCEL], untracked="the effects it cancels"))),

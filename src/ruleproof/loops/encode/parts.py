@@ -404,6 +404,10 @@ def _effect_untracked(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: int) 
     if searched or ef.target.is_player or ef.target.ref in (TargetRef.FACTION_CARD, TargetRef.PLAYER, TargetRef.NEXT) \
             or (ef.target.subject.card_type is None and ef.target.ref is TargetRef.SELF):
         s.changes.append(true())
+        if ef.target.is_player:  # the triggering conditions its entry raises about its player
+            for p in s.players(ef.target):
+                for ev in e.events:
+                    s.emit_player(ev, p)
         return
 
     def eligible(k: str) -> Term:
@@ -534,7 +538,7 @@ EFFECT_ENCODERS: Mapping[EffectKind, EffectEncoder] = MappingProxyType({
         EffectKind.INCOME_MOD, EffectKind.RESERVE_MOD, EffectKind.INITIATIVE_MOD, EffectKind.DOMINANCE_MOD,
         EffectKind.CONTRIBUTE_STR, EffectKind.PARTICIPATE, EffectKind.REDUCE_COST,
         EffectKind.LOOK_AT, EffectKind.SEARCH_DECK, EffectKind.SHUFFLE_DECK, EffectKind.END_CHALLENGE,
-        EffectKind.PLACE_TOKEN)},
+        EffectKind.PLACE_TOKEN, EffectKind.APPLY_CLAIM)},
     EffectKind.MOVE_GOLD: _effect_move_gold,
     EffectKind.REMOVE_FROM_CHALLENGE: _effect_remove_from_challenge,
     EffectKind.RESOLVE_ABILITY: _effect_resolve_ability,
