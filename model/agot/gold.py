@@ -7,8 +7,10 @@ gold), Active Player, Player Order; Appendix I "3. Marshaling phase" (3.2
 Active player collects income, 3.3 Next player becomes active player).
 
 State: each player's gold pool, the treasury, where each card is, gold
-tokens on cards, one pending cost reduction per player (a cost modifier such
-as "reduce the cost of the next card you marshal by 1"), the phase, the
+tokens on cards, one pending cost reduction per player (a lasting cost
+modifier such as "until the end of the round, reduce the cost of the next
+card you marshal by 1": used by the next card marshalled, gone at the end of
+the round), the phase, the
 first player, the active player and who has been active this marshaling
 phase.  In the marshaling phase the first player is active first; the
 active player collects income (the full gold value of the plot: 3.2) before
@@ -72,14 +74,16 @@ def build(
     treasury = m.var("treasury", Int(0, total_gold), init=Range(0, total_gold))
     zone = m.var("zone", Zone, index=Card, init="hand")
     tokens = m.var("tokens", Int(0, card_gold), index=Card, init=0)
-    entered = m.var("entered", Bool, index=Card, init=False)
+    # a record that the card entered play (the game shows where the card is, not this record)
+    entered = m.var("entered", Bool, index=Card, init=False, observable=False)
     reduction = m.var("reduction", Int(0, 3), index=Player, init=Range(0, 3))
     phase = m.var("phase", m.sorts.Phase, init=OneOf("marshaling", "challenges", "taxation"))
     first = m.var("first", Player, init=OneOf(*[p.name for p in Player]))
     active = m.var("active", Player, init=OneOf(*[p.name for p in Player]))
     been_active = m.var("been_active", Bool, index=Player, init=OneOf(False, True))
     collected = m.var("collected", Bool, index=Player, init=OneOf(False, True))
-    from_abilities = m.var("from_abilities", Int(0, ability_gold), index=Player, init=0)
+    # the scenario's bound on what card abilities give a player per round (not something the game shows)
+    from_abilities = m.var("from_abilities", Int(0, ability_gold), index=Player, init=0, observable=False)
 
     all_gold = treasury + Sum(gold[p] for p in Player) + Sum(tokens[c] for c in Card)
     m.init_constraint(all_gold == total_gold)

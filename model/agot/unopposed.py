@@ -27,8 +27,11 @@ claim.py's; here ``claims`` counts the claim results each attacking player
 applied.  Keywords are left to other systems.
 
 Each character's base STR (``base``), challenge icon and standing status are
-symbolic (any combination); each STR modifier is any amount within bounds, so
-a character's modified STR may fall below zero.  Challenge types are not
+symbolic (any combination), and so is the number of challenges each player
+has already initiated; each STR modifier is any amount within bounds, so
+a character's modified STR may fall below zero.  The result of step 4.2.2
+(winner, unopposed, both sides' STR) is shown from that step until the
+challenge ends (``observable=``).  Challenge types are not
 distinguished: each player may initiate at most three challenges (one of each
 type) in the challenges phase modelled.  Following step 4.2.2 the unopposed
 flag is set when the defending side counts 0 STR; the unopposed bonus also
@@ -93,12 +96,17 @@ def build(players: int = 2, chars: int = 6, max_str: int = 3, max_mod: int = 2, 
     icon = m.var("icon", Bool, index=Char, init=OneOf(False, True))
     base = m.var("base", Int(0, max_str), index=Char, init=Range(0, max_str))
     mod = m.var("mod", Int(-max_mod, max_mod), index=Char, init=0)
-    winner = m.var("winner", Outcome, init="nobody")
-    unopposed = m.var("unopposed", Bool, init=False)
-    att_str = m.var("att_str", Int(0, hi), init=0)
-    def_str = m.var("def_str", Int(0, hi), init=0)
+    # the result of step 4.2.2, shown from then until the challenge ends
+    def decided() -> Term:
+        return (stage == "decided") | (stage == "bonuses") | (stage == "claimed")
+
+    winner = m.var("winner", Outcome, init="nobody", observable=decided)
+    unopposed = m.var("unopposed", Bool, init=False, observable=decided)
+    att_str = m.var("att_str", Int(0, hi), init=0, observable=decided)
+    def_str = m.var("def_str", Int(0, hi), init=0, observable=decided)
     power = m.var("power", Int(0, max_power), index=Player, init=Range(0, max_power - CHALLENGES))
-    initiated = m.var("initiated", Int(0, CHALLENGES), index=Player, init=0)
+    # the game may be observed at any point of the challenges phase: any number of challenges already initiated
+    initiated = m.var("initiated", Int(0, CHALLENGES), index=Player, init=Range(0, CHALLENGES))
     # claim results applied this phase, by attacking player (step 4.2.4)
     claims = m.var("claims", Int(0, CHALLENGES), index=Player, init=0)
 

@@ -179,10 +179,11 @@ def register(m: Model) -> None:
         "the card it is under from it too.",
     )
     m.action_property(
-        "after 'kill each character' resolves it is over",
+        "'kill each character' resolves once, only after a plot bearing it was revealed",
         "kill_each",
-        lambda t: And(Not(t.post(v.valar)), ForAll(Char, lambda c: Not(t.post(v.saved[c])))),
+        lambda t: And(v.valar, Not(t.post(v.valar)), ForAll(Char, lambda c: Not(t.post(v.saved[c])))),
         cites=["Kill, Killed", "When Revealed"],
+        doc="A when revealed ability resolves when its plot card is revealed, and is then over.",
     )
 
     # ---------------------------------------------------------------- kills, duplicates, control
@@ -206,6 +207,27 @@ def register(m: Model) -> None:
         ),
         cites=["Duplicates", "Unique Cards", "Ownership and Control"],
         doc="A player may use additional copies of a unique card he or she owns and controls in play as duplicates.",
+    )
+
+    m.action_property(
+        "a character enters play from its owner's hand under its owner's control",
+        "enter_play",
+        lambda t, c: And(v.zone[c] == "hand", t.post(v.zone[c]) == "play", t.post(v.controller[c]) == v.owner[c]),
+        cites=["Ownership and Control", "Enters Play"],
+        doc="Cards by default enter play under their owner's control; a killed character stays in the dead pile.",
+    )
+    m.action_property(
+        "a player who takes control of a character in play controls it",
+        "take_control",
+        lambda t, p, c: And(v.zone[c] == "play", t.post(v.controller[c]) == p, t.post(v.zone[c]) == "play"),
+        cites=["Ownership and Control"],
+    )
+    m.action_property(
+        "a player who draws a card adds it to his or her hand",
+        "draw",
+        lambda t, p: ForAll(Player, lambda q: t.post(v.hand[q]) == v.hand[q] + If(q == p, 1, 0)),
+        cites=["Drawing Cards"],
+        doc="Drawn cards are added to a player's hand.",
     )
 
     # ---------------------------------------------------------------- nothing else happens meanwhile

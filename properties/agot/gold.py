@@ -119,6 +119,28 @@ def register(m: Model) -> None:
         cites=["3.3 Next player becomes active player", "3.4 Marshaling phase ends"],
     )
     m.action_property(
+        "the phases follow in order: marshaling, challenges, taxation",
+        "next_phase",
+        lambda t: And(
+            Implies(v.phase == "marshaling", t.post(v.phase) == "challenges"),
+            Implies(v.phase == "challenges", t.post(v.phase) == "taxation"),
+        ),
+        cites=["Appendix I: Timing and Gameplay", "3.4 Marshaling phase ends"],
+    )
+    m.action_property(
+        "a cost reduction lasts until the end of the round",
+        "taxation",
+        lambda t, f: ForAll(Player, lambda p: t.post(v.reduction[p]) == 0),
+        cites=["Lasting Effects", "Taxation Phase"],
+        doc="An 'until the end of the round' lasting effect expires when the round ends.",
+    )
+    m.action_property(
+        "a cost reduction gained lowers the next cost by 1 more",
+        "gain_reduction",
+        lambda t, p: ForAll(Player, lambda q: t.post(v.reduction[q]) == v.reduction[q] + If(q == p, 1, 0)),
+        cites=["Costs", "Modifiers"],
+    )
+    m.action_property(
         "a new marshaling phase starts with the chosen first player active",
         "taxation",
         lambda t, f: And(
@@ -148,7 +170,6 @@ def register(m: Model) -> None:
             t.post(v.zone[c]) == "play",
             v.owner[c] == p,
             v.ctype[c] != "event",
-            t.post(v.entered[c]),
             t.post(v.gold[p]) == v.gold[p] - due,
             t.post(v.treasury) == v.treasury + due,
             t.post(v.reduction[p]) == 0,

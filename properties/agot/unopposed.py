@@ -194,6 +194,64 @@ def register(m: Model) -> None:
         doc="Only the attacker, only for winning, only when unopposed, and exactly 1 power.",
     )
 
+    # ---------------------------------------------------------------- the challenge's steps (Appendix I, 4.2)
+    steps = {
+        "initiate": ("idle", "attackers"),
+        "declare_defenders": ("attackers", "defenders"),
+        "determine": ("defenders", "decided"),
+        "gain_bonuses": ("decided", "bonuses"),
+    }
+    for fam, (before, after) in steps.items():
+        m.action_property(
+            f"a challenge's framework steps come in the order of Appendix I ({fam})",
+            fam,
+            lambda t, *ps, before=before, after=after: And(v.stage == before, t.post(v.stage) == after),
+            cites=["4.2 Active player may initiate a challenge", "4.2.1 Defending player declares defenders",
+                   "4.2.2 Compare STR to determine challenge winner", "4.2.3 Gain challenge bonuses"],
+            doc="A challenge is initiated when none is resolving; defenders are declared once, then STR is "
+            "compared, then the challenge bonuses are gained.",
+        )
+    for fam in ("modify_str", "remove_from_challenge", "contribute"):
+        m.action_property(
+            f"STR changes only before the challenge winner is determined ({fam})",
+            fam,
+            lambda t, *ps: Or(v.stage == "attackers", v.stage == "defenders"),
+            cites=["4.2.2 Compare STR to determine challenge winner", "Participating"],
+            doc="Modifiers, removals and contributions act in the action windows of the challenge, before the STR "
+            "comparison that decides it.",
+        )
+    m.action_property(
+        "a STR modifier changes the character's STR by its amount",
+        "modify_str",
+        lambda t, c: ForAll(Char, lambda d: t.post(v.mod[d]) == v.mod[d] + If(d == c, t.choice("amount"), 0)),
+        cites=["Modifiers", "Strength, Strength Modifiers"],
+    )
+
+    def declared(t: Transition, p: Term) -> Term:
+        """Every character newly participating is ``p``'s, was standing with the challenge icon, and is knelt."""
+        return ForAll(
+            Char,
+            lambda c: Implies(
+                And(t.post(v.participating[c]), Not(v.participating[c])),
+                And(v.owner[c] == p, v.standing[c], v.icon[c], Not(t.post(v.standing[c]))),
+            ),
+        )
+
+    m.action_property(
+        "attackers are standing characters of the attacking player with the challenge icon, knelt, at least one",
+        "initiate",
+        lambda t, p, q: And(declared(t, p), Count(Char, lambda c: t.post(v.participating[c])) >= 1),
+        cites=["4.2 Active player may initiate a challenge", "Attacker, Attacking Character, Attacking Player"],
+        doc="To be eligible as an attacker, a character must have the challenge icon and be standing; attackers "
+        "are knelt; at least one character must be declared as an attacker to initiate a challenge.",
+    )
+    m.action_property(
+        "defenders are standing characters of the defending player with the challenge icon, knelt",
+        "declare_defenders",
+        lambda t, q: And(v.def_player == q, declared(t, q)),
+        cites=["4.2.1 Defending player declares defenders", "Defender, Defending Character, Defending Player"],
+    )
+
     # ---------------------------------------------------------------- claim (step 4.2.4, D.U.C.K.)
     m.action_property(
         "the claim result is applied after the challenge bonuses, only for a challenge the attacking player won",

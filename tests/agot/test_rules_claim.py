@@ -244,3 +244,25 @@ def test_review_row7_9_10_claim_and_forced_kill_end_and_start():
     assert ir_mutant_violates(s, "drop-update kill_chosen: pending", names, depth=4)
     assert ir_mutant_violates(s, "drop-update reveal_kill_each: valar", names, depth=2)
     assert ir_mutant_violates(s, "drop-update kill_each: valar", names, depth=3)
+
+
+# ------------------------------------------------------------------ steps around the claim (IR mutants)
+AROUND = [
+    ("drop-update draw: hand", "a player who draws a card adds it to his or her hand"),
+    ("off-by-one draw: hand", "a player who draws a card adds it to his or her hand"),
+    ("drop-update enter_play: zone", "a character enters play from its owner's hand under its owner's control"),
+    (("enter_play", 'a.require(zone[c] == "hand")'),
+     "a character enters play from its owner's hand under its owner's control"),
+    ("drop-update take_control: controller", "a player who takes control of a character in play controls it"),
+    (("kill_each", "a.require(valar)"),
+     "'kill each character' resolves once, only after a plot bearing it was revealed"),
+]
+
+
+@pytest.mark.parametrize(("mutant", "prop"), AROUND)
+def test_a_step_around_the_claim_that_goes_wrong_is_caught(mutant, prop):
+    """Each of these mutants survived every claim property before these were added (judged by reading the model):
+    a draw that adds nothing (or 2 cards), a character that 'enters play' but stays in hand or comes back from the
+    dead pile, a take control that changes nothing, 'kill each character' resolving with no plot revealed."""
+    label = mutant if isinstance(mutant, str) else drop_guard_label("claim", *mutant)
+    assert ir_mutant_violates(load("claim", "small"), label, [prop], depth=4) == [prop]

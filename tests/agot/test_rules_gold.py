@@ -8,7 +8,7 @@ model (``RULEPROOF_AGOT_MODEL=<3e7e81c checkout>/model/agot``) and failed there;
 from __future__ import annotations
 
 import pytest
-from agot_rules_helpers import Concrete, assert_caught, load, mutant_names
+from agot_rules_helpers import Concrete, assert_caught, ir_mutant_violates, load, mutant_names
 
 INCOME = "the active player collects income equal to the plot's gold value, once, from the treasury"
 ROTATION = "in the marshaling phase players become active one at a time in player order from the first player"
@@ -78,3 +78,20 @@ def test_review_f12_each_player_is_active_once_and_collects_income_before_marsha
     assert c.get(s, "active") == "p2" and not c.enabled("marshal(p1, c1)", s)
     s = c.step("next_player", c.step("collect_income(p2)", s))
     assert s is None or c.get(s, "active") != "p1"
+
+
+# ------------------------------------------------------------------ phases and cost reductions (IR mutants)
+STEPS = [
+    ("drop-update gain_reduction: reduction", "a cost reduction gained lowers the next cost by 1 more"),
+    ("off-by-one gain_reduction: reduction", "a cost reduction gained lowers the next cost by 1 more"),
+    ("drop-update taxation: reduction", "a cost reduction lasts until the end of the round"),
+    ("drop-update next_phase: phase", "the phases follow in order: marshaling, challenges, taxation"),
+]
+
+
+@pytest.mark.parametrize(("label", "prop"), STEPS)
+def test_a_phase_or_a_cost_reduction_that_goes_wrong_is_caught(label, prop):
+    """Each of these mutants survived every gold property before these were added (judged by reading the model):
+    a cost reduction gained that changes nothing (or counts 2), one that outlives its round, a phase that does
+    not advance."""
+    assert ir_mutant_violates(load("gold", "small"), label, [prop], depth=4) == [prop]

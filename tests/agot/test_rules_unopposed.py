@@ -11,7 +11,15 @@ import re
 from pathlib import Path
 
 import pytest
-from agot_rules_helpers import Concrete, assert_caught, full_check, load, mutant_names
+from agot_rules_helpers import (
+    Concrete,
+    assert_caught,
+    drop_guard_label,
+    full_check,
+    ir_mutant_violates,
+    load,
+    mutant_names,
+)
 
 from ruleproof.results import Verdict
 
@@ -278,3 +286,46 @@ def test_review_f4_removal_keeps_an_earlier_card_effect_contribution():
     s = c.step("remove_from_challenge(c7)", s)
     decided, _ = _resolve(c, s)
     assert decided == ("attacker", False, 3, 2)
+
+
+# ------------------------------------------------------------------ the challenge's steps (IR mutants)
+ORDER = "a challenge's framework steps come in the order of Appendix I ({})"
+BEFORE = "STR changes only before the challenge winner is determined ({})"
+ATTACKERS = "attackers are standing characters of the attacking player with the challenge icon, knelt, at least one"
+DEFENDERS = "defenders are standing characters of the defending player with the challenge icon, knelt"
+MODIFIER = "a STR modifier changes the character's STR by its amount"
+STEPS = [
+    ("drop-update initiate: standing", ATTACKERS),
+    (("initiate", 'a.require((stage == "idle") & (initiated[p] < CHALLENGES))', " (part 1 of 2)"),
+     ORDER.format("initiate")),
+    (("initiate", 'a.require((stage == "idle") & (initiated[p] < CHALLENGES))', " (part 2 of 2)"),
+     "state stays within declared ranges"),
+    (("initiate", "a.require(Or(*attack.values()))", ""), ATTACKERS),
+    (("initiate", "a.require(~x | (standing[c] & icon[c]))", ""), ATTACKERS),
+    ("drop-update declare_defenders: standing", DEFENDERS),
+    ("drop-update declare_defenders: stage", ORDER.format("declare_defenders")),
+    (("declare_defenders", "a.require(~x | (standing[c] & icon[c] & ~participating[c]))", ""), DEFENDERS),
+    ("drop-update modify_str: mod", MODIFIER),
+    ("off-by-one modify_str: mod", MODIFIER),
+    (("modify_str", "a.require(window & (k != 0) & (mod[c] + k >= -max_mod) & (mod[c] + k <= max_mod))",
+      " (part 1 of 4)"), BEFORE.format("modify_str")),
+    (("remove_from_challenge", "a.require(window & participating[c])", " (part 1 of 2)"),
+     BEFORE.format("remove_from_challenge")),
+    (("determine", 'a.require(stage == "defenders")', ""), ORDER.format("determine")),
+    (("gain_bonuses", 'a.require(stage == "decided")', ""), ORDER.format("gain_bonuses")),
+]
+
+
+@pytest.mark.parametrize(("mutant", "prop"), STEPS)
+def test_a_step_of_the_challenge_that_goes_wrong_is_caught(mutant, prop):
+    """Each of these mutants survived every challenge property before these were added (judged by reading the
+    model): attackers or defenders not knelt, or not standing with the icon, or none at all; a challenge initiated
+    while one resolves, or a fourth one; defenders declared twice; a STR modifier that changes nothing (or one too
+    much), or one applied after the winner was determined; STR compared before defenders, bonuses before the
+    winner."""
+    if isinstance(mutant, str):
+        label = mutant
+    else:
+        family, require, part = mutant
+        label = drop_guard_label("unopposed", family, require) + part
+    assert ir_mutant_violates(load("unopposed", "small"), label, [prop], depth=5) == [prop]
