@@ -132,6 +132,35 @@ def register(m: Model) -> None:
         ),
         cites=["Modifiers", "Set"],
     )
+    m.action_property(
+        "an applied +/- modifier becomes active",
+        "apply_add",
+        lambda t, x: And(Not(v.add_on[x]), t.post(v.add_on[x])),
+        cites=["Modifiers"],
+    )
+    m.action_property(
+        "an expired +/- modifier was active and is no longer active",
+        "remove_add",
+        lambda t, x: And(v.add_on[x], Not(t.post(v.add_on[x]))),
+        cites=["Modifiers"],
+    )
+    for fam, on, what in (("apply_double", "double_on", "doubling"), ("apply_halve", "halve_on", "halving")):
+        m.action_property(
+            f"an applied {what} modifier becomes active",
+            fam,
+            lambda t, x, on=on: And(Not(v[on][x]), t.post(v[on][x])),
+            cites=["Modifiers"],
+        )
+    m.action_property(
+        "an expired doubling or halving modifier was active and is no longer active; the other kind stays",
+        "remove_mult",
+        lambda t, x: If(
+            t.choice("halving"),
+            And(v.halve_on[x], Not(t.post(v.halve_on[x])), t.post(v.double_on[x]) == v.double_on[x]),
+            And(v.double_on[x], Not(t.post(v.double_on[x])), t.post(v.halve_on[x]) == v.halve_on[x]),
+        ),
+        cites=["Modifiers"],
+    )
     m.invariant(
         "a value depends only on its base value and the active modifiers, not their order",
         v.value == expected,

@@ -112,3 +112,31 @@ def test_negative_modifiers_in_excess_count_as_zero_and_halving_rounds_up():
     assert c.get(s, "value") == 3
     s = c.step("apply_double(x1)", s)
     assert c.get(s, "value") == 5
+
+
+ACTIVE = [
+    ("drop-update remove_add: add_on", "an expired +/- modifier was active and is no longer active"),
+    ("drop-update apply_add: add_on", "an applied +/- modifier becomes active"),
+    ("drop-update apply_double: double_on", "an applied doubling modifier becomes active"),
+    ("drop-update apply_halve: halve_on", "an applied halving modifier becomes active"),
+    ("drop-update remove_mult: double_on",
+     "an expired doubling or halving modifier was active and is no longer active; the other kind stays"),
+]
+
+
+@pytest.mark.parametrize(("label", "prop"), ACTIVE)
+def test_applying_or_expiring_a_modifier_makes_it_active_or_not(label, prop):
+    """Modifiers: a modifier is applied (active) or removed; the step that forgets to do so is caught."""
+    from agot_rules_helpers import ir_mutant_violates
+
+    assert ir_mutant_violates(load("modifiers", "small"), label, [prop], depth=3) == [prop]
+
+
+def test_only_an_active_modifier_expires():
+    """Before 'an expired +/- modifier was active' (measured at b78f041), a +/- modifier that was never applied
+    could expire (a step the rules do not allow) and no property noticed."""
+    from agot_rules_helpers import drop_guard_label, ir_mutant_violates
+
+    label = drop_guard_label("modifiers", "remove_add", "a.require(add_on[s])")
+    prop = "an expired +/- modifier was active and is no longer active"
+    assert ir_mutant_violates(load("modifiers", "small"), label, [prop], depth=2) == [prop]
