@@ -22,7 +22,7 @@ from __future__ import annotations
 import enum
 import time
 from dataclasses import dataclass
-from typing import Callable, Mapping, Sequence
+from typing import Callable, Mapping, Sequence, TypeVar
 
 import z3  # type: ignore[import-untyped]
 
@@ -52,6 +52,7 @@ __all__ = ["SatResult", "Unrolling", "chc_prove", "Cond", "fresh_context", "new_
            "Z3_OPS", "smtlib_queries", "initial_state"]
 
 SEED = 0
+_T = TypeVar("_T")
 
 
 def fresh_context() -> None:
@@ -450,22 +451,154 @@ class _Relation:
         return hit
 
 
-_RELATIONS: list[tuple[z3.Context, dict[tuple[int, ...], tuple[System, _Relation]]]] = []
+    def keeps_step(self, prop: Property) -> z3.BoolRef:
+        """Action property ``prop`` holds on the generic step (each action it constrains meets its condition)."""
+        key = ("keep", prop.name, prop.conds)
+        hit = self._props.get(key)
+        if hit is None:
+            conds = _action_conds(prop)
+            parts = []
+            for ai, a in enumerate(self.system.actions):
+                cond = conds.get(a.label) if prop.applies_to(a) else None
+                if cond is not None:
+                    parts.append(z3.Implies(self.is_act[ai], self.step_tr(ai)(cond)))
+            hit = z3.And(*parts)
+            self._props[key] = hit
+        return hit
 
 
-def _relation(system: System, lemmas: Sequence[Property]) -> _Relation:
-    """The relation of ``system`` with ``lemmas`` in the current Z3 context (built on first use)."""
+def _in_context(ctx: z3.Context, build: Callable[[], _T]) -> _T:
+    """``build()`` with ``ctx`` as Z3's main context (the terms it makes live there)."""
+    saved = z3.z3._main_ctx
+    z3.z3._main_ctx = ctx
+    try:
+        return build()
+    finally:
+        z3.z3._main_ctx = saved
+
+
+class _Base:
+    """A system's :class:`_Relation` without lemmas, in a Z3 context of its own, kept across queries.
+
+    Every query starts in a fresh main context (:func:`fresh_context`); it
+    gets the relation by translating these terms into its context (one call
+    into Z3) instead of building them again from the IR.  The terms are a
+    function of the system alone, so what a query sees does not depend on
+    the queries before it.
+    """
+
+    def __init__(self, system: System) -> None:
+        self.system = system
+        self.ctx = z3.Context()
+        self.rel = _in_context(self.ctx, lambda: _Relation(system, ()))
+
+    def terms(self, build: Callable[[_Relation], Sequence[z3.AstRef]], target: z3.Context) -> list[z3.AstRef]:
+        """``build(relation)`` (made in this context) translated into ``target``."""
+        made = _in_context(self.ctx, lambda: build(self.rel))
+        vec = z3.AstVector(ctx=self.ctx)
+        for x in made:
+            vec.push(x)
+        out = vec.translate(target)
+        return [out[i] for i in range(len(out))]
+
+
+_BASES: list[_Base] = []
+"""The relations of the systems checked last (a few: a run checks its systems one after another)."""
+_BASES_KEPT = 4
+
+
+def _base(system: System) -> _Base:
+    for b in _BASES:
+        if b.system is system:
+            return b
+    b = _Base(system)
+    _BASES.insert(0, b)
+    del _BASES[_BASES_KEPT:]
+    return b
+
+
+class _View:
+    """A system's relation with ``lemmas`` in the current main context (translated from its :class:`_Base`).
+
+    The same fields and methods as :class:`_Relation`: ``state`` holds the
+    invariant lemmas, ``trans`` the action lemmas.
+    """
+
+    def __init__(self, system: System, lemmas: Sequence[Property]) -> None:
+        self.system = system
+        self.lemmas = tuple(lemmas)
+        self.base = _base(system)
+        self.ctx = z3.main_ctx()
+        names = [v.name for v in system.vars]
+        sizes = [len(a.choices) for a in system.actions]
+        inv = [lem for lem in lemmas if lem.kind is PropKind.INVARIANT]
+        act = [lem for lem in lemmas if lem.kind is PropKind.ACTION]
+
+        def build(rel: _Relation) -> list[z3.AstRef]:
+            state = z3.And(rel.state, *(rel.invariant(lem) for lem in inv)) if inv else rel.state
+            trans = z3.And(rel.trans, *(rel.keeps_step(lem) for lem in act)) if act else rel.trans
+            out: list[z3.AstRef] = [state, trans, rel.acts, rel.act]
+            out += [rel.pre[n] for n in names] + [rel.post[n] for n in names]
+            out += [z for ch in rel.choices for z in ch.values()]
+            return out
+
+        got = self.base.terms(build, self.ctx)
+        self.state, self.trans, self.acts, self.act = got[:4]
+        k = len(names)
+        self.pre = dict(zip(names, got[4:4 + k], strict=True))
+        self.post = dict(zip(names, got[4 + k:4 + 2 * k], strict=True))
+        rest = got[4 + 2 * k:]
+        self.choices: list[dict[str, z3.ExprRef]] = []
+        i = 0
+        for a, n in zip(system.actions, sizes, strict=True):
+            self.choices.append({c.name: rest[i + j] for j, c in enumerate(a.choices)})
+            i += n
+        self.is_act = [self.act == ai for ai in range(len(system.actions))]
+        self._tr: dict[int, _Translator] = {}
+        self._props: dict[tuple[object, ...], z3.BoolRef] = {}
+
+    def step_tr(self, ai: int) -> _Translator:
+        """The translator of action ``ai``'s step (pre, post and its choices), in this context."""
+        tr = self._tr.get(ai)
+        if tr is None:
+            tr = self._tr[ai] = _Translator(self.pre, self.post, self.choices[ai])
+        return tr
+
+    def expr(self, e: Expr) -> z3.BoolRef:
+        """``e`` over the generic pre-state."""
+        return _Translator(self.pre)(e)
+
+    def _cached(self, key: tuple[object, ...], build: Callable[[_Relation], z3.AstRef]) -> z3.BoolRef:
+        hit = self._props.get(key)
+        if hit is None:
+            hit = self._props[key] = self.base.terms(lambda rel: [build(rel)], self.ctx)[0]
+        return hit
+
+    def bad_step(self, prop: Property) -> z3.BoolRef:
+        """Action property ``prop`` fails on the generic step (some action it constrains breaks it)."""
+        return self._cached(("bad", prop.name, prop.conds), lambda rel: rel.bad_step(prop))
+
+    def invariant(self, prop: Property) -> z3.BoolRef:
+        """Invariant or target ``prop`` over the generic pre-state."""
+        return self._cached(("inv", prop.expr), lambda rel: rel.invariant(prop))
+
+
+_VIEWS: list[tuple[z3.Context, dict[tuple[int, ...], _View]]] = []
+
+
+def _relation(system: System, lemmas: Sequence[Property]) -> _View:
+    """The relation of ``system`` with ``lemmas`` in the current Z3 context (translated on first use)."""
     ctx = z3.main_ctx()
-    if not _RELATIONS or _RELATIONS[0][0] is not ctx:
-        _RELATIONS.clear()
-        _RELATIONS.append((ctx, {}))
-    table = _RELATIONS[0][1]
+    if not _VIEWS or _VIEWS[0][0] is not ctx:
+        _VIEWS.clear()
+        _VIEWS.append((ctx, {}))
+    table = _VIEWS[0][1]
     key = (id(system), *(id(lem) for lem in lemmas))
     hit = table.get(key)
-    if hit is None or hit[0] is not system:
-        hit = (system, _Relation(system, lemmas))
+    if hit is None or hit.system is not system:
+        hit = _View(system, lemmas)
         table[key] = hit
-    return hit[1]
+    return hit
 
 
 class Unrolling:
@@ -613,6 +746,14 @@ class Unrolling:
         """States ``i`` and ``j`` differ (simple-path constraint)."""
         a, b = self.states[i], self.states[j]
         return Cond(z3.Or(*(a[v.name] != b[v.name] for v in self.system.vars)))
+
+    def any(self, conds: Sequence[Cond]) -> Cond:
+        """Some of ``conds`` holds."""
+        return Cond(z3.Or(*(c.z for c in conds)) if conds else z3.BoolVal(False))
+
+    def satisfied(self, c: Cond) -> bool:
+        """``c`` holds in the model of the last SAT answer."""
+        return bool(z3.is_true(self.solver.model().eval(c.z, model_completion=True)))
 
     def assert_(self, c: Cond) -> None:
         self.solver.add(c.z)

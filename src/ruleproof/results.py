@@ -96,7 +96,8 @@ class Coverage:
     ``rules`` is filled by ``ruleproof check --coverage``: every action,
     conditional effect and declared coverage point, reached or not.
     ``exhaustive``: the families were found by exploring every reachable
-    state (a small system), so ``never`` means never at any depth.
+    state (a small system, searched so when BMC within ``depth`` leaves a
+    family unseen), so ``never`` means never at any depth.
     """
 
     depth: int

@@ -150,20 +150,30 @@ def coverage(system: System, depth: int, opts: Options, engine: str, evaluator: 
              rules: bool = False) -> Coverage:
     """Which action families can fire within ``depth`` steps.
 
-    With ``rules``, also every conditional effect and declared coverage point
+    By BMC (by explicit search with ``engine="explicit"``); a family it does
+    not see fire in a system with few initial states is looked for in the
+    whole state space (:func:`_exhaustive_fired`).  With ``rules``, also
+    every conditional effect and declared coverage point
     (:meth:`ruleproof.dsl.Model.cover`), by BMC to ``depth``.
     """
     fams = system.families()
     if rules:
         return _rule_coverage(system, depth, opts)
-    whole = _exhaustive_fired(system, evaluator)
-    if whole is not None:
-        return Coverage(depth, tuple(f for f in fams if f in whole), tuple(f for f in fams if f not in whole),
-                        exhaustive=True)
     if engine == "explicit":
+        whole = _exhaustive_fired(system, evaluator)
+        if whole is not None:
+            return Coverage(depth, tuple(f for f in fams if f in whole), tuple(f for f in fams if f not in whole),
+                            exhaustive=True)
         fired, _n, _done = explicit.explore(system, depth, opts.max_states, evaluator)
         return Coverage(depth, tuple(f for f in fams if f in fired), tuple(f for f in fams if f not in fired))
     status = _reach(system, depth, opts, [(f, partial(_fired, f)) for f in fams])
+    if any(v != "reached" for v in status.values()):
+        # a family BMC did not see fire: exploring a small system's whole state space can say "never, at any depth"
+        # (or find it deeper); when BMC saw every family fire, that search (up to 20,000 states) is not needed
+        whole = _exhaustive_fired(system, evaluator)
+        if whole is not None:
+            return Coverage(depth, tuple(f for f in fams if f in whole), tuple(f for f in fams if f not in whole),
+                            exhaustive=True)
     return Coverage(
         depth,
         tuple(f for f in fams if status[f] == "reached"),
@@ -184,9 +194,12 @@ def _reach(system: System, depth: int, opts: Options,
            targets: Sequence[tuple[str, Callable[[Unrolling], Cond]]]) -> dict[str, str]:
     """``reached`` / ``unreached`` / ``unknown`` for each target within ``depth`` steps.
 
-    The path grows one step at a time and each target not yet reached is
+    The path grows one step at a time and the targets not yet reached are
     asked at every length, so that a target is found on a path that ends
-    early (a declared end of the game) as well as on a long one.
+    early (a declared end of the game) as well as on a long one.  At each
+    length one query asks for any of them; every target the path it finds
+    reaches is reached, and the query is repeated for the others until none
+    is (a query that cannot decide is asked again per target).
     """
     clock = Clock(opts.timeout)
     fresh_context()
@@ -204,20 +217,41 @@ def _reach(system: System, depth: int, opts: Options,
         if feasible is SatResult.UNKNOWN and u.reason == "timeout":
             unknown.update(open_)
             break  # the budget is spent: a longer path will not be decided either
-        for name, fn in list(open_.items()):
-            r = u.check(fn(u))
-            if r is SatResult.SAT:
+        conds = {name: fn(u) for name, fn in open_.items()}
+        while conds:
+            r = u.check(u.any(list(conds.values())))
+            if r is SatResult.UNSAT:
+                break
+            if r is SatResult.UNKNOWN:
+                _each(u, conds, open_, out, unknown)
+                break
+            hit = [name for name, c in conds.items() if u.satisfied(c)]
+            if not hit:  # (a model that satisfies the disjunction satisfies one of its parts)
+                _each(u, conds, open_, out, unknown)
+                break
+            for name in hit:
                 out[name] = "reached"
-                del open_[name]
+                del open_[name], conds[name]
                 unknown.discard(name)
-            elif r is SatResult.UNKNOWN:
-                unknown.add(name)
         if clock.deadline is not None and clock.left() == 0:
             unknown.update(open_)
             break
     for name in open_:
         out[name] = "unknown" if name in unknown else "unreached"
     return out
+
+
+def _each(u: Unrolling, conds: dict[str, Cond], open_: dict[str, Callable[[Unrolling], Cond]], out: dict[str, str],
+          unknown: set[str]) -> None:
+    """Ask for each of ``conds`` alone (at the unrolling's present length)."""
+    for name, c in list(conds.items()):
+        r = u.check(c)
+        if r is SatResult.SAT:
+            out[name] = "reached"
+            del open_[name]
+            unknown.discard(name)
+        elif r is SatResult.UNKNOWN:
+            unknown.add(name)
 
 
 def _fired(family: str, u: Unrolling) -> Cond:
