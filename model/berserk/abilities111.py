@@ -28,6 +28,15 @@ a removal meets a printed instance as well as the ones effects gave (111.3: it r
 every instance; a later grant gives Рывок back, the last effect wins), and copying
 Вайл's features copies his printed Рывок.
 
+Scenario ``statics`` (``statics=True``, hypothetical, review F13): the Заклинатель's
+activated ability names what is lost: Вайл's Рывок, Вайл's Опыт в атаке (a removal
+against the static grant of Знамя: the last effect applied wins, 111.3, so Вайл
+lacks Опыт while Знамя stays in play, until Знамя enters play anew), or Знамя's own
+static ability (its effect vanishes with the ability while Знамя stays in play:
+the table, «пропадают в случае исчезновения самой способности»); and Свирепый
+резак may leave play, the Рывок it gave staying with Вайл («Обычно эффект
+принадлежит той карте, на которую применён», 111.3).
+
 Which entry of the Очередь resolves first is not stated in any stored source:
 ``order`` is a rule parameter, ``"lifo"`` (recommended default) or ``"fifo"``.
 The deliberately broken rules are edits in ``mutants/berserk/abilities111.py``.
@@ -50,7 +59,8 @@ PRINTED_VAIL = PRINTED | {("vail", "ryvok")}
 
 # entries of the Очередь; the rules never queue the static Знамя (table: a static ability is not played), its
 # entry exists so that a broken rule can put it there (mutants/berserk/abilities111.py, static_via_queue)
-ITEMS = ("none", "grant_hero", "grant_horn", "remove", "copy_berserk", "copy_vail", "static_opyt")
+ITEMS = ("none", "grant_hero", "grant_horn", "remove", "copy_berserk", "copy_vail", "static_opyt", "remove_opyt",
+         "silence_banner")
 ITEM_LABELS = (
     "пусто",
     "Свирепый резак: Вайл получает Рывок",
@@ -59,6 +69,8 @@ ITEM_LABELS = (
     "Талос копирует особенности Берсерка",
     "Талос копирует особенности Вайла",
     "Знамя: Вайл имеет Опыт в атаке",
+    "Заклинатель: Вайл теряет Опыт в атаке",
+    "Заклинатель: Знамя теряет свою способность",
 )
 SLOTS = ("s0", "s1", "s2")
 ORDERS = ("lifo", "fifo")
@@ -67,24 +79,27 @@ SCENARIOS = {
     "lifo": {"order": "lifo", "turns": 2, "vail_prints": False},
     "fifo": {"order": "fifo", "turns": 2, "vail_prints": False},
     "printed": {"order": "lifo", "turns": 2, "vail_prints": True},
+    "statics": {"order": "lifo", "turns": 2, "vail_prints": False, "statics": True},
 }
-CHECKED = ("lifo", "fifo", "printed")
+CHECKED = ("lifo", "fifo", "printed", "statics")
 
 
-def build(order: str = "lifo", turns: int = 2, vail_prints: bool = False) -> Model:
+def build(order: str = "lifo", turns: int = 2, vail_prints: bool = False, statics: bool = False) -> Model:
     """Abilities, effects and the Очередь of the section 111 example."""
     if order not in ORDERS:
         raise ValueError(f"unknown queue order '{order}' (known: lifo, fifo)")
     if not 0 <= turns <= 3:
         raise ValueError("turns must be within 0..3")
     m = Model("abilities111", doc=__doc__ or "")
-    m.params.update(order=order, turns=turns, vail_prints=vail_prints)
+    m.params.update(order=order, turns=turns, vail_prints=vail_prints, statics=statics)
     on_card = PRINTED_VAIL if vail_prints else PRINTED
 
     Creature = m.sort("Creature", list(CREATURES), labels=list(CREATURE_LABELS))
     Ability = m.sort("Ability", list(ABILITIES), labels=list(ABILITY_LABELS))
     Item = m.enum("Item", list(ITEMS), labels=list(ITEM_LABELS))
     Slot = m.sort("Slot", list(SLOTS), labels=["1-е место", "2-е место", "3-е место"])
+    CasterChoice = m.enum("CasterChoice", ["ryvok", "opyt", "banner"],
+                          labels=["Рывок Вайла", "Опыт в атаке Вайла", "способность Знамени"])
     CopyChoice = m.enum("CopyChoice", ["decline", "berserk", "vail"], labels=["отказаться", "Берсерк", "Вайл"])
 
     printed = m.static(
@@ -97,13 +112,16 @@ def build(order: str = "lifo", turns: int = 2, vail_prints: bool = False) -> Mod
     talos_in_play = m.var("talos_in_play", Bool, init=False)
     banner = m.var("banner", Bool, init=False)
     static_opyt = m.var("static_opyt", Bool, init=False)
+    # scenario statics: Знамя in play without its static ability; Свирепый резак in play
+    silenced = m.var("banner_silenced", Bool, init=False, observable=lambda: banner)
+    hero_in_play = m.var("hero_in_play", Bool, init=True)
     hero_tapped = m.var("hero_tapped", Bool, init=False)
     caster_tapped = m.var("caster_tapped", Bool, init=False)
     turn_no = m.var("turn_no", Int(0, 3), init=0)
     q = m.var("queue", Item, index=Slot, init="none")
     qlen = m.var("qlen", Int(0, 3), init=0)
 
-    vail, ryvok = Creature.vail, Ability.ryvok
+    vail, ryvok, opyt = Creature.vail, Ability.ryvok, Ability.opyt
     slots = list(Slot)
 
     def has(c: Term, ab: Term) -> Term:
@@ -143,15 +161,24 @@ def build(order: str = "lifo", turns: int = 2, vail_prints: bool = False) -> Mod
     @m.action(describe="Свирепый резак: активируемая способность (закрыть героя: Вайл получает Рывок)",
               cites=["111.2", "111.4"])
     def activate_hero(a: Step) -> None:
-        a.require(~hero_tapped)
+        a.require(~hero_tapped & hero_in_play)
         a.set(hero_tapped, True)  # the cost is paid on activation
         push(a, "grant_hero")
 
-    @m.action(describe="Заклинатель противника: активируемая способность (Вайл теряет Рывок)", cites=["111.3", "111.4"])
+    @m.action(describe="Заклинатель противника: активируемая способность ("
+              + ("теряется названная способность" if statics else "Вайл теряет Рывок") + ")", cites=["111.3", "111.4"])
     def activate_caster(a: Step) -> None:
         a.require(~caster_tapped)
         a.set(caster_tapped, True)
-        push(a, "remove")
+        if not statics:
+            push(a, "remove")
+            return
+        what = a.choose("что теряется", CasterChoice)  # the ability's target, named on activation (118.1)
+        a.require(qlen < 3)
+        for i, sl in enumerate(slots):
+            a.set(q[sl], If(what == "ryvok", Item.remove, If(what == "opyt", Item.remove_opyt, Item.silence_banner)),
+                  when=qlen == i)
+        a.set(qlen, qlen + 1)
 
     @m.action(describe="начало хода: срабатывает «В начале хода» Боевого рога", cites=["111.2", "111.4"])
     def start_turn(a: Step) -> None:
@@ -176,6 +203,8 @@ def build(order: str = "lifo", turns: int = 2, vail_prints: bool = False) -> Mod
         a.require(~banner)
         a.set(banner, True)
         a.set(static_opyt, True)  # applies at once, outside the Очередь
+        a.set(lost[vail, opyt], False)  # 111.3: applied now, it is the last effect on Вайл's Опыт
+        a.set(silenced, False)  # a card entering play has its printed ability
 
     @m.action(describe="Знамя покидает игру", cites=["111.2"])
     def banner_leaves(a: Step) -> None:
@@ -183,11 +212,20 @@ def build(order: str = "lifo", turns: int = 2, vail_prints: bool = False) -> Mod
         a.set(banner, False)
         a.set(static_opyt, False)  # its effects vanish with the source
 
+    @m.action(describe="Свирепый резак покидает игру", cites=["111.3"], where=lambda: statics)
+    def hero_leaves(a: Step) -> None:
+        a.require(hero_in_play)
+        a.set(hero_in_play, False)  # 111.3: the effects it applied belong to the cards they apply to, and stay
+
     @m.action(describe=f"разрешается способность из Очереди ({order.upper()})", cites=["111.4", "111.3"])
     def resolve(a: Step) -> None:
         a.require(qlen >= 1)
         grant(a, vail, ryvok, Or(taken == "grant_hero", taken == "grant_horn"))
         remove(a, vail, ryvok, taken == "remove")
+        remove(a, vail, opyt, taken == "remove_opyt")
+        # the table: the effects of a static ability vanish with the ability itself, its source staying in play
+        a.set(silenced, True, when=(taken == "silence_banner") & banner)
+        a.set(static_opyt, False, when=taken == "silence_banner")
         copy_from(a, Creature.berserk, taken == "copy_berserk")
         copy_from(a, vail, taken == "copy_vail")
         if order == "lifo":

@@ -138,3 +138,52 @@ def _mandatory_declinable(m: Model) -> None:
         a.set(v.caster_tapped, False)
         skip = a.choose("пропустить", Bool)
         _push(m, a, "grant_horn", ~skip)
+
+
+def _vail_opyt(m: Model) -> tuple[Term, Term]:
+    return m.sorts.Creature.vail, m.sorts.Ability.opyt
+
+
+@MUTANTS("static_beats_removal", "111.3 (review F13): a removal of Вайл's Опыт does not hold while Знамя's static "
+         "ability gives it (the static grant wins, though applied earlier)")
+def _static_beats_removal(m: Model) -> None:
+    v = m.v
+    vail, opyt = _vail_opyt(m)
+
+    @m.amend("resolve")
+    def _(a: Step) -> None:
+        a.set(v.lost[vail, opyt], v.lost[vail, opyt], when=(_taken(m) == "remove_opyt") & v.banner)
+
+
+@MUTANTS("static_survives_silence", "table (review F13): the effect of Знамя's static ability stays when the ability "
+         "itself is removed")
+def _static_survives_silence(m: Model) -> None:
+    v = m.v
+
+    @m.amend("resolve")
+    def _(a: Step) -> None:
+        a.set(v.static_opyt, v.static_opyt, when=_taken(m) == "silence_banner")
+
+
+@MUTANTS("static_not_reapplied", "111.3 (review F13): Знамя entering play anew does not give Вайл back the Опыт an "
+         "earlier removal took (the static effect is not the last applied)")
+def _static_not_reapplied(m: Model) -> None:
+    v = m.v
+    vail, opyt = _vail_opyt(m)
+
+    @m.amend("banner_enters")
+    def _(a: Step) -> None:
+        a.set(v.lost[vail, opyt], v.lost[vail, opyt])
+
+
+@MUTANTS("effect_leaves_with_source", "111.3 (review F13): Вайл loses the Рывок Свирепый резак gave when the hero "
+         "leaves play (the effect treated as its source's)")
+def _effect_leaves_with_source(m: Model) -> None:
+    v = m.v
+    vail, ryvok = _vail_ryvok(m)
+    if not m.params.get("statics"):
+        return  # the hero leaves play only in scenario statics
+
+    @m.amend("hero_leaves")
+    def _(a: Step) -> None:
+        a.set(v.grants[vail, ryvok], 0)

@@ -14,6 +14,8 @@ def register(m: Model) -> None:
     v, s = m.v, m.sorts
     Creature, Ability, Slot = s.Creature, s.Ability, s.Slot
     order = str(m.params["order"])
+    statics = bool(m.params.get("statics"))
+    vail, opyt = Creature.vail, Ability.opyt
     slots = list(Slot)
 
     def has(c: Term, ab: Term) -> Term:
@@ -58,14 +60,15 @@ def register(m: Model) -> None:
         doc="Вайл with Рывок from the hero and from a second effect loses both to one removal.",
     )
     m.invariant(
-        "111.3: эффекты этого примера дают и удаляют только Рывок Вайла",
+        "111.3: эффекты этого примера дают только Рывок Вайла и удаляют только Рывок или Опыт в атаке Вайла",
         ForAll(
             Creature,
             lambda c: ForAll(
                 Ability,
-                lambda ab: Implies(
-                    Not(And(c == Creature.vail, ab == Ability.ryvok)),
-                    And(v.grants[c, ab] == 0, Not(v.lost[c, ab])),
+                lambda ab: And(
+                    Implies(Not(And(c == Creature.vail, ab == Ability.ryvok)), v.grants[c, ab] == 0),
+                    Implies(Not(And(c == Creature.vail, Or(ab == Ability.ryvok, ab == Ability.opyt))),
+                            Not(v.lost[c, ab])),
                 ),
             ),
         ),
@@ -103,6 +106,13 @@ def register(m: Model) -> None:
             doc="«Оплата: эффект»: the cost (closing the source) is paid when the ability is activated, and "
             "an ability whose cost cannot be paid (its source already closed) is not activated.",
         )
+    m.action_property(
+        "111.2 (таблица): активируемая способность активируется, только пока её источник в игре (Свирепый резак)",
+        "activate_hero",
+        lambda t: v.hero_in_play,
+        cites=["111.2"],
+        doc="«Активируются игроком, контролирующий источник»: a card out of play has no controller using it.",
+    )
     m.action_property(
         "начало хода: закрытые карты открываются, ход считается",
         "start_turn",
@@ -160,13 +170,74 @@ def register(m: Model) -> None:
             cites=["111.2", "111.4"],
             doc="Activated and triggered abilities go into the Очередь; their effects apply on resolution.",
         )
-    m.invariant(
-        "111.2: постоянная способность действует, пока её источник в игре",
-        v.static_opyt == v.banner,
-        cites=["111.2"],
-        doc="A static ability is not played: it applies as soon as its source appears, and its effect "
-        "vanishes with the source.",
+    # the table, static abilities: «Не играются… Применяются сразу после появления источника… Создаваемые эффекты
+    # пропадают в случае исчезновения самой способности или источника способности»; Вайл's Опыт в атаке has no
+    # source but Знамя's static ability
+    m.action_property(
+        "111.2: постоянная способность применяется сразу, как её источник появляется (Знамя: Вайл имеет Опыт)",
+        "banner_enters",
+        lambda t: post_has(t, vail, opyt),
+        cites=["111.2", "111.3"],
+        doc="Not played and never queued: the effect applies when Знамя enters play; applied now, it is also the "
+        "last effect on Вайл's Опыт (111.3), so an earlier removal does not hold it back.",
     )
+    m.action_property(
+        "111.2: эффект постоянной способности пропадает вместе с источником (Знамя покидает игру)",
+        "banner_leaves",
+        lambda t: Not(post_has(t, vail, opyt)),
+        cites=["111.2"],
+    )
+    m.invariant(
+        "111.2: Вайл имеет Опыт в атаке только пока Знамя в игре со своей способностью",
+        Implies(has(vail, opyt), And(v.banner, Not(v.banner_silenced))),
+        cites=["111.2"],
+        doc="The effects of a static ability vanish with the ability itself or with its source.",
+    )
+    if statics:
+        def resolving(item: str) -> Term:
+            if order == "lifo":
+                return Or(*(And(v.qlen == i + 1, v.queue[sl] == item) for i, sl in enumerate(slots)))
+            return v.queue[slots[0]] == item
+
+        m.action_property(
+            "111.3: удаление, наложенное после постоянного наделения, побеждает: Вайл теряет Опыт, Знамя в игре",
+            "resolve",
+            lambda t: Implies(resolving("remove_opyt"), Not(post_has(t, vail, opyt))),
+            cites=["111.3"],
+            doc="«выигрывает эффект, наложенный последним»: the removal resolving now is the last effect applied, "
+            "whatever the static Знамя gave before and while Знамя stays in play.",
+        )
+        m.action_property(
+            "111.2: эффект постоянной способности пропадает с самой способностью (Знамя теряет её, оставаясь в игре)",
+            "resolve",
+            lambda t: Implies(resolving("silence_banner"), And(Not(post_has(t, vail, opyt)),
+                                                               t.post(v.banner) == v.banner)),
+            cites=["111.2", "111.3"],
+        )
+        m.action_property(
+            "111.3: эффект принадлежит карте, к которой применён: он остаётся, когда его источник покидает игру",
+            "hero_leaves",
+            lambda t: And(v.hero_in_play, Not(t.post(v.hero_in_play)),
+                          *(t.post(has(c, ab)) == has(c, ab) for c in Creature for ab in Ability)),
+            cites=["111.3"],
+            doc="«Обычно эффект принадлежит той карте, на которую применён»: Свирепый резак leaving play takes "
+            "nothing from Вайл.",
+        )
+        m.reachable(
+            "sanity: Знамя в игре, а у Вайла нет Опыта в атаке (удаление наложено позже)",
+            And(v.banner, Not(v.banner_silenced), Not(has(vail, opyt))),
+            cites=["111.3"],
+        )
+        m.reachable(
+            "sanity: Знамя в игре без своей способности",
+            And(v.banner, v.banner_silenced),
+            cites=["111.2"],
+        )
+        m.reachable(
+            "sanity: Свирепый резак покинул игру, а Рывок остался у Вайла",
+            And(Not(v.hero_in_play), v.hero_tapped, has(vail, Ability.ryvok)),
+            cites=["111.3"],
+        )
     m.action_property(
         "111.2: обязательная срабатывающая способность всегда попадает в Очередь",
         "start_turn",

@@ -24,11 +24,14 @@ def load(scenario: str, **over: Any) -> System:
     return load_system(SPEC, scenario, over)
 
 
-@pytest.mark.parametrize("order", ["lifo", "fifo", "printed"])
+@pytest.mark.parametrize("order", ["lifo", "fifo", "printed", "statics"])
 def test_every_property_is_proved(order: str) -> None:
     results = check_system(load(order), "explicit", Options(depth=40))
     safety = [r for r in results if r.kind != PropKind.REACH.value]
-    assert len(safety) == 21 and all(r.verdict is Verdict.PROVED for r in safety)  # 19 rules + deadlock, determinism
+    # 22 rules (statics: 25, with a removal against the static grant, the static ability removed, the hero
+    # leaving play) + deadlock, determinism
+    assert len(safety) == (27 if order == "statics" else 24)
+    assert all(r.verdict is Verdict.PROVED for r in safety)
     reach = [r for r in results if r.kind == PropKind.REACH.value]
     assert reach and all(r.verdict is Verdict.PROVED and r.trace is not None for r in reach)
 
@@ -36,7 +39,7 @@ def test_every_property_is_proved(order: str) -> None:
 def test_symbolic_engines_prove_the_same_properties() -> None:
     results = check_system(load("fifo"), "kind", Options(depth=6, kmax=6, timeout=60))
     safety = [r for r in results if r.kind != PropKind.REACH.value]
-    assert len(safety) == 21  # 19 rules + deadlock, determinism
+    assert len(safety) == 24  # 22 rules + deadlock, determinism
     assert [(r.property, r.reason) for r in safety if r.verdict is not Verdict.PROVED] == []
 
 
@@ -47,9 +50,19 @@ MUTANT_CASES = [
     ("copy_abilities", "lifo", "111.1: копирование даёт только напечатанные особенности"),
     ("apply_on_activation", "fifo",
      "111.2: эффект способности (activate_hero) применяется только после разрешения в Очереди"),
-    ("static_via_queue", "lifo", "111.2: постоянная способность действует, пока её источник в игре"),
+    ("static_via_queue", "lifo",
+     "111.2: постоянная способность применяется сразу, как её источник появляется (Знамя: Вайл имеет Опыт)"),
     ("mandatory_declinable", "fifo", "111.2: обязательная срабатывающая способность всегда попадает в Очередь"),
     ("copy_wrong_source", "printed", "111.1: копирование даёт только напечатанные особенности"),
+    # review F13: a removal against the static grant, the static ability removed, an effect outliving its source
+    ("static_beats_removal", "statics",
+     "111.3: удаление, наложенное после постоянного наделения, побеждает: Вайл теряет Опыт, Знамя в игре"),
+    ("static_survives_silence", "statics",
+     "111.2: эффект постоянной способности пропадает с самой способностью (Знамя теряет её, оставаясь в игре)"),
+    ("static_not_reapplied", "statics",
+     "111.2: постоянная способность применяется сразу, как её источник появляется (Знамя: Вайл имеет Опыт)"),
+    ("effect_leaves_with_source", "statics",
+     "111.3: эффект принадлежит карте, к которой применён: он остаётся, когда его источник покидает игру"),
 ]
 
 
@@ -73,4 +86,17 @@ def test_a_removal_meets_a_printed_instance_in_some_checked_scenario() -> None:
     system = load("printed")
     r = next(r for r in check_system(system, "explicit", Options(depth=40))
              if r.property == "sanity: Вайл потерял напечатанный Рывок")
+    assert r.verdict is Verdict.PROVED and r.trace is not None
+
+
+@pytest.mark.parametrize("target", [
+    "sanity: Знамя в игре, а у Вайла нет Опыта в атаке (удаление наложено позже)",
+    "sanity: Знамя в игре без своей способности",
+    "sanity: Свирепый резак покинул игру, а Рывок остался у Вайла",
+])
+def test_the_statics_scenario_reaches_each_case(target: str) -> None:
+    """Review F13: scenario ``statics`` (checked) reaches a removal against the static grant, the static ability
+    removed with its source in play, and the hero gone with its effect kept."""
+    assert "statics" in SPEC.checked
+    r = next(r for r in check_system(load("statics"), "explicit", Options(depth=40)) if r.property == target)
     assert r.verdict is Verdict.PROVED and r.trace is not None
