@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+from typing import Callable
+
 from ruleproof.dsl import Bool, If, Min, Model, Or, Step, Term
 from ruleproof.rule_mutants import RuleMutants
 
@@ -140,19 +142,20 @@ def _mandatory_declinable(m: Model) -> None:
         _push(m, a, "grant_horn", ~skip)
 
 
-def _vail_opyt(m: Model) -> tuple[Term, Term]:
-    return m.sorts.Creature.vail, m.sorts.Ability.opyt
+def _keep_lost_opyt(m: Model, family: str, when: Callable[[], Term | bool]) -> None:
+    """Action ``family`` leaves Вайл's removed-or-not Опыт в атаке as it was, when ``when()`` holds."""
+    v = m.v
+    cell = v.lost[m.sorts.Creature.vail, m.sorts.Ability.opyt]
+
+    @m.amend(family)
+    def _(a: Step) -> None:
+        a.set(cell, cell, when=when())
 
 
 @MUTANTS("static_beats_removal", "111.3 (review F13): a removal of Вайл's Опыт does not hold while Знамя's static "
          "ability gives it (the static grant wins, though applied earlier)")
 def _static_beats_removal(m: Model) -> None:
-    v = m.v
-    vail, opyt = _vail_opyt(m)
-
-    @m.amend("resolve")
-    def _(a: Step) -> None:
-        a.set(v.lost[vail, opyt], v.lost[vail, opyt], when=(_taken(m) == "remove_opyt") & v.banner)
+    _keep_lost_opyt(m, "resolve", lambda: (_taken(m) == "remove_opyt") & m.v.banner)
 
 
 @MUTANTS("static_survives_silence", "table (review F13): the effect of Знамя's static ability stays when the ability "
@@ -168,12 +171,7 @@ def _static_survives_silence(m: Model) -> None:
 @MUTANTS("static_not_reapplied", "111.3 (review F13): Знамя entering play anew does not give Вайл back the Опыт an "
          "earlier removal took (the static effect is not the last applied)")
 def _static_not_reapplied(m: Model) -> None:
-    v = m.v
-    vail, opyt = _vail_opyt(m)
-
-    @m.amend("banner_enters")
-    def _(a: Step) -> None:
-        a.set(v.lost[vail, opyt], v.lost[vail, opyt])
+    _keep_lost_opyt(m, "banner_enters", lambda: True)
 
 
 @MUTANTS("effect_leaves_with_source", "111.3 (review F13): Вайл loses the Рывок Свирепый резак gave when the hero "

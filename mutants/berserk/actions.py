@@ -254,44 +254,11 @@ def _strike_order(m: Model, together: bool) -> None:
                                        v.wounds[victim] + v.strength[v.actor]))
 
 
-@MUTANTS("strikes_together_anyway", "review F4, setting strikes_together=false: the counter-strike is dealt with the "
-         "strike, before the attacker's «при ударе» trigger")
-def _strikes_together_anyway(m: Model) -> None:
-    _strike_order(m, together=True)
-
-
-@MUTANTS("strikes_in_turn_anyway", "review F4, setting strikes_together=true: the counter-strike comes after the "
-         "attacker's «при ударе» trigger")
-def _strikes_in_turn_anyway(m: Model) -> None:
-    _strike_order(m, together=False)
-
-
-@MUTANTS("assault_defender_taps", "539.1.2 (review F5), setting assault_defence_free=true: the card with «Закрывается "
-         "после нападения» taps as a defender")
-def _assault_defender_taps(m: Model) -> None:
-    v = m.v
-    _pay_tap(m, lambda c: v.rsv_tap[c] & ~_waived(m, c, assault_defence_free=False))
-
-
-@MUTANTS("assault_defender_free", "539.1.2 (review F5), setting assault_defence_free=false: the card with «Закрывается "
-         "после нападения» does not tap as a defender")
-def _assault_defender_free(m: Model) -> None:
-    v = m.v
-    _pay_tap(m, lambda c: v.rsv_tap[c] & ~_waived(m, c, assault_defence_free=True))
-
-
-@MUTANTS("no_tap_defender_free", "539.1.1 (review F8), setting no_tap_defence=false: «Не закрывается после атаки» "
-         "waives a defender's tap too")
-def _no_tap_defender_free(m: Model) -> None:
-    v = m.v
-    _pay_tap(m, lambda c: v.rsv_tap[c] & ~_waived(m, c, no_tap_defence=True))
-
-
-@MUTANTS("no_tap_defender_taps", "539.1.1 (review F8), setting no_tap_defence=true: a defender with «Не закрывается "
-         "после атаки» taps")
-def _no_tap_defender_taps(m: Model) -> None:
-    v = m.v
-    _pay_tap(m, lambda c: v.rsv_tap[c] & ~_waived(m, c, no_tap_defence=False))
+def _waiver_setting(assault_defence_free: bool | None = None, no_tap_defence: bool | None = None
+                    ) -> Callable[[Model], None]:
+    """The payment stage waives a defender's tap as the given setting of a defence parameter says."""
+    return lambda m: _pay_tap(m, lambda c: m.v.rsv_tap[c] & ~_waived(
+        m, c, assault_defence_free=assault_defence_free, no_tap_defence=no_tap_defence))
 
 
 def _defender_acted(m: Model, acts: bool) -> None:
@@ -308,13 +275,25 @@ def _defender_acted(m: Model, acts: bool) -> None:
             a.set(v.move[c], If(performed, 0, v.move[c] - If(v.rsv_move[c], 1, 0)))
 
 
-@MUTANTS("defender_acts_anyway", "539.3 (review F6), setting defender_acts=false: a defender whose tap a feature "
-         "waived counts as acted")
-def _defender_acts_anyway(m: Model) -> None:
-    _defender_acted(m, acts=True)
-
-
-@MUTANTS("defender_never_acts", "539.3 (review F6), setting defender_acts=true: a defender whose tap a feature waived "
-         "does not count as acted")
-def _defender_never_acts(m: Model) -> None:
-    _defender_acted(m, acts=False)
+# reviews F4, F5, F6 and F8: for each rule parameter, one mutant per setting, breaking the rule as that setting
+# states it (each caught in the checked scenario with that setting)
+_SETTING_MUTANTS: tuple[tuple[str, str, Callable[[Model], None]], ...] = (
+    ("strikes_together_anyway", "review F4, setting strikes_together=false: the counter-strike is dealt with the "
+     "strike, before the attacker's «при ударе» trigger", lambda m: _strike_order(m, together=True)),
+    ("strikes_in_turn_anyway", "review F4, setting strikes_together=true: the counter-strike comes after the "
+     "attacker's «при ударе» trigger", lambda m: _strike_order(m, together=False)),
+    ("assault_defender_taps", "539.1.2 (review F5), setting assault_defence_free=true: the card with «Закрывается "
+     "после нападения» taps as a defender", _waiver_setting(assault_defence_free=False)),
+    ("assault_defender_free", "539.1.2 (review F5), setting assault_defence_free=false: the card with «Закрывается "
+     "после нападения» does not tap as a defender", _waiver_setting(assault_defence_free=True)),
+    ("no_tap_defender_free", "539.1.1 (review F8), setting no_tap_defence=false: «Не закрывается после атаки» "
+     "waives a defender's tap too", _waiver_setting(no_tap_defence=True)),
+    ("no_tap_defender_taps", "539.1.1 (review F8), setting no_tap_defence=true: a defender with «Не закрывается "
+     "после атаки» taps", _waiver_setting(no_tap_defence=False)),
+    ("defender_acts_anyway", "539.3 (review F6), setting defender_acts=false: a defender whose tap a feature "
+     "waived counts as acted", lambda m: _defender_acted(m, acts=True)),
+    ("defender_never_acts", "539.3 (review F6), setting defender_acts=true: a defender whose tap a feature waived "
+     "does not count as acted", lambda m: _defender_acted(m, acts=False)),
+)
+for _name, _doc, _edit in _SETTING_MUTANTS:
+    MUTANTS(_name, _doc)(_edit)
