@@ -115,3 +115,14 @@ def test_two_cancels_of_each_others_events_form_a_cycle_that_cannot_repeat() -> 
     (r,) = rep.results
     assert r.category.value == "not_a_loop", r.reason
     assert rep.complete
+
+
+def test_two_unread_triggers_could_answer_each_others_initiation() -> None:
+    """The Harrenhal mirror: each Harrenhal's trigger ('when the effects of a non-plot, non-agenda triggered ability
+    would initiate') is not read, so each could answer the other's initiation: a cycle through unread text that no
+    read edge shows (the report said '0 could close a cycle').  One Harrenhal alone cannot answer its own."""
+    rep = find_loops(POOL, codes=["16021"], opponent_codes=["16021"], timeout=30)
+    assert [f"{u.key}#{u.index}" for u in rep.through_unread] == ["16021#2"] and not rep.complete
+    alone = find_loops(POOL, codes=["16021"], timeout=30)
+    assert [f"{u.key}#{u.index}" for u in alone.unread] == ["16021#2"] and alone.through_unread == ()
+    assert not alone.complete

@@ -34,7 +34,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import networkx as nx
 
-from ruleproof.cards.abilities import Ability, Compiled, TargetRef
+from ruleproof.cards.abilities import Ability, ClauseRole, Compiled, TargetRef
 from ruleproof.cards.coverage import coverage, coverage_json, normalise_reason
 from ruleproof.cards.graph import (
     OPPONENT,
@@ -296,6 +296,10 @@ def _unread(space: SearchSpace) -> tuple[tuple[UnreadAbility, ...], tuple[Unread
     listed: list[UnreadAbility] = []
     through: list[UnreadAbility] = []
     g = space.graph if space.graph is not None else nx.DiGraph()
+    # an ability's initiation could set off any unread trigger ("when the effects of ... would initiate"): two
+    # abilities with unread triggers could answer each other's initiation, a cycle no read edge shows
+    open_triggers = {(key, i) for key, abil in space.abilities.items() for i, a in enumerate(abil)
+                     if initiated(a) and any(u.role is ClauseRole.TRIGGER for u in a.unread)}
     for key, abil in space.abilities.items():
         if not first_copy(key) or split_key(key)[0] == OPPONENT and split_key(key)[1] in space.abilities:
             continue  # each card once (your first copy) in the listing
@@ -315,7 +319,8 @@ def _unread(space: SearchSpace) -> tuple[tuple[UnreadAbility, ...], tuple[Unread
             node: NodeKey = (key, i)
             if out_:
                 how.append("out")
-            if in_ and (out_ or (g.has_node(node) and g.out_degree(node) > 0)):
+            if in_ and (out_ or (g.has_node(node) and g.out_degree(node) > 0) or node in open_triggers
+                        and len(open_triggers - {node}) > 0):
                 how.append("in")
             u = UnreadAbility(key, i, name, a.type.value, phrases, tuple(how))
             listed.append(u)
