@@ -426,17 +426,22 @@ class _Relation:
         """``e`` over the generic pre-state."""
         return _Translator(self.pre)(e)
 
+    def _constrained(self, prop: Property) -> list[tuple[int, z3.BoolRef]]:
+        """Each ground action that action property ``prop`` constrains, with its condition on the generic step."""
+        conds = _action_conds(prop)
+        out = []
+        for ai, a in enumerate(self.system.actions):
+            cond = conds.get(a.label) if prop.applies_to(a) else None
+            if cond is not None:
+                out.append((ai, self.step_tr(ai)(cond)))
+        return out
+
     def bad_step(self, prop: Property) -> z3.BoolRef:
         """Action property ``prop`` fails on the generic step (some action it constrains breaks it)."""
         key = ("bad", prop.name, prop.conds)
         hit = self._props.get(key)
         if hit is None:
-            conds = _action_conds(prop)
-            parts = []
-            for ai, a in enumerate(self.system.actions):
-                cond = conds.get(a.label) if prop.applies_to(a) else None
-                if cond is not None:
-                    parts.append(z3.And(self.is_act[ai], z3.Not(self.step_tr(ai)(cond))))
+            parts = [z3.And(self.is_act[ai], z3.Not(c)) for ai, c in self._constrained(prop)]
             hit = z3.Or(*parts) if parts else z3.BoolVal(False)
             self._props[key] = hit
         return hit
@@ -450,19 +455,12 @@ class _Relation:
             self._props[key] = hit
         return hit
 
-
     def keeps_step(self, prop: Property) -> z3.BoolRef:
         """Action property ``prop`` holds on the generic step (each action it constrains meets its condition)."""
         key = ("keep", prop.name, prop.conds)
         hit = self._props.get(key)
         if hit is None:
-            conds = _action_conds(prop)
-            parts = []
-            for ai, a in enumerate(self.system.actions):
-                cond = conds.get(a.label) if prop.applies_to(a) else None
-                if cond is not None:
-                    parts.append(z3.Implies(self.is_act[ai], self.step_tr(ai)(cond)))
-            hit = z3.And(*parts)
+            hit = z3.And(*(z3.Implies(self.is_act[ai], c) for ai, c in self._constrained(prop)))
             self._props[key] = hit
         return hit
 
