@@ -219,3 +219,61 @@ def test_an_unread_trigger_with_a_comma_runs_to_its_would(pool, code: str, trigg
     assert unread_triggers == [trigger]
     assert not any("would initiate" in u.phrase for u in a.unread if u.role.value != "trigger")
     assert {e.kind for e in a.effects} == effect_kinds
+
+
+# The accuracy audit of 2026-12-02 (fixed-seed samples 2026 and 7 of 40 abilities read in full each)
+
+@pytest.mark.parametrize("code", ["26036", "00292"])
+def test_a_card_revealed_from_the_deck_is_placed_in_shadows_from_there(pool, code: str) -> None:
+    """26036 / 00292 Beneath the Petals: "when ~ is revealed from your deck, place it in shadows": the event moves from
+    your deck to shadows (it was read as returned to shadows from play, a card leaving play)."""
+    place = ability(pool, code, AbilityType.INTERRUPT).effects[0]
+    assert place.kind is EffectKind.MOVE_CARD and place.to_zone is Zone.SHADOWS
+    assert place.target.ref is TargetRef.SELF and place.target.subject.zone is Zone.DRAW_DECK
+
+
+@pytest.mark.parametrize("code", ["24017", "00237", "04050"])
+def test_every_alternative_put_into_play_from_your_hand_is_yours(pool, code: str) -> None:
+    """24017 / 00237 The Bastard's Boys "put a «House Bolton» or non-[stark] character with printed cost 5 or lower into
+    play from your hand", 04050 "a [lannister] or «House Bolton» character": the second alternative is from your hand
+    too (it had no owner: any player's)."""
+    (put,) = [e for e in ability(pool, code).effects if e.kind is EffectKind.PUT_INTO_PLAY]
+    assert put.target.also and all(t.subject.scope is Scope.YOU_OWN for t in (put.target, *put.target.also))
+
+
+@pytest.mark.parametrize("code", ["01006", "00161", "19006"])
+def test_every_alternative_searched_for_is_in_your_deck(pool, code: str) -> None:
+    """01006 Building Orders "search the top 10 cards of your deck for an attachment or a location": the location is
+    in your deck too (it had neither zone nor owner)."""
+    search = ability(pool, code).effects[0]
+    assert search.kind is EffectKind.SEARCH_DECK and search.target.also
+    for t in (search.target, *search.target.also):
+        assert (t.subject.scope, t.subject.zone) == (Scope.YOU_OWN, Zone.DRAW_DECK)
+
+
+@pytest.mark.parametrize("code", ["25102", "04103", "00225"])
+def test_after_a_plot_is_revealed_names_no_phase(pool, code: str) -> None:
+    """25102 Deepwood Motte "after a «Winter» plot card is revealed": a plot can be revealed outside the plot phase (by
+    an effect: The Rains of Castamere's Schemes), so the trigger names no phase (the plot phase was added)."""
+    (a,) = [x for x in compile_card(pool.get(code).raw) if x.trigger is not None
+            and x.trigger.event.value == "plot_revealed"][:1]
+    assert a.trigger is not None and a.trigger.phase is None
+
+
+@pytest.mark.parametrize("code", ["00105", "20001"])
+def test_move_power_to_another_card_is_another_than_the_source(pool, code: str) -> None:
+    """00105 / 20001 Ser Richard Horpe "move 1 power from a card you control to another card in play": another than
+    that card (not chosen before), and Horpe himself can get it (it was read as "not ~")."""
+    a = ability(pool, code)
+    assert a.compiled is Compiled.FULL and uncovered(a) == []
+    (move,) = a.effects
+    assert move.kind is EffectKind.MOVE_POWER and move.source is not None and move.source.ref is TargetRef.CHOSEN
+    assert move.target.subject.chosen is False and move.target.subject.other is False
+
+
+def test_the_card_that_paid_is_it_whichever_alternative_it_fits(pool) -> None:
+    """02021 Winterfell Kennel Master "kneel a «Direwolf» character or a character with a «Direwolf» attachment to have
+    it participate": "it" is the card knelt, in either alternative (the second was a new choice)."""
+    (part,) = ability(pool, "02021").effects
+    assert part.kind is EffectKind.PARTICIPATE
+    assert [t.ref for t in (part.target, *part.target.also)] == [TargetRef.COST, TargetRef.COST]

@@ -297,9 +297,10 @@ def test_second_copy_of_a_unique_card_off_the_cycle_keeps_the_mirror() -> None:
 
 
 @pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="reader: 'each opponent may return his or her revealed plot card to his or "
-                   "her plot deck and reveal a new plot card' is not read (the read part 'reveal a new plot card' is "
-                   "taken as the Storm's controller revealing), so the cross-player cycle is not formed")
+                   reason="loop model (loops/encode): 'each opponent may return his or her revealed plot card to his "
+                   "or her plot deck and reveal a new plot card' is read (the opponent returns and reveals), but a "
+                   "plot another player reveals, and a revealed plot going back to the plot deck, are not modelled: "
+                   "the candidate is an honest unsupported (test below)")
 def test_gathering_storm_mirror_repeats_while_both_players_choose() -> None:
     status, doc = _loops("16036", "opp:16036")
     best = _found(doc)
@@ -307,13 +308,41 @@ def test_gathering_storm_mirror_repeats_while_both_players_choose() -> None:
     assert sorted(best[0]["continued_by"]) == ["opponent", "you"] and status == 1
 
 
+def test_gathering_storm_is_never_read_as_its_controller_revealing() -> None:
+    """The Storm's 'reveal a new plot card' is the opponent's (it was read as the Storm's controller revealing, which
+    the loop model ran): the candidate of the two Storms is refused with the reason, an unknown (exit 3)."""
+    status, doc = _loops("16036", "opp:16036")
+    (r,) = doc["loops"]
+    assert r["category"] == "unsupported" and "a plot card moved from where it is" in r["reason"]
+    assert status == 3 and doc["complete"] is False
+
+
 @pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="reader: Highgarden Courtier's trigger 'after another character's STR is "
-                   "increased by a card effect' is not read, so Margaery Tyrell's '+3 STR' never links to it")
+                   reason="loop model: the Courtier's trigger is read (Margaery's '+3 STR' links to it), but a cycle "
+                   "runs one copy's ability per pass: Margaery, one Courtier, Margaery, the other Courtier is no "
+                   "candidate's pass, so the answer is an honest unknown (test below)")
 def test_margaery_with_two_courtiers_is_limited_twice_per_phase() -> None:
     _, doc = _loops("01181", "09015", "09015")
     best = _found(doc)
     assert best and best[0]["category"] == "limited" and best[0]["passes"] == 2
+
+
+def test_margaery_and_a_courtier_link_and_a_second_courtier_keeps_the_answer_open() -> None:
+    """Highgarden Courtier reads 'after another character's STR is increased by a card effect': Margaery Tyrell's '+3
+    STR' on herself triggers it, and the Courtier stands her.  With one Courtier the cycle cannot run twice (the
+    Courtier knelt to pay, nothing stands it): a complete 'not a loop'.  With a second copy named, off the cycle, that
+    copy could take the first's turn (limits are per copy), which the model does not run: the candidates of Margaery
+    with one Courtier are an honest unknown naming the other copy, never 'not a loop'."""
+    status, doc = _loops("01181", "09015")
+    (r,) = doc["loops"]
+    assert r["cards"] == ["01181", "09015"] and r["category"] == "not_a_loop"
+    assert status == 0 and doc["complete"] is True
+    status, doc = _loops("01181", "09015", "09015")
+    pairs = [r for r in doc["loops"] if sorted(r["cards"]) in (["01181", "09015"], ["01181", "09015/2"])]
+    assert len(pairs) == 2
+    for r in pairs:
+        assert r["category"] == "unknown" and "another copy of Highgarden Courtier" in r["reason"]
+    assert status == 3 and doc["complete"] is False
 
 
 @pytest.mark.xfail(strict=True, raises=AssertionError,
@@ -325,11 +354,9 @@ def test_two_cities_of_spiders_are_no_loop() -> None:
     assert not _found(doc) and doc["complete"] is True and status == 0
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="reader: Underground Vault's '(2 gold instead if the gold value on an opponent's revealed "
-                   "plot card is 5 or higher)' is not read, so the report over Westwatch-by-the-Bridge and the Vault "
-                   "stays open although nothing stands Westwatch")
 def test_westwatch_and_underground_vault_are_a_complete_no_loop_answer() -> None:
+    """Underground Vault's '(2 gold instead if the gold value on an opponent's revealed plot card is 5 or higher)' is
+    read (a condition on the opponent's plot): nothing stands Westwatch-by-the-Bridge, a complete answer (exit 0)."""
     status, doc = _loops("12032", "06046")
     assert not _found(doc) and doc["complete"] is True and status == 0
 

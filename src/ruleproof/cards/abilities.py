@@ -192,6 +192,7 @@ class EventKind(Enum):
     CHOSEN_AS_TARGET = "chosen_as_target"
     BECOMES_FIRST_PLAYER = "becomes_first_player"
     RESERVE_CHECKED = "reserve_checked"
+    STR_INCREASED = "str_increased"
 
 
 class Scope(Enum):
@@ -237,6 +238,7 @@ class TargetRef(Enum):
     COST = "cost"
     NEXT = "next"
     TREASURY = "treasury"
+    OBJECT = "object"
 
 
 class CostKind(Enum):
@@ -464,6 +466,7 @@ class Stat(Enum):
     INFLUENCE = "influence"
     CLAIM = "claim"
     MARGIN = "margin"
+    GOLD_VALUE = "gold_value"
 
 
 class Named(Enum):
@@ -770,6 +773,9 @@ class Trigger:
         The other card of the event: the card discarded using pillage.
     also_zones
         Further zones of ``from_zone`` ("from your hand or deck": ``hand`` and ``(draw_deck,)``).
+    participant_count
+        How many cards must fit the one filter of ``participants`` ("in which you control 2 or more attacking
+        «Dothraki» characters": 2).
     """
 
     event: EventKind
@@ -789,6 +795,7 @@ class Trigger:
     amount: int | None = None
     object: Subject | None = None
     also_zones: tuple[Zone, ...] = ()
+    participant_count: int = 1
 
 
 @dataclass(frozen=True)
@@ -840,6 +847,8 @@ class Effect:
     ``means``: how the card of a ``next`` target is brought in ("the next
     character you marshal"); ``at_end_of``: a delayed effect ("at the end of
     the phase, ..."); ``phase``: the phase a lasting effect is limited to.
+    ``named`` on an effect other than ``name``: it is about the challenge type chosen or named before ("cannot be
+    declared as an attacker in challenges of that type").
     ``event`` by ``no_kneel_to_declare`` / ``must_be_declared``: ``declared_attacker``,
     ``declared_defender`` or ``declared`` (as either) ("does not kneel when declared as an attacker", "must be
     declared as a defender").
@@ -854,6 +863,8 @@ class Effect:
     attacker": ``attacking``; ``None``: on your side).
     ``repeat`` ("you may kneel a character to initiate this effect again"): the ability's effects resolve again,
     from the first (its ``condition`` says what the player pays for it: ``does``).
+    ``minus``: a modifier of a variable amount takes it away ("gets -X STR"; ``amount`` is then ``None``, and
+    the sign is here).
     ``instead``: this effect replaces the effect before it when its ``condition`` holds ("gain 1 gold.
     (2 gold instead if ...)"); with ``instead_of``, it replaces the card going to that zone ("return ~
     to your hand instead of placing it in your discard pile").
@@ -894,6 +905,7 @@ class Effect:
     keyword_value: int | None = None
     keyword_x: bool = False
     maximum: int | None = None
+    minus: bool = False
 
 
 #: Effects that happen at once (Lasting Effects): a duration in their sentence governs the other effects of it ("stand

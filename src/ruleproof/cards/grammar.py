@@ -69,6 +69,7 @@ from ruleproof.cards.abilities import (
     TestKind,
     Trigger,
     Zone,
+    set_fields,
 )
 from ruleproof.errors import InputError
 from ruleproof.files import write_atomic
@@ -280,7 +281,9 @@ class Context:
     refer to.  ``picked``: some of the cards named last were just chosen ("add 1 to your hand"), so "the other" are
     the rest: how many of them there are (``None``: no such choice was just made).  ``group``: the cards of the last
     list acted on one by one ("choose a [tyrell] character and a non-[tyrell] character"), which "each of those
-    characters" and "them" refer to.
+    characters" and "them" refer to.  ``object``: the other card of the triggering event ("after ~ bypasses a character
+    using stealth": the character bypassed; "discards a card using pillage": the card discarded), which "that
+    character" / "that card" refer to.
     """
 
     card_kind: CardKind
@@ -291,11 +294,13 @@ class Context:
     chosen: list[Target] = field(default_factory=list)
     trigger_event: EventKind | None = None
     named_card: bool = False
+    named_type: bool = False
     hand: _Whose | None = None
     gap: bool = False
     paid: Target | None = None
     picked: int | None = None
     group: tuple[Target, ...] = ()
+    object: Subject | None = None
 
 
 @dataclass(frozen=True)
@@ -760,6 +765,8 @@ class _Reader(Transformer[Token, Any]):
 
     def _controls(self, p: Target) -> dict[str, Any]:
         s = p.subject
+        if p.ref is TargetRef.EACH and s.scope is Scope.ANY_PLAYER and s.player_role is None:
+            return {"_each_player": True}  # "choose a character controlled by each player": one per player
         if p.ref is TargetRef.EACH:
             _fail("a card of each player")
         out: dict[str, Any] = {"scope": _CONTROL.get(s.scope, Scope.ANY)}
@@ -1046,6 +1053,16 @@ class _Reader(Transformer[Token, Any]):
         if other:
             fields["other"] = True
             also = tuple(dict(a, other=True) for a in also)
+        if fields.pop("_each_player", False):
+            # "choose a standing character controlled by each player": one card of each player, chosen by the
+            # ability's controller (two players: one you control and one your opponent controls); "each of those
+            # characters" are the two
+            if ref is not TargetRef.CHOSEN or count != 1 or up_to or also or \
+                    fields.get("scope", Scope.ANY) is not Scope.ANY:
+                _fail("'controlled by each player' after a determiner other than 'a', or with alternatives")
+            mine, theirs = (_NP(Target(ref, _subj(dict(fields, scope=sc))), 1)
+                            for sc in (Scope.YOU_CONTROL, Scope.OPPONENT_CONTROLS))
+            return replace(mine, conj=(theirs,))
         return _NP(Target(ref, _subj(fields), tuple(Target(ref, _subj(dict(a))) for a in also)), count, up_to)
 
     def np_any_number_union(self, c: list[Any]) -> _NP:
@@ -1145,7 +1162,7 @@ class _Reader(Transformer[Token, Any]):
         ts = self.ctx.trigger
         if ts is not None and ts.card_type is not None:
             if ts.scope is Scope.SELF:
-                return _NP(Target(TargetRef.SELF, Subject(Scope.SELF, self.ctx.card_kind)), pronoun=True)
+                return _NP(Target(TargetRef.SELF, Subject(Scope.SELF, self.ctx.card_kind, zone=ts.zone)), pronoun=True)
             if ts.scope is Scope.ATTACHED:
                 return _NP(Target(TargetRef.ATTACHED, ts), pronoun=True)
             return _NP(Target(TargetRef.TRIGGER, ts), pronoun=True)
@@ -1190,7 +1207,28 @@ class _Reader(Transformer[Token, Any]):
         return self._resolve(None)
 
     def r_that(self, c: list[Any]) -> _NP:
-        return self._resolve(c[0][0])
+        obj = self._object(c[0][0])
+        return obj if obj is not None else self._resolve(c[0][0])
+
+    def _object(self, kind: CardKind) -> _NP | None:
+        """"after ~ bypasses a character using stealth, that character gets -X STR": "that character" is the other
+        card of the triggering event (its object), not the card that bypassed (which the text names "~" or "attached
+        character"); after "a character you control discards a non-character card using pillage", "that character"
+        is the one of the two cards it can name.  ``None``: the object is not what it names."""
+        obj, ts = self.ctx.object, self.ctx.trigger
+        if obj is None or self.ctx.antecedent is not None or self.ctx.gap or ts is None:
+            return None
+
+        def names(s: Subject) -> bool:
+            k = s.card_type or CardKind.CARD
+            return kind is CardKind.CARD or k in (kind, CardKind.CARD) and kind not in s.not_types
+        if ts.scope not in (Scope.SELF, Scope.ATTACHED) and names(ts):
+            if names(obj):
+                _fail("'that card' after a trigger of two cards it can name")
+            return None
+        if not names(obj):
+            return None
+        return _NP(Target(TargetRef.OBJECT, obj), pronoun=True)
 
     def r_the_other(self, c: list[Any]) -> _NP:
         """"add 1 to your hand, and place the other on the bottom of your deck": the cards looked at that were not
@@ -1270,9 +1308,11 @@ class _Reader(Transformer[Token, Any]):
             out["challenge"] = _ICONS[str(icon[0])]
         parts = [x for x in c if isinstance(x, tuple)]
         if parts:
-            if len(parts[0]) != 1:
+            if len(set(parts[0])) != 1:
                 _fail("several participants")
             out["subject"] = parts[0][0]
+            if len(parts[0]) > 1:  # "during a challenge in which you control 2 or more attacking «Dothraki»"
+                out["count"] = len(parts[0])
         role = _one(c, _AsRole)
         if role is not None:
             out["target"] = Target(TargetRef.PLAYER, Subject(Scope.YOU, player_role=role.role))
@@ -1282,7 +1322,7 @@ class _Reader(Transformer[Token, Any]):
         return {"test": TestKind.CHALLENGE}
 
     def in_which(self, c: list[Any]) -> tuple[Subject, ...]:
-        return (c[0],)
+        return c[0] if isinstance(c[0], tuple) else (c[0],)
 
     def in_which_you_are(self, c: list[Any]) -> _AsRole:
         if c[0] not in (PlayerRole.ATTACKING, PlayerRole.DEFENDING):
@@ -1302,8 +1342,13 @@ class _Reader(Transformer[Token, Any]):
     def participant_as(self, c: list[Any]) -> Subject:
         return self.participant(c)
 
-    def participant_control(self, c: list[Any]) -> Subject:
+    def participant_control(self, c: list[Any]) -> Subject | tuple[Subject, ...]:
         player, np = c
+        if np.target.ref is TargetRef.EACH and isinstance(np.count, int) and np.count > 1 and not np.target.also \
+                and not np.conj:
+            # "in which you control 2 or more attacking «Dothraki» characters": that many cards of the filter (the
+            # filter once per card; the trigger or condition counts them)
+            return (replace(_sole(np), **self._controls(player)),) * np.count
         if np.count not in (1, None) or np.target.ref is not TargetRef.CHOSEN or np.target.also:
             _fail("several participants")
         return replace(_sole(np), **self._controls(player))
@@ -1422,6 +1467,16 @@ class _Reader(Transformer[Token, Any]):
         stat = stats[kind]
         cmp = _CMP[c[2]] if len(c) > 2 else Cmp.EQ
         return {"test": TestKind.COMPARE, "target": self._you(), "compare": Compare(stat, cmp, n)}
+
+    def t_gold_value(self, c: list[Any]) -> dict[str, Any]:
+        """"if the gold value on an opponent's revealed plot card is 5 or higher": that player's plot's gold value
+        (with its modifiers)."""
+        whose, n, cmp = c
+        if whose.owner or whose.controller or whose.each or whose.role is not None or \
+                whose.scope not in (Scope.YOU, Scope.OPPONENT) or n is None:
+            _fail("the gold value on a plot card of a player named otherwise")
+        player = Target(TargetRef.PLAYER, Subject(whose.scope))
+        return {"test": TestKind.COMPARE, "target": player, "compare": Compare(Stat.GOLD_VALUE, _CMP[cmp], n)}
 
     def t_no_gold(self, c: list[Any]) -> dict[str, Any]:
         player, whose = c
@@ -1568,6 +1623,8 @@ class _Reader(Transformer[Token, Any]):
 
     def par_instead_str(self, c: list[Any]) -> Paren:
         sign, n, cond = c
+        if n is None and sign < 0:
+            _fail("'-x str instead'")
         return Paren(instead=("str", None if n is None else sign * n, False, cond))
 
     def par_may_instead(self, c: list[Any]) -> Paren:
@@ -1613,10 +1670,17 @@ class _Reader(Transformer[Token, Any]):
     when = after
 
     def _trig(self, t: Trigger) -> Trigger:
+        if len(set(t.participants)) < len(t.participants):  # "2 or more attacking «Dothraki» characters"
+            if len(set(t.participants)) != 1:
+                _fail("several participants, some counted")
+            t = replace(t, participants=t.participants[:1], participant_count=len(t.participants))
         self.ctx.trigger = t.subject
         if t.event is EventKind.ENTERS_ZONE and t.to_zone is not None and t.subject.zone is None:
             # "after an attachment enters your discard pile, place it in shadows": "it" is in that pile now
             self.ctx.trigger = replace(t.subject, zone=t.to_zone)
+        if t.event is EventKind.REVEALED and t.from_zone is Zone.DRAW_DECK and t.subject.zone is None:
+            # "when ~ is revealed from your deck, place it in shadows": "it" is still in that deck
+            self.ctx.trigger = replace(t.subject, zone=t.from_zone)
         attached = [p for p in t.participants if p.scope is Scope.ATTACHED]
         if t.subject.card_type is None and len(t.participants) == 1 and attached:
             # "after you win a challenge in which attached character is participating, return it to shadows": the
@@ -1772,8 +1836,8 @@ class _Reader(Transformer[Token, Any]):
 
     def t_revealed(self, c: list[Any]) -> Trigger:
         s = _sole(c[0])
-        t = Trigger(EventKind.PLOT_REVEALED if s.card_type is CardKind.PLOT else EventKind.REVEALED, s,
-                    Phase.PLOT if s.card_type is CardKind.PLOT else None)
+        # (no phase: a plot is revealed in the plot phase, or by an effect in another one, "Rains of Castamere")
+        t = Trigger(EventKind.PLOT_REVEALED if s.card_type is CardKind.PLOT else EventKind.REVEALED, s)
         for mod in c[1:]:
             if "scope" in mod or "phase" in mod:
                 _fail("a modifier of a revealed card")
@@ -2009,19 +2073,35 @@ class _Reader(Transformer[Token, Any]):
         return self._ev(EventKind.PUT_INTO_SHADOWS)
 
     def ev_stealth(self, c: list[Any]) -> dict[str, Any]:
+        self.ctx.object = Subject(card_type=CardKind.CHARACTER)  # "that character": the one bypassed
         return self._ev(EventKind.STEALTH_BYPASS, phase=Phase.CHALLENGES)
 
+    def ev_stealth_what(self, c: list[Any]) -> dict[str, Any]:
+        """"after ~ bypasses a non-loyal character using stealth": the character bypassed is the event's object."""
+        np: _NP = c[0]
+        if np.target.ref is not TargetRef.CHOSEN or np.target.also or np.count != 1:
+            _fail("bypassing a named card using stealth")
+        self.ctx.object = _sole(np)
+        return self._ev(EventKind.STEALTH_BYPASS, phase=Phase.CHALLENGES, object=self.ctx.object)
+
     def ev_pillage(self, c: list[Any]) -> dict[str, Any]:
+        self.ctx.object = Subject(card_type=CardKind.CARD)  # "that card": the one discarded
         return self._ev(EventKind.PILLAGE_DISCARD, phase=Phase.CHALLENGES)
 
     def ev_pillage_what(self, c: list[Any]) -> dict[str, Any]:
         np: _NP = c[0]
         if np.target.ref is not TargetRef.CHOSEN or np.target.also:
             _fail("discarding a named card using pillage")
-        return self._ev(EventKind.PILLAGE_DISCARD, phase=Phase.CHALLENGES, object=_sole(np))
+        self.ctx.object = _sole(np)
+        return self._ev(EventKind.PILLAGE_DISCARD, phase=Phase.CHALLENGES, object=self.ctx.object)
 
     def ev_marshaled(self, c: list[Any]) -> dict[str, Any]:
         return self._ev(EventKind.MARSHALED, phase=Phase.MARSHALING)
+
+    def ev_str_increased(self, c: list[Any]) -> dict[str, Any]:
+        """"after another character's STR is increased by a card effect": a STR modifier of more than 0 begins to
+        apply to the card."""
+        return self._ev(EventKind.STR_INCREASED)
 
     def tm_phase(self, c: list[Any]) -> dict[str, Any]:
         return {"phase": c[0]}
@@ -2123,7 +2203,7 @@ class _Reader(Transformer[Token, Any]):
 
     def body_stat_mod(self, c: list[Any]) -> list[Effect]:
         sign, n, kind = c
-        return [Effect(kind, None if n is None else sign * n, self._you())]
+        return [Effect(kind, None if n is None else sign * n, self._you(), minus=n is None and sign < 0)]
 
     def _apply_leads(self, effects: list[Effect], leads: list[Any], tails: list[Any]) -> list[Effect]:
         for lead in reversed(leads + tails):
@@ -2296,7 +2376,10 @@ class _Reader(Transformer[Token, Any]):
     def _target(self, np: _NP, default: Scope | None = None) -> Target:
         t = np.target
         if default is not None and t.subject.scope is Scope.ANY and t.ref in (TargetRef.CHOSEN, TargetRef.EACH):
-            t = replace(t, subject=replace(t.subject, scope=default))
+            # "put a «House Bolton» or non-[stark] character ... into play from your hand": yours, either of them
+            also = tuple(replace(a, subject=replace(a.subject, scope=default)) if a.subject.scope is Scope.ANY else a
+                         for a in t.also)
+            t = replace(t, subject=replace(t.subject, scope=default), also=also)
         trigger_card = self.ctx.trigger is not None and self.ctx.trigger.card_type is not None
         if not np.pronoun and self.ctx.in_cost and t.ref is TargetRef.SELF and not t.also:
             self.self_in_costs = True
@@ -2314,7 +2397,10 @@ class _Reader(Transformer[Token, Any]):
             # "stand attached character and remove it from the challenge": "it" is the card acted on last; with a
             # card in the triggering condition, "kneel attached character to save it" saves that card
             ref = TargetRef.COST if self.ctx.in_cost and t.ref is TargetRef.CHOSEN else t.ref
-            self.ctx.antecedent = (replace(t, ref=ref), np.count)
+            # "kneel a «Direwolf» character or a character with a «Direwolf» attachment to have it participate": "it"
+            # is the card that paid, whichever alternative it fits
+            also = tuple(replace(a, ref=ref) if a.ref is t.ref else a for a in t.also)
+            self.ctx.antecedent = (replace(t, ref=ref, also=also), np.count)
             if ref is TargetRef.COST:
                 self.ctx.paid = self.ctx.antecedent[0]
         return t
@@ -2369,6 +2455,12 @@ class _Reader(Transformer[Token, Any]):
             _fail("choosing what is not a choice")
         return self._simple(EffectKind.CHOOSE, np)
 
+    def a_choose_and_type(self, c: list[Any]) -> list[Effect]:
+        """"choose a character and a challenge type": the character, and a challenge type the player picks (which
+        "of that type" refers to)."""
+        self.ctx.named_type = True
+        return self.a_choose(c) + [Effect(EffectKind.NAME, 1, self._you(), named=Named.CHALLENGE_TYPE)]
+
     def a_choose_player(self, c: list[Any]) -> list[Effect]:
         p: Target = c[0]
         chosen = Target(TargetRef.CHOSEN, p.subject)
@@ -2419,7 +2511,7 @@ class _Reader(Transformer[Token, Any]):
         np, sign, n = c[0], c[1], c[2]
         dur = _one(c, Duration)
         return self._on_each(np, lambda t, p: Effect(EffectKind.STR_MOD, None if n is None else sign * n, t,
-                                                      duration=dur))
+                                                      duration=dur, minus=n is None and sign < 0))
 
     def a_apply_claim(self, c: list[Any]) -> list[Effect]:
         return [Effect(EffectKind.APPLY_CLAIM, 1, self._you(), challenge=_ICONS[str(c[0])])]
@@ -2452,7 +2544,14 @@ class _Reader(Transformer[Token, Any]):
     def a_move_power(self, c: list[Any]) -> list[Effect]:
         n, src, dst = c
         s = self._target(src)
-        return [Effect(EffectKind.MOVE_POWER, n, self._target(dst), source=s)]
+        d = self._target(dst)
+        if d.subject.other and s.ref is TargetRef.CHOSEN:
+            # "move 1 power from a card you control to another card in play": another than that card (~ too can get
+            # it), so not among the cards chosen before
+            if d.also or d.ref is not TargetRef.CHOSEN:
+                _fail("'another' of several cards")
+            d = replace(d, subject=replace(d.subject, other=False, chosen=False))
+        return [Effect(EffectKind.MOVE_POWER, n, d, source=s)]
 
     def a_move_gold(self, c: list[Any]) -> list[Effect]:
         n, src, dst = c
@@ -2608,7 +2707,10 @@ class _Reader(Transformer[Token, Any]):
             also = tuple(Target(t.ref, replace(s, zone=z)) for z in others)  # the other places searched
             if also and t.also:
                 _fail("alternative cards searched for in several places")
-            return replace(part, target=replace(t, subject=s, also=also or t.also))
+            # "search ... for an attachment or a location": the alternative is in that deck too
+            alts = tuple(replace(a, subject=replace(a.subject, zone=Zone.DRAW_DECK, scope=Scope.YOU_OWN))
+                         for a in t.also)
+            return replace(part, target=replace(t, subject=s, also=also or alts))
         self.lists_read.add(id(np))
         parts = [in_deck(p) for p in (replace(np, conj=()), *np.conj)]
         np = replace(parts[0], conj=tuple(parts[1:]))
@@ -2739,6 +2841,7 @@ class _Reader(Transformer[Token, Any]):
         return [Effect(EffectKind.DISCARD_TOKENS, n, self._target(np), token=word)]
 
     def a_name(self, c: list[Any]) -> list[Effect]:
+        self.ctx.named_type = self.ctx.named_type or c[0] is Named.CHALLENGE_TYPE
         if c[0] in (Named.CARD, Named.EVENT):
             self.ctx.named_card = True
         return [Effect(EffectKind.NAME, 1, self._you(), named=c[0])]
@@ -2878,6 +2981,8 @@ class _Reader(Transformer[Token, Any]):
     def v_str(self, c: list[Any]) -> list[tuple[EffectKind, dict[str, Any]]]:
         sign, n = c[0], c[1]
         kw: dict[str, Any] = {"amount": None if n is None else sign * n}
+        if n is None and sign < 0:  # "gets -X STR": the sign of the X
+            kw["minus"] = True
         per = _one(c, Quantity)
         if per is not None:
             kw["x"] = per
@@ -2885,7 +2990,8 @@ class _Reader(Transformer[Token, Any]):
 
     def v_str_choice(self, c: list[Any]) -> list[tuple[EffectKind, dict[str, Any]]]:
         s1, n1, s2, n2 = c
-        opts = tuple(((EffectKind.STR_MOD, {"amount": None if n is None else s * n}),) for s, n in ((s1, n1), (s2, n2)))
+        opts = tuple(((EffectKind.STR_MOD, {"amount": None if n is None else s * n, "minus": n is None and s < 0}),)
+                     for s, n in ((s1, n1), (s2, n2)))
         return [(EffectKind.CHOICE, {"amount": None, "options": opts})]
 
     def v_power(self, c: list[Any]) -> list[tuple[EffectKind, dict[str, Any]]]:
@@ -2932,6 +3038,14 @@ class _Reader(Transformer[Token, Any]):
 
     def v_cannot(self, c: list[Any]) -> list[tuple[EffectKind, dict[str, Any]]]:
         return [(EffectKind.PROHIBIT, {"amount": None, "prohibited": ev}) for ev in c if isinstance(ev, EventKind)]
+
+    def v_cannot_attack_that_type(self, c: list[Any]) -> list[tuple[EffectKind, dict[str, Any]]]:
+        """"that character cannot be declared as an attacker in challenges of that type": only in challenges of the
+        type chosen before (``named``)."""
+        if not self.ctx.named_type:
+            _fail("'of that type' with no challenge type chosen")
+        return [(EffectKind.PROHIBIT, {"amount": None, "prohibited": EventKind.DECLARED_ATTACKER,
+                                       "named": Named.CHALLENGE_TYPE})]
 
     def v_cannot_leave(self, c: list[Any]) -> list[tuple[EffectKind, dict[str, Any]]]:
         return [(EffectKind.PROHIBIT, {"amount": None, "prohibited": EventKind.LEAVES_PLAY})]
@@ -3085,6 +3199,45 @@ class _Reader(Transformer[Token, Any]):
     # ------------------------------------------------------------ a player as the subject
     def player_vp(self, c: list[Any]) -> list[Any]:
         return [x for x in c if callable(x)]
+
+    def pv_may_all(self, c: list[Any]) -> list[Any]:
+        """"each opponent may return ... and reveal a new plot card": "may" governs the whole list: the first verb is
+        the player's choice, each other one happens if that player did it (not one without the other)."""
+        makes = [x for x in c if callable(x)]
+        did = Condition(CondWord.IF, TestKind.DID)
+
+        def make(player: Target) -> list[Effect]:
+            out = [replace(e, optional=True) for e in makes[0](player)]
+            for m in makes[1:]:
+                for e in m(player):
+                    if e.condition is not None:
+                        _fail("a condition inside a list of what a player may do")
+                    out.append(replace(e, condition=did))
+            return out
+        return [make]
+
+    def pv_return_plot(self, c: list[Any]) -> Any:
+        """"each opponent may return his or her revealed plot card to his or her plot deck": that player's revealed
+        plot goes back to that player's plot deck (not to the used pile)."""
+        np, whose = c
+        s = np.target.subject
+        theirs = s.player_role is PlayerRole.THAT and whose.role is PlayerRole.THAT and s.zone is Zone.PLAY
+        if np.pronoun or np.target.ref is not TargetRef.CHOSEN or np.target.also or s.card_type is not CardKind.PLOT \
+                or not theirs or set_fields(s) - {"scope", "card_type", "zone", "player_role"}:
+            _fail("returning a card other than that player's revealed plot to a plot deck")
+
+        def make(player: Target) -> list[Effect]:
+            mine = Subject(_OWN.get(player.subject.scope, Scope.ANY), CardKind.PLOT, zone=Zone.PLAY)
+            return [Effect(EffectKind.MOVE_CARD, 1, Target(TargetRef.CHOSEN, mine), to_zone=Zone.PLOT_DECK,
+                           chooser=player)]
+        return make
+
+    def pv_reveal_plot(self, c: list[Any]) -> Any:
+        """"... and reveal a new plot card": that player reveals one of their own plot cards from their plot deck."""
+        def make(player: Target) -> list[Effect]:
+            mine = Subject(_OWN.get(player.subject.scope, Scope.ANY), CardKind.PLOT, zone=Zone.PLOT_DECK)
+            return [Effect(EffectKind.REVEAL, 1, Target(TargetRef.CHOSEN, mine), chooser=player)]
+        return make
 
     def _pv(self, kind: EffectKind, amount: int | None = 1, **kw: Any) -> Any:
         def make(player: Target) -> list[Effect]:

@@ -50,13 +50,13 @@ SYNONYMS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "opponent": "opponent", "opponents": "opponent",
     "control": "control controller controls", "controls": "control controller", "controlled": "control controls",
     "own": "own owner owns you", "owned": "own owns", "owner": "deck hand move own owner owns pile return",
-    "player": "any player", "each": "any chosen each", "all": "each", "any": "any chosen each", "up": "up",
-    "number": "up x", "kneeling": "standing", "standing": "standing", "knelt": "kneel knelt",
+    "player": "any opponent_controls player", "each": "any chosen each", "all": "each", "any": "any chosen each",
+    "up": "up", "number": "up x", "kneeling": "standing", "standing": "standing", "knelt": "kneel knelt",
     "stood": "stand stood", "non-": "non not", "unique": "unique",
     "play": "discard discarded enters play played playing put", "enters": "enters", "enter": "enters",
     "leaves": "leave leaves", "leave": "leaves", "killed": "kill killed", "discarded": "discard discarded",
     "sacrificed": "sacrifice sacrificed", "returned": "return returned", "would": "would",
-    "reveal": "reveal revealed", "revealed": "claim play resolve revealed", "plot": "claim plot",
+    "reveal": "reveal revealed", "revealed": "claim gold_value play resolve revealed", "plot": "claim gold_value plot",
     "card": "attachment card character claim draw event faction hand location plot",
     "cards": "card draw hand plot search", "then": "then", "instead": "instead", "unless": "unless",
     "while": "while", "during": "during in", "win": "win won", "wins": "win", "won": "win winning won",
@@ -132,8 +132,11 @@ FIELD_WORDS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "prohibited": "cannot", "than": "than", "challenge": "challenge challenges", "from_zone": "from your",
     "token": "token tokens", "factions": "affiliation", "replaces": "instead normal effects",
     "count": "more", "plus": "higher than", "same_title": "same title sacrificed", "maximum": "maximum",
-    "x_not": "x cannot", "total": "total",
+    "x_not": "x cannot", "total": "total", "minus": "-", "participant_count": "more",
 }.items()}
+
+#: Words a tri-state flag set to ``False`` also stands for ("another card" after a chosen one: ``chosen=False``).
+FALSE_WORDS: dict[str, frozenset[str]] = {"chosen": frozenset({"another"})}
 
 #: The same, for a field of one kind of node only: (node class, field) -> words.
 NODE_FIELD_WORDS: dict[tuple[str, str], frozenset[str]] = {
@@ -165,7 +168,7 @@ def _walk(node: object, out: set[str]) -> None:
                 if v:
                     out |= {f.name, *f.name.split("_")} | FIELD_WORDS.get(f.name, frozenset())
                 elif f.default is None:  # a tri-state flag set to False: "non-unique", "kneeling"
-                    out |= {"non", "not", f.name}
+                    out |= {"non", "not", f.name} | FALSE_WORDS.get(f.name, frozenset())
                 continue
             if f.name in ("amount", "value", "count") and v is None:
                 out.add("x")

@@ -777,9 +777,12 @@ _EFFECTS: dict[EffectKind, Entry] = {
     EffectKind.RESOLVE_ABILITY: Entry("initiate the when revealed ability of a plot as if it had just been revealed",
                                       ("When Revealed",), frozenset({TargetRef.CHOSEN, TargetRef.SELF}), (), (),
                                       (EventKind.PLOT_REVEALED,)),
+    EffectKind.STR_MOD: Entry("modify STR (not tracked by the loop model); a modifier of more than 0 increases the "
+                              "card's STR", ("Modifiers",), _ANY_CARD | _PLAYER | _NEXT,
+                              events=(EventKind.STR_INCREASED,), untracked="STR"),
     **{kind: Entry(f"modify {what} (not tracked by the loop model)", ("Modifiers",), _ANY_CARD | _PLAYER | _NEXT,
                    untracked=what) for kind, what in (
-        (EffectKind.STR_MOD, "STR"), (EffectKind.ICON_MOD, "challenge icons"), (EffectKind.KEYWORD_MOD, "keywords"),
+        (EffectKind.ICON_MOD, "challenge icons"), (EffectKind.KEYWORD_MOD, "keywords"),
         (EffectKind.TRAIT_MOD, "traits"), (EffectKind.CLAIM_MOD, "claim"), (EffectKind.INCOME_MOD, "income"),
         (EffectKind.RESERVE_MOD, "reserve"), (EffectKind.INITIATIVE_MOD, "initiative"),
         (EffectKind.DOMINANCE_MOD, "dominance STR"), (EffectKind.CONTRIBUTE_STR, "STR contributed to a challenge"),
@@ -1001,6 +1004,8 @@ def raises(part: Cost | Effect, rules: Rules = RULES) -> tuple[tuple[EventKind, 
     mv = move_of(part, rules)
     src = mv.src if mv is not None else None
     out: list[tuple[EventKind, Place | None]] = [(ev, src) for ev in e.events]
+    if isinstance(part, Effect) and (part.minus or part.amount is not None and part.amount <= 0):
+        out = [x for x in out if x[0] is not EventKind.STR_INCREASED]  # "gets -2 STR" increases nothing
     if mv is not None:
         for ev in (*mv.would, *mv.after):
             if (ev, src) not in out:

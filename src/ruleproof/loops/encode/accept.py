@@ -122,15 +122,17 @@ _CARD_TYPES = frozenset({"character", "location", "attachment", "event", "agenda
 _TRIGGER_READ = frozenset({"event", "subject", "phase", "also_events", "means", "from_zone", "in_challenge", "amount",
                            "also_zones"})
 _TRIGGER_WIDENING = frozenset({"unopposed", "by_str", "participants", "as_role", "challenge", "also_challenges",
-                               "to_zone"})
+                               "to_zone", "participant_count"})
 _NEVER_IN_CYCLE = frozenset({Means.ASSAULT, Means.AMBUSH})
 #: Card events a cycle can raise (and a pending trigger can be about).
 CARD_EVENTS = frozenset({
     EventKind.KNELT, EventKind.STOOD, EventKind.KILLED, EventKind.WOULD_BE_KILLED, EventKind.SACRIFICED,
     EventKind.WOULD_BE_SACRIFICED, EventKind.LEAVES_PLAY, EventKind.WOULD_LEAVE_PLAY, EventKind.ENTERS_PLAY,
     EventKind.GAIN_POWER, EventKind.DISCARDED, EventKind.WOULD_BE_DISCARDED, EventKind.RETURNED_TO_HAND,
-    EventKind.WOULD_BE_RETURNED_TO_HAND, EventKind.PUT_INTO_SHADOWS, EventKind.SAVED,
+    EventKind.WOULD_BE_RETURNED_TO_HAND, EventKind.PUT_INTO_SHADOWS, EventKind.SAVED, EventKind.STR_INCREASED,
 })
+#: Card events only an effect raises in the model (a STR modifier): "by a card effect" restricts nothing of them.
+_BY_EFFECTS = frozenset({EventKind.STR_INCREASED})
 #: Ability fields the model reads (any other field set: not modelled).
 _ABILITY_READ = frozenset({"type", "trigger", "costs", "effects", "limit", "phase", "optional", "keyword",
                            "keyword_value", "compiled", "text", "cannot_be_canceled", "conditions", "any_player", "x",
@@ -452,6 +454,14 @@ def _part_problem(part: Cost | Effect, rules: Rules, ability: Ability, card: Car
         return f"{what}: target '{ref.value}' is not modelled by the loop encoder"
     if ref is TargetRef.ATTACHED and card.type != "attachment":
         return "'attached' on a card that is not an attachment"
+    plot = part.target.subject.card_type is CardKind.PLOT
+    if isinstance(part, Effect) and plot and part.kind is EffectKind.REVEAL and \
+            (part.chooser is not None or part.target.subject.scope not in (Scope.YOU, Scope.YOU_OWN, Scope.ANY)):
+        # "each opponent may ... reveal a new plot card": the model reveals only the initiating player's plots
+        return f"{what}: a plot card another player reveals is not modelled by the loop encoder"
+    if plot and entry.move is not None and part.kind is not EffectKind.REVEAL:
+        # "return his or her revealed plot card to his or her plot deck": a revealed plot is not a card in play
+        return f"{what}: a plot card moved from where it is is not modelled by the loop encoder"
     if isinstance(part, Effect) and part.kind is EffectKind.CHOICE:  # each option as an effect of its own
         if not part.options:
             return f"{what}: its options were not read"
@@ -687,7 +697,8 @@ def _trigger_problem(t: Trigger, a: Ability, label: str, out: list[LeftOut]) -> 
         out.append(LeftOut(label, f"trigger: the restriction '{f}' is not modelled", Direction.WIDENS))
     if t.amount is not None and t.amount > 1:  # "after 3 or more characters are declared": how many is not tracked
         out.append(LeftOut(label, f"trigger: '{t.amount} or more' is not modelled", Direction.WIDENS))
-    if t.means is not None and t.means not in _NEVER_IN_CYCLE:
+    by_effect = t.means is Means.CARD_EFFECT and t.event in _BY_EFFECTS and not t.also_events
+    if t.means is not None and t.means not in _NEVER_IN_CYCLE and not by_effect:
         return f"trigger: 'by {t.means.value}' is not modelled by the loop encoder"
     if t.from_zone is not None and t.from_zone.value not in ("hand",):
         return f"trigger: from the {t.from_zone.value.replace('_', ' ')} is not modelled by the loop encoder"
@@ -847,6 +858,16 @@ def encode(candidate: Candidate, abilities: Mapping[str, Sequence[Ability]], car
                                    f"{first.code} in play it can only be its duplicate (Unique Cards, Duplicates)",
                                    Direction.NARROWS))
             continue
+        twin = next((c for c in used if c.code in candidate.cards and c.owner == k.owner and same_card(c.code, k.code)),
+                    None)
+        if twin is not None and any(initiated(a) for a in abilities.get(k.code, ())) and \
+                any(not same_card(c, twin.code) for c, _ in candidate.abilities):
+            # Margaery Tyrell and two Highgarden Courtiers, one on the cycle: once its "Limit once per phase" is spent,
+            # the other copy can take its turn (limits are per copy) while Margaery repeats: a walk through Margaery
+            # twice, no candidate's pass (copies alone taking turns are a candidate of their own)
+            dropped.append(LeftOut(f"{k.name} ({k.code})", f"another copy of {twin.name} ({twin.code}), off the cycle: "
+                                   "its abilities could take the turn of the cycle's copy once that copy's are spent "
+                                   "(not run by the model)", Direction.NARROWS))
         used.append(k)
     for code in candidate.cards:
         card = cards.get(code)

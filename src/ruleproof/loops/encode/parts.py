@@ -30,10 +30,11 @@ from ruleproof.cards.semantics import (
     entry_of,
     move_of,
     place_of,
+    raises,
     src_places,
 )
 from ruleproof.dsl import And, Bool, If, Int, Not, Or, Term
-from ruleproof.loops.encode.accept import deck_end_move, ongoing_kill, search_move, that_many
+from ruleproof.loops.encode.accept import CARD_EVENTS, deck_end_move, ongoing_kill, search_move, that_many
 from ruleproof.loops.encode.step import AbilityStep, ban_name, false, pending_name, true
 
 __all__ = ["COST_ENCODERS", "EFFECT_ENCODERS", "CostEncoder", "EffectEncoder"]
@@ -415,7 +416,11 @@ def _effect_untracked(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: int) 
 
     # a modifier's amount is its value ("gets -4 STR"), not a number of cards: it chooses one card
     count = amt if ef.target.ref is TargetRef.CHOSEN and ef.kind not in _MODIFIERS else 1
-    s.effect_targets(tag, ef.target, count, eligible)
+    sel = s.effect_targets(tag, ef.target, count, eligible)
+    for ev, _ in raises(ef, s.ctx.rules):  # "after a character's STR is increased by a card effect"
+        if ev in CARD_EVENTS:
+            for k, cond in sel.items():
+                s.emit(ev, k, And(cond, s.sym[("zone", k)] == Place.PLAY.value))
 
 
 #: Effects whose amount is the value they add or take away (Effect: "amount sign for modifiers"), not a count of cards.
