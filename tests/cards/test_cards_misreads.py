@@ -277,3 +277,17 @@ def test_the_card_that_paid_is_it_whichever_alternative_it_fits(pool) -> None:
     (part,) = ability(pool, "02021").effects
     assert part.kind is EffectKind.PARTICIPATE
     assert [t.ref for t in (part.target, *part.target.also)] == [TargetRef.COST, TargetRef.COST]
+
+
+@pytest.mark.parametrize(("code", "kind"), [("08050", AbilityType.ACTION), ("00336", AbilityType.WHEN_REVEALED),
+                                            ("11036", AbilityType.REACTION)])
+def test_another_on_an_event_or_plot_is_another_than_the_card_named_before(pool, code: str, kind: AbilityType) -> None:
+    """08050 Sparring in Secret "kneel a «Knight» character to choose and stand another «Knight» character", 00336
+    Melisandre's Gambit "kill a character you control ... put another character into play", 11036 Serve. Obey.
+    Protect. "return a [martell] character to your hand to put a different [martell] character into play": ~ is an
+    event or a plot, so "another" is another than the card knelt, killed or returned (``chosen=False``), not "not ~"
+    (which restricted nothing: the same card could come back)."""
+    a = ability(pool, code, kind)
+    assert uncovered(a) == []
+    (e,) = [x for x in a.effects if x.kind in (EffectKind.STAND, EffectKind.PUT_INTO_PLAY)]
+    assert e.target.subject.chosen is False and e.target.subject.other is False

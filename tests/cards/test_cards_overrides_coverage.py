@@ -138,8 +138,8 @@ def test_the_pools_coverage_does_not_fall(pool) -> None:
     cov = coverage(compile_pool(pool))
     ini = cov.initiated
     assert ini.total == 1835
-    assert ini.full >= 0.60 * ini.total  # 1,277 of 1,835 today
-    assert ini.structured >= 0.95 * ini.total  # 1,797 today
+    assert ini.full >= 0.60 * ini.total  # 1,275 of 1,835 today
+    assert ini.structured >= 0.95 * ini.total  # 1,796 today
     assert ini.effects_read >= 1666
     assert ini.full + ini.partial + ini.unsupported == ini.total
     assert ini.full <= ini.effects_read <= ini.structured <= ini.total

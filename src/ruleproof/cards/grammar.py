@@ -1053,6 +1053,14 @@ class _Reader(Transformer[Token, Any]):
         if other:
             fields["other"] = True
             also = tuple(dict(a, other=True) for a in also)
+        if fields.get("other") and not also and self._not_self_kind(fields.get("card_type")):
+            # "kneel a «Knight» character to choose and stand another «Knight» character" on an event: ~ is no
+            # character, so "another" is another than the card named before (not among the cards chosen or paid)
+            ante = self.ctx.antecedent
+            if ante is None or self.ctx.gap or ante[0].ref not in (TargetRef.CHOSEN, TargetRef.COST):
+                _fail("'another' with no card named before it")
+            del fields["other"]
+            fields["chosen"] = False
         if fields.pop("_each_player", False):
             # "choose a standing character controlled by each player": one card of each player, chosen by the
             # ability's controller (two players: one you control and one your opponent controls); "each of those
@@ -1064,6 +1072,11 @@ class _Reader(Transformer[Token, Any]):
                             for sc in (Scope.YOU_CONTROL, Scope.OPPONENT_CONTROLS))
             return replace(mine, conj=(theirs,))
         return _NP(Target(ref, _subj(fields), tuple(Target(ref, _subj(dict(a))) for a in also)), count, up_to)
+
+    def _not_self_kind(self, kind: CardKind | None) -> bool:
+        """Can this card (~) never fit a filter of card type ``kind`` (an event's "another character")?"""
+        mine = self.ctx.card_kind
+        return kind not in (None, CardKind.CARD, mine) and mine in (CardKind.EVENT, CardKind.PLOT, CardKind.AGENDA)
 
     def np_any_number_union(self, c: list[Any]) -> _NP:
         """"any number of «Direwolf» characters and characters with a «Direwolf» attachment": any number of cards,

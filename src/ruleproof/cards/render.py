@@ -136,7 +136,7 @@ FIELD_WORDS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
 }.items()}
 
 #: Words a tri-state flag set to ``False`` also stands for ("another card" after a chosen one: ``chosen=False``).
-FALSE_WORDS: dict[str, frozenset[str]] = {"chosen": frozenset({"another"})}
+FALSE_WORDS: dict[str, frozenset[str]] = {"chosen": frozenset({"another", "different"})}
 
 #: The same, for a field of one kind of node only: (node class, field) -> words.
 NODE_FIELD_WORDS: dict[tuple[str, str], frozenset[str]] = {
