@@ -325,6 +325,9 @@ def _scenarios(mod: ModuleType, where: SourceLoc) -> tuple[tuple[tuple[str, tupl
     for c in raw:
         if not isinstance(c, str) or c not in scen:
             raise InputError(f"CHECKED names an unknown scenario {clip(repr(c))}", where)
+    twice = sorted({c for c in raw if raw.count(c) > 1})
+    if twice:
+        raise InputError(f"CHECKED names the scenario {clip(repr(twice[0]))} twice", where)
     return tuple(out), tuple(raw)
 
 

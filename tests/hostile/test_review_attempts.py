@@ -13,6 +13,7 @@ import json
 import os
 import stat
 import tempfile
+import warnings
 from pathlib import Path
 
 import pytest
@@ -143,6 +144,8 @@ def test_malformed_scenarios(json_mode: bool) -> None:
     assert "SCENARIOS['default'] must be a dict of parameter name -> value, got 5" in line
     line = attempt("check", str(FIX / "checked_str.py"), *extra, expect={2}).error_line()
     assert "CHECKED must be a non-empty list of scenario names" in line
+    line = attempt("check", str(FIX / "checked_twice.py"), *extra, expect={2}).error_line()
+    assert "checked_twice.py: " in line and "CHECKED names the scenario 'd' twice" in line
 
 
 def test_raising_models_held() -> None:
@@ -324,6 +327,20 @@ def test_malformed_pools_are_bad_input(tmp_path: Path) -> None:
         if name == "deepnest":
             attempt("graph", "--what", "abilities", "--cards", "01001", "--pool", str(pool), "--format", "dot",
                     "--out", str(tmp_path / "x.dot"), expect={2})
+
+
+def test_a_schema_whose_reference_leads_nowhere(tmp_path: Path) -> None:
+    """A pack schema naming a card schema that is not there is bad input at the pack, without a deprecation."""
+    pool = make_pool(tmp_path / "dangling", {"Core.json": one_card_pack()})
+    pack_schema = json.loads((pool / "pack.schema.json").read_text(encoding="utf-8"))
+    text = json.dumps(pack_schema).replace('"card.schema.json"', '"no-such.schema.json"')
+    assert "no-such.schema.json" in text
+    (pool / "pack.schema.json").write_text(text, encoding="utf-8")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)
+        line = attempt("cards", "coverage", str(pool), expect={2}).error_line()
+    assert line.endswith("error: the pool's schema cannot validate this file: Unresolvable: no-such.schema.json")
+    assert "Core.json: error:" in line
 
 
 def test_an_unreadable_pack(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

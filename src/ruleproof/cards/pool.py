@@ -259,8 +259,8 @@ def load_pool(pool_dir: str | Path | None = None, *, validate: bool = True) -> P
         if validator is not None:
             try:
                 errors = sorted(validator.iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path])
-            except (jsonschema.exceptions.SchemaError, jsonschema.exceptions.RefResolutionError,
-                    referencing.exceptions.Unresolvable, TypeError, RecursionError) as exc:
+            except (jsonschema.exceptions.SchemaError, referencing.exceptions.Unresolvable, TypeError,
+                    RecursionError) as exc:
                 raise InputError(f"the pool's schema cannot validate this file: {clip(exc)}",
                                  SourceLoc(str(path))) from None
             if errors:
