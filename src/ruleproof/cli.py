@@ -200,7 +200,6 @@ def check(model: str | None, props: tuple[str, ...], depth: int, kmax: int, engi
     plan_budget = check_budget(time_limit, memory_limit, rlimit)
     check_target(workers, scheduler)
     overrides = parse_params(params)
-    trace_path = _trace_dir(trace_dir)
     opts = Options(depth=depth, kmax=kmax, timeout=timeout, skip_checks=skip_checks, rule_coverage=rule_coverage,
                    rlimit=plan_budget.rlimit)
     mode = output_mode(as_json, as_jsonl)
@@ -223,6 +222,8 @@ def check(model: str | None, props: tuple[str, ...], depth: int, kmax: int, engi
         sources = tuple((sp.name, display_path(str(sp.properties_file)) if sp.properties_file else "") for sp in specs)
         text = TextOptions(-1 if quiet else 1 if verbose else 0, witnesses, report_width(s.out), ids, trace_format,
                            sources)
+        # created only once every option and the model have been accepted: a refused run leaves nothing behind
+        trace_path = _trace_dir(trace_dir)
         rep = _CheckReport(s, name, mode, text, trace_path, expected, plan_budget.as_json(timeout))
         with Activity(s.err) as activity:
             rep.activity = activity

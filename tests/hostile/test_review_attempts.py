@@ -136,6 +136,18 @@ def test_a_build_that_never_returns_is_stopped() -> None:
     assert "loops_forever.py:" in line and "did not finish within 1 s" in line
 
 
+def test_a_refused_check_creates_no_trace_directory(tmp_path: Path) -> None:
+    """--trace-dir is created only once the options and the model are accepted."""
+    traces = tmp_path / "traces"
+    attempt("check", COUNTER, "--trace-dir", str(traces), "--json", "--jsonl", expect={2})
+    attempt("check", str(tmp_path / "no_such_model.py"), "--trace-dir", str(traces), expect={2})
+    attempt("check", str(FIX / "checked_str.py"), "--trace-dir", str(traces), expect={2})
+    attempt("check", COUNTER, "--trace-dir", str(traces), "--param", "no_such_param=1", expect={2})
+    assert not traces.exists()
+    attempt("check", COUNTER, "--trace-dir", str(traces), expect={0, 1})
+    assert traces.is_dir()
+
+
 @pytest.mark.parametrize("json_mode", [False, True])
 def test_malformed_scenarios(json_mode: bool) -> None:
     """6.22, 7.13 (SCENARIOS value is 5); 6.20, 6.21 held."""
