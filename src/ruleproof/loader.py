@@ -31,6 +31,7 @@ and line of the user's code that raised it.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import importlib.util
 import inspect
@@ -505,13 +506,19 @@ def plan(path: str | Path | None, scenario: str | None = None, properties: str |
     if scenario is not None and not scenario.strip():
         raise InputError("--scenario needs a scenario name (omit it to check each system's checked scenarios)")
     out: list[tuple[SystemSpec, str]] = []
+    known: set[str] = set()
     for spec in specs if specs is not None else discover(path, properties):
+        known.update(n for n, _ in spec.scenarios)
         if scenario is None:
             out.extend((spec, n) for n in spec.checked)
         elif scenario in dict(spec.scenarios):
             out.append((spec, scenario))
     if scenario is not None and not out:
-        raise InputError(f"no system of this model has a scenario '{clip(scenario)}'")
+        close = difflib.get_close_matches(scenario, sorted(known), n=1)
+        hint = f" (did you mean '{clip(close[0])}'?)" if close else ""
+        listed = ", ".join(sorted(known)[:20]) + (", ..." if len(known) > 20 else "")
+        raise InputError(f"no system of this model has a scenario '{clip(scenario)}'{hint}; its scenarios: "
+                         f"{clip(listed)}")
     return out
 
 

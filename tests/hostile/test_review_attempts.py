@@ -136,6 +136,12 @@ def test_a_build_that_never_returns_is_stopped() -> None:
     assert "loops_forever.py:" in line and "did not finish within 1 s" in line
 
 
+def test_an_unknown_scenario_names_the_scenarios_there_are() -> None:
+    line = attempt("check", COUNTER, "--scenario", "defualt", expect={2}).error_line()
+    assert line.endswith("error: no system of this model has a scenario 'defualt' (did you mean 'default'?); "
+                         "its scenarios: default")
+
+
 def test_a_refused_check_creates_no_trace_directory(tmp_path: Path) -> None:
     """--trace-dir is created only once the options and the model are accepted."""
     traces = tmp_path / "traces"
