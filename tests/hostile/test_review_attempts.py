@@ -142,6 +142,29 @@ def test_an_unknown_scenario_names_the_scenarios_there_are() -> None:
                          "its scenarios: default")
 
 
+def test_deck_lists_against_the_deckbuilding_limits(tmp_path: Path) -> None:
+    """Deckbuilding: up to 3 copies of a draw-deck card, a plot once but one plot of the deck twice; a byte that
+    is not UTF-8 is named at its line (a byte-order mark is not a line of its own)."""
+    def deck(name: str, data: bytes) -> str:
+        path = tmp_path / name
+        path.write_bytes(data)
+        return str(path)
+
+    line = attempt("loops", "--deck", deck("jaime.txt", b"3x 01087\n01087\n"), expect={2}).error_line()
+    assert line.endswith("jaime.txt:2: error: 4 copies of Ser Jaime Lannister (01087): a deck holds at most 3 "
+                         "(Deckbuilding)")
+    line = attempt("loops", "--deck", deck("huge.txt", b"10000000000000000000000x 01087\n"), expect={2}).error_line()
+    assert "huge.txt:1: error: 10000000000000000000000 copies of Ser Jaime Lannister" in line
+    line = attempt("loops", "--deck", deck("plots.txt", b"2x 01002\n2 01003\n"), expect={2}).error_line()
+    assert line.endswith("plots.txt:2: error: a second plot with 2 copies (A Game of Thrones, after A Feast for "
+                         "Crows): only one plot of a plot deck may be duplicated (Deckbuilding)")
+    attempt("loops", "--deck", deck("legal.txt", b"2x 01002\n01003\n3x 01087\n"), expect={0, 3})
+    line = attempt("loops", "--deck", deck("latin1.txt", b"\xef\xbb\xbf01001\n01002\n\xff01003\n"),
+                   expect={2}).error_line()
+    assert line.endswith("latin1.txt:3: error: the deck list is not UTF-8 text: byte 0xff cannot be read (save "
+                         "the file as UTF-8)")
+
+
 def test_a_refused_check_creates_no_trace_directory(tmp_path: Path) -> None:
     """--trace-dir is created only once the options and the model are accepted."""
     traces = tmp_path / "traces"

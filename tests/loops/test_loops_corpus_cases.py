@@ -385,6 +385,6 @@ def test_a_unique_card_of_a_deck_is_one_copy(tmp_path: Any) -> None:
     """'3x Left Hand Lew' (unique) is one Lew in play; the others could only be duplicates: one card, as with
     --cards 19009."""
     deck = tmp_path / "deck.txt"
-    deck.write_text("3x 19009\n1x 19009\n", encoding="utf-8")
+    deck.write_text("2x 19009\n1x 19009\n", encoding="utf-8")
     status, doc = _loops(extra=("--deck", str(deck)))
     assert status == 0 and doc["complete"] is True and doc["coverage"]["cards"] == 1 and doc["loops"] == []

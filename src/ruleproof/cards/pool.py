@@ -458,17 +458,42 @@ def parse_deck(text: str, pool: Pool, source: str = "<deck>") -> Deck:
             rest, pack = pm.group(1).strip(), pm.group(2).strip()
         if not rest:
             raise InputError(f"malformed deck line '{clip(line)}' (no card)", loc)
-        entries.append(DeckEntry(_resolve(rest, pack, pool, loc), count, loc))
+        card = _resolve(rest, pack, pool, loc)
+        _check_copies(card, count, entries, loc)
+        entries.append(DeckEntry(card, count, loc))
     return Deck(tuple(entries), source, name, faction)
+
+
+def _check_copies(card: Card, count: int, entries: list[DeckEntry], loc: SourceLoc) -> None:
+    """Deckbuilding's limits on copies: a draw-deck card's deck limit; a plot once, one plot of the deck twice."""
+    held = count + sum(e.count for e in entries if e.card.code == card.code)
+    limit = 2 if card.type == "plot" else card.deck_limit  # the data's plot limit of 1 is not the rule's
+    if held > limit:
+        raise InputError(f"{held} copies of {clip(card.name)} ({card.code}): a deck holds at most {limit} "
+                         f"(Deckbuilding)", loc)
+    if card.type == "plot" and held == 2:
+        twice = {e.card.code: e.card.name for e in entries if e.card.type == "plot" and e.card.code != card.code
+                 and sum(f.count for f in entries if f.card.code == e.card.code) == 2}
+        if twice:
+            other = next(iter(twice.values()))
+            raise InputError(f"a second plot with 2 copies ({clip(card.name)}, after {clip(other)}): only one plot "
+                             f"of a plot deck may be duplicated (Deckbuilding)", loc)
 
 
 def load_deck(path: str | Path, pool: Pool | None = None) -> Deck:
     """Read and parse a deck-list file (see :func:`parse_deck`); a list that names no card is an error."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8-sig")  # a byte-order mark (Windows Notepad) is not part of the first line
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read deck list: {clip(exc)}", SourceLoc(str(p))) from None
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read deck list: {clip(exc.strerror or exc)}", SourceLoc(str(p))) from None
+    body = raw.removeprefix(b"\xef\xbb\xbf")  # a byte-order mark (Windows Notepad) is not part of the first line
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = body.count(b"\n", 0, exc.start) + 1
+        raise InputError(f"the deck list is not UTF-8 text: byte 0x{body[exc.start]:02x} cannot be read "
+                         f"(save the file as UTF-8)", SourceLoc(str(p), line)) from None
     deck = parse_deck(text, pool if pool is not None else load_pool(), str(p))
     if not deck.codes():  # an empty list must not widen a search to the whole pool
         raise InputError("the deck list names no card (an empty deck is not the whole pool: omit --deck for that)",
