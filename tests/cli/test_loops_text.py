@@ -29,7 +29,17 @@ def test_default_streams_a_line_per_loop_found_then_the_report() -> None:
     assert code == 3  # a limited loop, and an ability not read in full: not complete
     assert lines[:3] == [LIMITED, "", "== not read in full (1; 1 could close a cycle through the unread text)"]
     assert not any(line.startswith(("[1/3]", "[2/3]")) for line in lines)  # not loops: in the report only
-    assert "== not_a_loop (2)" in lines and lines[-1].startswith("cards: 1  candidates: 3  analysed: 3")
+    # two copies of one card: the line counts the copies searched, and says they are one card
+    assert "== not_a_loop (2)" in lines and lines[-1].startswith("cards: 2 (1 distinct)  candidates: 3  analysed: 3")
+
+
+def test_json_counts_the_distinct_cards_and_the_copies() -> None:
+    import json
+
+    code, lines = _lines([*ARGS, "--json"])
+    assert code == 3
+    cov = json.loads("\n".join(lines))["coverage"]
+    assert (cov["cards"], cov["copies"]) == (1, 2)
 
 
 def test_verbose_streams_every_candidate_in_order_as_it_is_classified(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -74,6 +74,33 @@ def test_control_sequences_in_a_card_never_reach_the_terminal(tmp_path: Path) ->
     assert obj["unread"][0]["name"] == evil["name"]
 
 
+def test_a_line_break_or_a_huge_phrase_in_a_card_is_one_clipped_line_of_the_text_report(tmp_path: Path) -> None:
+    """Card text reached the text report as it was: a line break in a name could forge a line of the report
+    ("complete: ..."), and an unread phrase of 100,000 characters was one 100,000-character line.  Text shows each
+    name and phrase on one line, clipped (and says how long it was); JSON keeps the whole text."""
+    import json
+
+    from ruleproof.cards.pool import default_pool_dir
+    from ruleproof.loops.cli import PHRASE_LIMIT, REASON_LIMIT
+
+    core = json.loads((default_pool_dir() / "packs" / "Core.json").read_text(encoding="utf-8"))
+    card = next(c for c in core["cards"] if c["code"] == "01163")
+    forged = "complete: every ability read in full and every candidate decided"
+    huge = "A" * 100_000
+    evil = {**card, "name": f"Two\n{forged}", "text": f"<b>Reaction:</b> After you win {huge}\n, gain 1 gold."}
+    pool = make_pool(tmp_path / "pool", {"X.json": json.dumps({**core, "cards": [evil]})})
+    text = attempt("loops", "--pool", str(pool), "--cards", "01163", expect={3}).out
+    lines = text.splitlines()
+    assert forged not in lines and not any(line.startswith(forged) for line in lines)
+    assert f"Two\\u000a{forged} (01163#0)" in text
+    assert max(len(line) for line in lines) <= REASON_LIMIT + 100
+    assert any(len(line) > PHRASE_LIMIT and "characters)" in line for line in lines)  # clipped, with its length
+    assert lines[-1].startswith("cards: 1  candidates:")
+    obj = attempt("loops", "--pool", str(pool), "--cards", "01163", "--json", expect={3}).json
+    assert obj["unread"][0]["name"] == evil["name"]
+    assert any(huge.lower() in p for p in obj["unread"][0]["phrases"])
+
+
 def test_control_sequences_in_a_model_and_in_an_error(tmp_path: Path) -> None:
     model = tmp_path / "m.py"
     source = Path(COUNTER).read_text(encoding="utf-8")

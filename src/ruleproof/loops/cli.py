@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -31,7 +32,7 @@ from ruleproof.loops.search import LoopReport, report_json, result_json, top_phr
 from ruleproof.results import TraceStep
 from ruleproof.scale.executor import check_target
 
-__all__ = ["continued_text", "loops", "render_report", "step_actor", "step_changes"]
+__all__ = ["cards_text", "continued_text", "loops", "render_report", "shown", "step_actor", "step_changes"]
 
 EXIT_TEXT = """\b
 Exit status:
@@ -49,6 +50,25 @@ Exit status:
 LOOP_CATEGORIES = (Category.MANDATORY, Category.UNBOUNDED, Category.LIMITED)
 """The categories of a loop found (each with a replayed trace)."""
 
+PHRASE_LIMIT = 600
+"""Most characters of a card's name or of a phrase of its text in the text report (the longest card text of the
+bundled pool has 536); ``--json`` keeps them whole."""
+REASON_LIMIT = 2000
+"""Most characters of a candidate's reason in the text report (the longest of the bundled pool's has under 1,000);
+``--json`` keeps it whole."""
+
+
+_BREAKS = re.compile("[\n\u2028\u2029]")
+
+
+def shown(text: str, limit: int = PHRASE_LIMIT) -> str:
+    """Text from the cards (a name, a phrase, a reason quoting them) as the text report shows it: on one line, a line
+    break written ``\\uXXXX`` (in a card's text it could forge a line of the report), and at most ``limit``
+    characters (then how long it was).  The output stream escapes the other control characters the same way
+    (:class:`ruleproof.cli_support.PrintableStream`)."""
+    one = _BREAKS.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return one if len(one) <= limit else f"{one[:limit]}... ({len(one):,} characters)"
+
 
 def result_line(r: LoopResult, done: int, total: int, width: int = 0) -> str:
     """One candidate as it is classified, for the text stream: ``[done/total] category  cards  [abilities]`` and,
@@ -56,13 +76,13 @@ def result_line(r: LoopResult, done: int, total: int, width: int = 0) -> str:
     head = f"[{done}/{total}] {r.category.value}  {_head(r)}"
     if r.category in LOOP_CATEGORIES or not r.reason:
         return head
-    line = f"{head}  {r.reason}"
+    line = f"{head}  {shown(r.reason, REASON_LIMIT)}"
     return line if not width or len(line) <= width else line[: max(width - 3, len(head))] + "..."
 
 
 def _head(r: LoopResult) -> str:
     """A candidate's cards and abilities (and a limited loop's passes)."""
-    head = f"{' + '.join(r.cards)}  [{', '.join(f'{c}#{i}' for c, i in r.abilities)}]"
+    head = shown(f"{' + '.join(r.cards)}  [{', '.join(f'{c}#{i}' for c, i in r.abilities)}]")
     return head + f"  passes: {r.passes}" if r.category is Category.LIMITED else head
 
 
@@ -137,12 +157,12 @@ def render_report(report: LoopReport, quiet: bool = False) -> str:
                      f"{len(report.through_unread)} could close a cycle through the unread text)")
         for u in report.unread:
             mark = f"  [could link: {', '.join(u.links)}]" if u.links else ""
-            lines.append(f"{u.label} {u.type}{mark}")
-            lines.extend(f"    {p}" for p in u.phrases)
+            lines.append(f"{shown(u.label)} {u.type}{mark}")
+            lines.extend(f"    {shown(p)}" for p in u.phrases)
     elif report.unread:
         lines.append(f"== not read in full: {len(report.unread)} action/triggered abilities, "
                      f"{len(report.through_unread)} could close a cycle through the unread text; commonest phrases:")
-        lines.extend(f"    {n:>5}  {p}" for p, n in top_phrases(report))
+        lines.extend(f"    {n:>5}  {shown(p)}" for p, n in top_phrases(report))
     order = [Category.MANDATORY, Category.UNBOUNDED, Category.LIMITED, Category.NOT_A_LOOP, Category.UNKNOWN,
              Category.UNSUPPORTED]
     for cat in order:
@@ -152,7 +172,7 @@ def render_report(report: LoopReport, quiet: bool = False) -> str:
         lines.append(f"== {cat.value} ({len(rs)})")
         for r in rs:
             lines.append(_head(r))
-            lines.append(f"    {r.reason}")
+            lines.append(f"    {shown(r.reason, REASON_LIMIT)}")
             gain = ", ".join(f"{k} {v:+d}" for k, v in r.net_gain if v)
             if gain and cat in (Category.UNBOUNDED, Category.MANDATORY, Category.LIMITED):
                 lines.append(f"    per pass: {gain}")
@@ -162,13 +182,13 @@ def render_report(report: LoopReport, quiet: bool = False) -> str:
                 for i, s in enumerate(r.trace.steps, 1):
                     ch = ", ".join(f"{k}={v}" for k, v in s.choices)
                     did = step_changes(s)
-                    lines.append(f"    {i:>2}. {step_actor(s.description)}" + (f" ({ch})" if ch else "")
-                                 + (f": {did}" if did else ""))
+                    lines.append(f"    {i:>2}. {shown(step_actor(s.description))}"
+                                 + (f" ({shown(ch)})" if ch else "") + (f": {shown(did, REASON_LIMIT)}" if did else ""))
     if not report.named and not quiet:
         reasons = top_reasons(report)
         if reasons:
             lines.append("== commonest reasons of the candidates not decided")
-            lines.extend(f"    {n:>5}  {p}" for p, n in reasons)
+            lines.extend(f"    {n:>5}  {shown(p, REASON_LIMIT)}" for p, n in reasons)
     if report.complete:
         lines.append("complete: every ability read in full and every candidate decided")
     else:
@@ -194,9 +214,17 @@ def render_report(report: LoopReport, quiet: bool = False) -> str:
             why.append(f"cycles of more than {report.max_length} abilities were not searched (--max-length)")
         lines.append("not complete: " + "; ".join(why) + " (a loop could be missing: unknown)")
     counts = ", ".join(f"{k} {v}" for k, v in report.counts if v)
-    lines.append(f"cards: {report.cards}  candidates: {report.candidates}  analysed: {report.analysed}  "
+    lines.append(f"cards: {cards_text(report)}  candidates: {report.candidates}  analysed: {report.analysed}  "
                  f"({counts})  {report.seconds:.1f}s")
     return "\n".join(lines)
+
+
+def cards_text(report: LoopReport) -> str:
+    """How many cards were searched: each copy once (a code named twice is two copies, yours and the opponent's
+    are two), and how many distinct cards those are when that differs."""
+    if not report.copies or report.copies == report.cards:
+        return str(report.cards)
+    return f"{report.copies} ({report.cards} distinct)"
 
 
 @click.command(name="loops", epilog=EXIT_TEXT)

@@ -108,7 +108,10 @@ class LoopReport:
     ``unread``: the searched cards' action/triggered abilities not read in
     full; ``through_unread``: those whose unread text could close a cycle
     (see the module docstring); ``named``: the cards were named (not the
-    whole pool).
+    whole pool).  ``cards`` counts the distinct card codes searched (their
+    texts, as the coverage figures do); ``copies`` the cards searched, each
+    copy once (a code named twice is two copies; yours and the opponent's
+    are two).
     """
 
     results: tuple[LoopResult, ...]
@@ -123,6 +126,7 @@ class LoopReport:
     max_length: int = 3
     truncated: bool = False
     longer: bool = False
+    copies: int = 0
 
     def loops(self) -> tuple[LoopResult, ...]:
         """The results that are loops (unbounded, mandatory or limited)."""
@@ -345,7 +349,7 @@ def assemble(space: SearchSpace, results: Sequence[LoopResult], t0: float, overr
     return LoopReport(tuple(results), len(space.compiled), len(space.candidates),
                       tuple((c.value, per[c]) for c in Category), tuple(sorted(cov.items())),
                       round(time.monotonic() - t0, 3), unread, through, bool(space.named or space.deck),
-                      space.max_length, space.truncated, space.longer)
+                      space.max_length, space.truncated, space.longer, len(space.abilities))
 
 
 def _result_json(r: LoopResult) -> dict[str, Any]:
@@ -416,7 +420,9 @@ def report_json(report: LoopReport) -> dict[str, Any]:
     stopped at its most candidates; ``longer_cycles_not_searched``: a part of the
     graph has more abilities than ``max_length``, so a longer cycle may exist.
     ``loops`` lists every candidate (not-a-loop, unknown and unsupported ones
-    too, with the reason); ``coverage`` says how many were analysed, and the
+    too, with the reason); ``coverage`` says how many cards were searched
+    (``cards``: distinct codes; ``copies``: each copy once, a code named twice
+    is two), how many candidates were analysed, and the
     top reasons and phrases of the rest.  A candidate with the opponent's
     abilities names their cards ``opp:CODE`` and adds ``players`` (the
     controllers of its abilities) and ``continued_by`` (the players who must
@@ -434,6 +440,7 @@ def report_json(report: LoopReport) -> dict[str, Any]:
         "loops": [_result_json(r) for r in report.results],
         "coverage": {
             "cards": report.cards,
+            "copies": report.copies,
             "candidates": report.candidates,
             "analysed": report.analysed,
             "by_category": counts,
