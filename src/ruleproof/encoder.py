@@ -160,9 +160,54 @@ def _sort(t: Type) -> z3.SortRef:
     return z3.BoolSort() if isinstance(t, BoolT) else z3.IntSort()
 
 
+# Hot paths of building an unrolling.  z3's Python layer checks the sort of every argument of ``And``/``Or`` and of
+# both sides of every pair of ``substitute`` (a new Python object per check): over a whole-pool loop search that was
+# most of the time spent outside the solver.  These make the same Z3 calls on the same terms (so the same terms, and
+# the same answers), with the checks done once where the terms are built (same sorts by construction).
+
+
+def _and(args: Sequence[z3.ExprRef]) -> z3.BoolRef:
+    """``z3.And(*args)`` (the same term); Boolean terms skip z3's per-argument sort coercion."""
+    if args and all(isinstance(a, z3.BoolRef) for a in args):
+        ctx = args[0].ctx
+        arr = (z3.Ast * len(args))(*(a.as_ast() for a in args))
+        return z3.BoolRef(z3.Z3_mk_and(ctx.ref(), len(args), arr), ctx)
+    return z3.And(*args)
+
+
+def _or(args: Sequence[z3.ExprRef]) -> z3.BoolRef:
+    """``z3.Or(*args)`` (the same term); Boolean terms skip z3's per-argument sort coercion."""
+    if args and all(isinstance(a, z3.BoolRef) for a in args):
+        ctx = args[0].ctx
+        arr = (z3.Ast * len(args))(*(a.as_ast() for a in args))
+        return z3.BoolRef(z3.Z3_mk_or(ctx.ref(), len(args), arr), ctx)
+    return z3.Or(*args)
+
+
+class _Subst:
+    """A substitution ``from -> to`` applied to many terms: ``z3.substitute``'s arrays built once.
+
+    Each pair maps a generic constant of a :class:`_Relation` to a state's or a
+    step's constant of the same IR variable or choice, so the sorts agree by
+    construction (``z3.substitute`` would check them again on every call).
+    """
+
+    __slots__ = ("_keep", "_n", "_from", "_to")
+
+    def __init__(self, pairs: Sequence[tuple[z3.ExprRef, z3.ExprRef]]) -> None:
+        self._keep = tuple(pairs)  # the terms stay alive as long as the arrays point to them
+        self._n = len(self._keep)
+        self._from = (z3.Ast * self._n)(*(a.as_ast() for a, _ in self._keep))
+        self._to = (z3.Ast * self._n)(*(b.as_ast() for _, b in self._keep))
+
+    def __call__(self, t: z3.ExprRef) -> z3.ExprRef:
+        ctx = t.ctx
+        return z3.z3._to_expr_ref(z3.Z3_substitute(ctx.ref(), t.as_ast(), self._n, self._from, self._to), ctx)
+
+
 def _domain(t: Type, z: z3.ExprRef) -> z3.BoolRef | None:
     if isinstance(t, EnumT):
-        return z3.And(z >= 0, z < len(t.values))
+        return _and([z >= 0, z < len(t.values)])
     return None
 
 
@@ -201,8 +246,8 @@ Z3_OPS: dict[Op, Callable[[list[z3.ExprRef]], z3.ExprRef]] = {
     Op.NE: lambda a: a[0] != a[1],
     Op.LT: lambda a: a[0] < a[1],
     Op.LE: lambda a: a[0] <= a[1],
-    Op.AND: lambda a: z3.And(*a),
-    Op.OR: lambda a: z3.Or(*a),
+    Op.AND: _and,
+    Op.OR: _or,
     Op.NOT: lambda a: z3.Not(a[0]),
     Op.IMPLIES: lambda a: z3.Implies(a[0], a[1]),
     Op.ITE: lambda a: z3.If(a[0], a[1], a[2]),
@@ -291,7 +336,9 @@ def evaluate(
 
 
 def _state_consts(system: System, tag: str) -> dict[str, z3.ExprRef]:
-    return {v.name: z3.Const(f"{v.name}@{tag}", _sort(v.type)) for v in system.vars}
+    boolean, integer = z3.BoolSort(), z3.IntSort()  # (as _sort says) one sort object per call, not one per variable
+    return {v.name: z3.Const(f"{v.name}@{tag}", boolean if isinstance(v.type, BoolT) else integer)
+            for v in system.vars}
 
 
 def _choice_consts(a: Action, ai: int, tag: str) -> dict[str, z3.ExprRef]:
@@ -353,11 +400,11 @@ def _init_formula(system: System, st: Mapping[str, z3.ExprRef]) -> z3.BoolRef:
         z = st[iv.var]
         lo = iv.values[0]
         if isinstance(t, IntT) and len(iv.values) > 2 and iv.values == tuple(range(int(lo), int(lo) + len(iv.values))):
-            parts.append(z3.And(z >= int(lo), z <= int(iv.values[-1])))
+            parts.append(_and([z >= int(lo), z <= int(iv.values[-1])]))
         else:
-            parts.append(z3.Or(*(z == tr(Const(x, t)) for x in iv.values)))
+            parts.append(_or([z == tr(Const(x, t)) for x in iv.values]))
     parts.extend(tr(c) for c in system.init_constraints)
-    return z3.And(*parts)
+    return _and(parts)
 
 
 def initial_state(system: System) -> tuple[Value, ...] | None:
@@ -399,24 +446,32 @@ class _Relation:
         self.choices = [_choice_consts(a, ai, "step") for ai, a in enumerate(system.actions)]
         n = len(system.actions)
         self.is_act = [self.act == ai for ai in range(n)]
-        self.state = z3.And(*_state_formula(system, self.pre, lemmas))
+        self.state = _and(_state_formula(system, self.pre, lemmas))
         self.acts = z3.And(self.act >= 0, self.act < n) if n else z3.BoolVal(False)
         parts: list[z3.BoolRef] = []
         self._tr = [_Translator(self.pre, self.post, ch) for ch in self.choices]
         for ai in range(n):
             budget.checkpoint()  # a big system: the query's deadline or an interrupt stops the build here
-            parts.append(z3.Implies(self.is_act[ai], z3.And(*_effect(system, ai, self._tr[ai], self.post,
-                                                                   self.choices[ai], lemmas))))
+            parts.append(z3.Implies(self.is_act[ai], _and(_effect(system, ai, self._tr[ai], self.post,
+                                                                self.choices[ai], lemmas))))
         for v, ws in writers(system).items():
             keep = self.post[v] == self.pre[v]
             if not ws:
                 parts.append(keep)
             elif len(ws) < n:
-                parts.append(z3.Or(*(self.is_act[ai] for ai in ws), keep))
+                parts.append(_or([*(self.is_act[ai] for ai in ws), keep]))
             else:
-                parts.append(z3.Or(self.acts, keep))
-        self.trans = z3.And(*parts)
+                parts.append(_or([self.acts, keep]))
+        self.trans = _and(parts)
         self._props: dict[tuple[object, ...], z3.BoolRef] = {}
+        self._initial: z3.BoolRef | None = None
+
+    def initial(self, st0: Mapping[str, z3.ExprRef]) -> z3.BoolRef:
+        """The initial condition over the first state ``st0`` of an unrolling (every unrolling names its constants
+        alike, so the terms are the same ones: built once per context)."""
+        if self._initial is None:
+            self._initial = _init_formula(self.system, st0)
+        return self._initial
 
     def step_tr(self, ai: int) -> _Translator:
         """The translator of action ``ai``'s step (pre, post and its choices)."""
@@ -633,12 +688,12 @@ class Unrolling:
         self.states: list[dict[str, z3.ExprRef]] = []
         self.acts: list[z3.ArithRef] = []
         self.choices: list[list[dict[str, z3.ExprRef]]] = []
-        self._state_pairs: list[list[tuple[z3.ExprRef, z3.ExprRef]]] = []
-        self._step_pairs: list[list[tuple[z3.ExprRef, z3.ExprRef]]] = []
+        self._state_pairs: list[_Subst] = []
+        self._step_pairs: list[_Subst] = []
         self.reason = ""
         self._new_state()
         if initial:
-            self.solver.add(_init_formula(system, self.states[0]))
+            self.solver.add(self.rel.initial(self.states[0]))
 
     @property
     def k(self) -> int:
@@ -649,7 +704,7 @@ class Unrolling:
         k = len(self.states)
         st = _state_consts(self.system, str(k))
         self.states.append(st)
-        self._state_pairs.append([(self.rel.pre[v.name], st[v.name]) for v in self.system.vars])
+        self._state_pairs.append(_Subst([(self.rel.pre[v.name], st[v.name]) for v in self.system.vars]))
         self.solver.add(self._at_state(self.rel.state, k))
 
     def fix(self, k: int, values: Sequence[Value]) -> None:
@@ -659,10 +714,10 @@ class Unrolling:
         self.solver.add(*(st[v.name] == _const(Const(x, v.type)) for v, x in zip(vs, values, strict=True)))
 
     def _at_state(self, z: z3.ExprRef, k: int) -> z3.ExprRef:
-        return z3.substitute(z, *self._state_pairs[k])
+        return self._state_pairs[k](z)
 
     def _at_step(self, z: z3.ExprRef, j: int) -> z3.ExprRef:
-        return z3.substitute(z, *self._step_pairs[j])
+        return self._step_pairs[j](z)
 
     def extend(self) -> None:
         """Add state ``k+1`` and the transition ``k -> k+1``."""
@@ -680,7 +735,7 @@ class Unrolling:
         pairs.append((rel.act, act))
         for generic, mine in zip(rel.choices, chs, strict=True):
             pairs += [(generic[name], z) for name, z in mine.items()]
-        self._step_pairs.append(pairs)
+        self._step_pairs.append(_Subst(pairs))
         self.solver.add(self._at_step(rel.trans, k))
         if self.stop is None:
             self.solver.add(self._at_step(rel.acts, k))

@@ -148,8 +148,9 @@ class _Path:
     path cannot be used any more once a newer one exists).
     """
 
-    def __init__(self, system: System, timeout: float | None) -> None:
-        fresh_context()
+    def __init__(self, system: System, timeout: float | None, fresh: bool = True) -> None:
+        if fresh:
+            fresh_context()
         self.system = system
         self.deadline = None if timeout is None else time.monotonic() + timeout
         self.u = Unrolling(system, initial=True, deadline=self.deadline)
@@ -157,18 +158,21 @@ class _Path:
 
     def reach(self, name: str, depth: int) -> Trace | None:
         """A replayed trace reaching target ``name`` at step ``depth``, or ``None`` when it cannot be reached."""
+        if not self.reachable(name, depth):
+            return None
+        self.ev = self.ev or Evaluator(self.system)
+        return replay(self.system, self.ev, self.u.trace(), self.system.prop(name))
+
+    def reachable(self, name: str, depth: int) -> bool:
+        """Whether target ``name`` can be reached at step ``depth`` (no witness)."""
         while self.u.k < depth:
             self.u.extend()
         if self.u.k != depth:
             raise ValueError(f"target {name} asked at depth {depth} after depth {self.u.k}")
-        prop = self.system.prop(name)
-        r = self.u.check(self.u.holds(prop, depth))
-        if r is SatResult.UNSAT:
-            return None
+        r = self.u.check(self.u.holds(self.system.prop(name), depth))
         if r is SatResult.UNKNOWN:
             raise _Unknown(self.u.reason or "solver returned unknown")
-        self.ev = self.ev or Evaluator(self.system)
-        return replay(self.system, self.ev, self.u.trace(), prop)
+        return r is SatResult.SAT
 
 
 def _reach(system: System, name: str, depth: int, timeout: float | None) -> Trace | None:
@@ -476,9 +480,11 @@ def _stuck(enc: Encoding, free: System, timeout: float | None, t0: float) -> Loo
     """No first pass: name the first ability that can never fire (``pos>=m`` asked at growing depths)."""
     n = enc.n
     stuck = n - 1  # pos>=m: abilities 0..m-1 fired in order; the first m unreachable names ability m-1
-    path = _Path(free, timeout)
+    # Only whether each target is reachable is read here (no witness), and that does not depend on the context: the
+    # path stays in the context of the first pass's (the same model), whose encoding of the model it reuses.
+    path = _Path(free, timeout, fresh=False)
     for m in range(1, n):
-        if path.reach(f"pos>={m}", m) is None:
+        if not path.reachable(f"pos>={m}", m):
             stuck = m - 1
             break
     hint = missing_targets(enc, stuck)

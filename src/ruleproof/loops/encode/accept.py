@@ -21,7 +21,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Mapping, Sequence
 
 from ruleproof.cards.abilities import (
@@ -821,15 +821,50 @@ def _pick_host(att: CardFacts, restriction: Subject, used: Sequence[CardFacts],
     keys = {c.code for c in used}
     wants = [(src, t.subject) for src, a in cycle
              for t in (*(c.target for c in a.costs), *(e.target for e in a.effects)) if t.ref is TargetRef.CHOSEN]
+    memo = _host_memo(bystanders)
+    hosts = memo.hosts.get((att, restriction))
+    if hosts is None:
+        hosts = memo.hosts[(att, restriction)] = tuple(k for k in bystanders if can_host(att, restriction, k))
+    tables = [(src, w, memo.fits.setdefault((src, w), {})) for src, w in wants]
     best: CardFacts | None = None
     score = -1
-    for k in bystanders:
-        if k.code in keys or not can_host(att, restriction, k):
+    for k in hosts:
+        if k.code in keys:
             continue
-        fit = sum(1 for src, w in wants if static_match(w, src, k))
+        fit = 0
+        for src, w, seen in tables:
+            hit = seen.get(k.code)
+            if hit is None:
+                hit = seen[k.code] = static_match(w, src, k)
+            fit += hit
         if fit > score:
             best, score = k, fit
     return best
+
+
+@dataclass
+class _HostMemo:
+    """What :func:`_pick_host` learned of one list of bystanders, kept for the next candidates of the same search
+    (a whole-pool search asks it of some 2,000 bystanders for each attachment): for each attachment and
+    restriction, the bystanders that can host it (in order), and for each chosen target of a cycle (its card and
+    filter), whether each bystander (by key) fits it.  Both are functions of printed facts alone."""
+
+    bystanders: Sequence[CardFacts]
+    hosts: dict[tuple[CardFacts, Subject], tuple[CardFacts, ...]] = field(default_factory=dict)
+    fits: dict[tuple[CardFacts, Subject], dict[str, bool]] = field(default_factory=dict)
+
+
+_HOST_MEMOS: list[_HostMemo] = []
+
+
+def _host_memo(bystanders: Sequence[CardFacts]) -> _HostMemo:
+    """The memo of ``bystanders`` (the tuple itself: one search's; another starts a new memo, and a list, which
+    could change, gets a memo of its own each time)."""
+    if not isinstance(bystanders, tuple):
+        return _HostMemo(bystanders)
+    if not _HOST_MEMOS or _HOST_MEMOS[0].bystanders is not bystanders:
+        _HOST_MEMOS[:] = [_HostMemo(bystanders)]
+    return _HOST_MEMOS[0]
 
 
 # ---------------------------------------------------------------------------

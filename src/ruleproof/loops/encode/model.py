@@ -185,12 +185,13 @@ def build_model(enc: Encoding, spec: ModelSpec) -> System:
     passes = m.var("passes", Int(0, spec.max_passes), init=0)
     for i in range(n):
         _ability_action(ctx, i, pos, passes, player)
+    cmp = _comparisons(ctx)  # one comparison per cell, shared by every target below
     for drop in spec.lasso_drop:
         name = "lasso" + "".join(f"-{g}" for g in drop)
-        m.reachable(name, And(passes >= 2, _dominates(ctx, set(drop))), cites=["Limits and Maxima"],
+        m.reachable(name, And(passes >= 2, _dominates(cmp, set(drop))), cites=["Limits and Maxima"],
                     doc="a second pass ends in a state at least as good as the one the first pass left")
     if spec.period2:
-        m.reachable("lasso2", And(passes >= 3, _dominates(ctx, set())), cites=["Limits and Maxima"],
+        m.reachable("lasso2", And(passes >= 3, _dominates(cmp, set())), cites=["Limits and Maxima"],
                     doc="a third pass ends in a state at least as good as the one the first pass left")
     for k in spec.passes:
         m.reachable(f"passes>={k}", passes >= k, cites=["Limits and Maxima"])
@@ -345,25 +346,30 @@ def _name(k: Term) -> str:
     return str(k.expr.value)
 
 
-def _dominates(ctx: Ctx, drop: set[str]) -> Term:
-    """The state after the second pass is at least as good as after the first, outside the ``drop`` groups."""
-    parts: list[Term] = []
+def _comparisons(ctx: Ctx) -> list[tuple[str, Term]]:
+    """For each cell of the state (in order) that a pass must not leave worse, its dominance group and the
+    comparison of its value now with the snapshot taken after the first pass."""
+    out: list[tuple[str, Term]] = []
     for key, cur in ctx.cells.items():
         name = key[0]
         group = _GROUP_OF[name]
-        if group in drop:
-            continue
         snap = ctx.snaps[key]
         if name == "trig":
-            parts.append(Or(Not(ctx.cells[("pending", key[1])]), cur == snap))
+            out.append((group, Or(Not(ctx.cells[("pending", key[1])]), cur == snap)))
         elif name == "used":
             if int(key[1][1:]) in ctx.limits:
-                parts.append(cur <= snap)
+                out.append((group, cur <= snap))
         elif name in _COUNTERS:
-            parts.append(cur >= snap)
+            out.append((group, cur >= snap))
         else:
-            parts.append(cur == snap)
-    return And(*parts)
+            out.append((group, cur == snap))
+    return out
+
+
+def _dominates(comparisons: list[tuple[str, Term]], drop: set[str]) -> Term:
+    """The state after the second pass is at least as good as after the first, outside the ``drop`` groups
+    (``comparisons``: :func:`_comparisons`)."""
+    return And(*(t for group, t in comparisons if group not in drop))
 
 
 # ---------------------------------------------------------------------------
