@@ -5,7 +5,7 @@ with a «Direwolf» attachment."): "any number" is what the model does with an o
 fits: nothing left out), and the second filter is an alternative read from the model's attachments in play.  Cards:
 Summer (07034, a «Direwolf» attachment, on Robb Stark, 00221), Grey Wind (01145, a «Direwolf» character), Bran Stark
 (01142, a character with neither).  The alternatives rule of the table has a mutant (only the first filter) that the
-same step catches.
+same step catches, and so has its rule of amounts ("any number" read as one card).
 """
 
 from __future__ import annotations
@@ -40,3 +40,21 @@ def test_mutant_first_alternative_only_is_caught() -> None:
     run = _howl("first_alternative_only")
     assert not run.step(1, **{"target0[c00221]": True})
     assert run.step(1, **{"target0[c01145]": True})
+
+
+def _stands_both(mutant: str = "") -> bool:
+    """Can one use of At Night They Howl stand both Grey Wind and Robb Stark (each choice of its target tried: a set
+    of cards, or one card)?"""
+    tries = [{"target0[c01145]": True, "target0[c00221]": True}, {"target0": GREY_WIND}, {"target0": ROBB}]
+    for choice in tries:
+        run = _howl(mutant)
+        if run.step(1, **choice) and run.get("standing", GREY_WIND) is True and run.get("standing", ROBB) is True:
+            return True
+    return False
+
+
+def test_any_number_is_more_than_one_and_the_mutant_any_number_is_one_is_caught() -> None:
+    assert _stands_both()
+    assert not _stands_both("any_number_is_one")
+    run = _howl("any_number_is_one")  # the mutant still stands one of them
+    assert run.step(1, target0=GREY_WIND) and run.get("standing", GREY_WIND) is True

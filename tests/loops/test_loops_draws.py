@@ -6,7 +6,8 @@ it); Nightfort Builder (11105: "Reaction: After Nightfort Builder is knelt, reve
 a [thenightswatch] location or attachment, draw it."): its owner draws the top card, when it is one (a condition the
 model leaves to the player, a widening); Oldtown Scholar (10041: "Reaction: After an opponent draws 1 or more cards,
 if it is not the draw phase, kneel Oldtown Scholar to draw that many cards."): "1 or more" is any draw, and "that
-many" any number from 1 (a widening).  The gold entry has a mutant (the gold stays) that a step catches.
+many" any number from 1 (a widening).  The gold entry has a mutant (the gold stays) that a step catches, and so has
+the rule of amounts ("that many" read as 1).
 """
 
 from __future__ import annotations
@@ -57,3 +58,16 @@ def test_draw_that_many_is_any_number_from_one() -> None:
                   deck={"you": 5}, hand={"you": 0}, pos=0)
         assert run.step(0, target0_many=n)
         assert run.get("hand", "you") == drawn and run.get("standing", SCHOLAR) is False
+
+
+def _scholar_draws(n: int, mutant: str = "") -> int:
+    """Cards in hand after Oldtown Scholar answers an opponent's draw and draws ``n`` (its choice of "that many")."""
+    run = Run(model(encoding([(SCHOLAR, 0)]), mutant), zone={SCHOLAR: "play"}, standing={SCHOLAR: True},
+              pending={"a0": True}, deck={"you": 5}, hand={"you": 0}, pos=0)
+    assert run.step(0, target0_many=n)
+    return int(run.get("hand", "you"))
+
+
+def test_mutant_that_many_is_one_is_caught() -> None:
+    assert _scholar_draws(3) == 3
+    assert _scholar_draws(3, "that_many_is_one") == 1  # the choice is gone: it draws 1

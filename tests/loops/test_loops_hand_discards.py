@@ -5,7 +5,8 @@ Ser Daven Lannister (00150: "Reaction: After Ser Daven Lannister gains 1 or more
 discard 1 card from their hand. Then, if you have more cards in hand than each opponent, draw 1 card.") makes the
 opponent discard from their hand; Cersei Lannister (05001: "Reaction: After 1 or more cards are discarded from an
 opponent's hand, ... Cersei Lannister gains 1 power.") answers that, not a discard from her own player's hand: the
-ability graph links the two, and in the loop model the discard sets Cersei's reaction off.
+ability graph links the two, and in the loop model the discard sets Cersei's reaction off.  The table's rule of hands
+has a mutant (an opponent's hand read as the trigger's own player's) that the same step catches.
 """
 
 from __future__ import annotations
@@ -29,6 +30,16 @@ def test_a_discard_from_the_opponents_hand_answers_an_opponents_hand_trigger() -
     assert run.get("hand", "opp") == 1 and run.get("pending", "a1") is True
     assert run.step(1)
     assert run.get("power", CERSEI) == 1
+
+
+def test_mutant_opponent_hand_as_own_is_caught() -> None:
+    """Read as its own player's hand, Cersei's trigger would miss Ser Daven's discard from the opponent's hand."""
+    enc = encoding([(DAVEN, 1), (CERSEI, 1)])
+    run = Run(model(enc, "opponent_hand_as_own"), zone={DAVEN: "play", CERSEI: "play"}, pending={"a0": True},
+              hand={"you": 1, "opp": 2}, deck={"you": 3}, power={CERSEI: 0}, pos=0)
+    assert run.step(0, cond1=False)
+    assert run.get("hand", "opp") == 1 and run.get("pending", "a1") is False
+    assert not run.step(1)
 
 
 def test_a_discard_from_your_own_hand_does_not() -> None:

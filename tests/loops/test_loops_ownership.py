@@ -3,7 +3,10 @@
 Cards: Bronn (02089: "Marshaling Action: Pay 1 gold to take control of Bronn. (Any player may initiate this
 ability.)", written as an override until the card reader reads "take control"), Wyman Manderly (17122: "Action:
 Kill a standing character you control."), Left Hand Lew (19009: "Action: Kneel Left Hand Lew to choose and stand a
-character owned by an opponent.").
+character owned by an opponent."), Goldengrove (21024: "Action: Kneel Goldengrove or a Small Council character to
+choose another card you own with equal or lower printed cost. Stand that card and take control of it."), House
+Bannerman (00005).  The table's rule of owners has a mutant ("you own" read as "you control") that a step of
+Goldengrove catches.
 """
 
 from __future__ import annotations
@@ -62,3 +65,46 @@ def test_owned_by_an_opponent_is_about_the_owner_not_the_controller() -> None:
               ctl={BRONN: "opp", f"opp:{LEW}": "opp"}, pos=1)
     assert run.step(1, by="opp", target0=BRONN)
     assert run.get("standing", BRONN) is True
+
+
+GROVE, BANNERMAN = "21024", "00005"
+
+
+def _grove(mutant: str = "") -> Run:
+    """Your Goldengrove, standing; your House Bannerman under the opponent's control, and the opponent's under yours,
+    both kneeling."""
+    theirs = f"opp:{BANNERMAN}"
+    enc = encoding([(GROVE, 0)], named=[BANNERMAN, theirs])
+    return Run(model(enc, mutant), zone={GROVE: "play", BANNERMAN: "play", theirs: "play"},
+               standing={GROVE: True, BANNERMAN: False, theirs: False},
+               ctl={GROVE: "you", BANNERMAN: "opp", theirs: "you"}, pos=0)
+
+
+def test_a_card_you_own_is_yours_while_the_opponent_controls_it_and_you_take_it_back() -> None:
+    """Goldengrove takes back your Bannerman from the opponent (a card you own, whoever controls it); the opponent's
+    Bannerman, which you control, is not a card you own."""
+    run = _grove()
+    assert run.step(0, by="you", target0=BANNERMAN)
+    assert run.get("standing", BANNERMAN) is True and run.get("ctl", BANNERMAN) == "you"
+    assert not _grove().step(0, by="you", target0=f"opp:{BANNERMAN}")
+
+
+def test_mutant_ownership_follows_control_is_caught() -> None:
+    assert not _grove("ownership_follows_control").step(0, by="you", target0=BANNERMAN)
+    assert _grove("ownership_follows_control").step(0, by="you", target0=f"opp:{BANNERMAN}")
+
+
+def test_the_ability_graph_never_counts_a_taken_card_as_one_you_own() -> None:
+    """In the ability graph a card whose control a named card may take is a card of either player for "you control",
+    never for "a card you own": Goldengrove's target is your Bannerman, not the opponent's, taken or not."""
+    from realcards import POOL, keyed
+
+    from ruleproof.cards.graph import _card_satisfies, _wanted, facts_from_pool
+
+    abil, _ = keyed([GROVE, BANNERMAN, f"opp:{BANNERMAN}"])
+    target = abil[GROVE][0].effects[0].target.subject
+    want = _wanted(target, GROVE, "you")
+    facts = facts_from_pool(POOL)[BANNERMAN]
+    taken = frozenset({BANNERMAN, f"opp:{BANNERMAN}"})
+    assert _card_satisfies(facts, want, GROVE, BANNERMAN, taken)
+    assert not _card_satisfies(facts, want, GROVE, f"opp:{BANNERMAN}", taken)

@@ -73,7 +73,9 @@ from ruleproof.cards.semantics import (
     BOTH,
     CONTROL_RES,
     OPPONENT,
+    OWNER_SCOPES,
     PLAYER_RES,
+    RULES,
     THEIRS,
     YOU,
     YOURS,
@@ -268,8 +270,9 @@ def _wanted(subject: Subject, key: str, controller: str) -> _Thing:
 def _card_satisfies(f: CardFacts | None, want: _Thing, other_key: str | None, key: str,
                     taken: frozenset[str] = frozenset()) -> bool:
     """Does the concrete card ``key`` (controlled as its key says, or by either player when it is in ``taken``)
-    satisfy the filter ``want``?"""
-    if split_key(key)[0] not in want.sides and key not in taken:
+    satisfy the filter ``want``?  A filter by owner ("a card you own") is about the key's side alone: taking control
+    never changes the owner (Ownership and Control)."""
+    if split_key(key)[0] not in want.sides and (key not in taken or want.subject.scope in OWNER_SCOPES):
         return False
     if want.subject.other and other_key == key:
         return False
@@ -520,8 +523,8 @@ def _trigger_edges(n: _Node, part: Cost | Effect, by_event: Mapping[EventKind, l
             # a player (or a player's hand): whose, relative to each ability's controller
             whose = frozenset({me}) if cost or _player_scope_you(part) else sides(part.target.subject.scope, me)
             # "from your hand" (the reader leaves its scope unset), "from an opponent's hand"
-            wanted = (frozenset({other_side(them)}) if trig.subject.scope in THEIRS else frozenset({them})) \
-                if from_hand else sides(trig.subject.scope, them)
+            wanted = (frozenset({other_side(them)}) if RULES.hands.scope_read and trig.subject.scope in THEIRS
+                      else frozenset({them})) if from_hand else sides(trig.subject.scope, them)
             if not whose & wanted:
                 continue
             why = ("players compatible" if not from_hand

@@ -79,6 +79,7 @@ __all__ = [
     "BOTH",
     "LOOP_WINDOW",
     "AltRule",
+    "AmountRule",
     "CONTROL_RES",
     "MUTANTS",
     "OPPONENT",
@@ -99,6 +100,9 @@ __all__ = [
     "InitiatorRule",
     "InsteadRule",
     "DupRule",
+    "HandRule",
+    "OWNER_SCOPES",
+    "OwnerRule",
     "Entry",
     "EventRule",
     "INITIATION_EVENTS",
@@ -647,6 +651,39 @@ class OngoingRule:
 
 
 @dataclass(frozen=True)
+class AmountRule:
+    """How many cards an effect acts on when its text gives no number.  "Choose and stand any number of «Direwolf»
+    characters": up to every card that fits (``any_number_all``; Target).  "Draw that many cards" after "an opponent
+    draws 1 or more cards": as many as its triggering condition counted, which the model does not count, so any number
+    from 1 (``that_many_open``: a superset of what the card does, named as a widening by the encoder)."""
+
+    any_number_all: bool = True
+    that_many_open: bool = True
+
+
+@dataclass(frozen=True)
+class HandRule:
+    """Whose hand a "discarded from ... hand" triggering condition names: "after a card is discarded from your hand"
+    answers a discard from its controller's own hand, "... from an opponent's hand" one from the other player's, who
+    ever's effect discarded it (``scope_read``; Triggering Condition)."""
+
+    scope_read: bool = True
+
+
+@dataclass(frozen=True)
+class OwnerRule:
+    """"A card you own" / "owned by an opponent" names cards by owner, which taking control never changes (Ownership
+    and Control: a card whose control was taken is still its owner's; ``by_owner``); "you control" names cards by
+    controller."""
+
+    by_owner: bool = True
+
+
+#: Scopes that name cards by their owner (no control change moves a card between them).
+OWNER_SCOPES = frozenset({Scope.YOU_OWN, Scope.OPPONENT_OWNS})
+
+
+@dataclass(frozen=True)
 class Rules:
     """The whole table: cost and effect entries and the framework rules (see the module docstring)."""
 
@@ -670,13 +707,17 @@ class Rules:
     search: SearchRule = SearchRule()
     copies: CopyRule = CopyRule()
     ongoing: OngoingRule = OngoingRule()
+    amounts: AmountRule = AmountRule()
+    hands: HandRule = HandRule()
+    owners: OwnerRule = OwnerRule()
 
     def swap(self, section: str, key: object, entry: object) -> Rules:
         """A copy with one entry replaced (``section``: ``costs``, ``effects``, ``limits``, ``refs``; or ``then``,
         ``piles``, ``dups`` with ``key`` ``None``)."""
         change: dict[str, Any] = {}
         if section in ("then", "piles", "dups", "cannot", "plots", "initiators", "unique", "alternatives", "events",
-                       "pronouns", "instead", "choosers", "conditions", "search", "copies", "ongoing"):
+                       "pronouns", "instead", "choosers", "conditions", "search", "copies", "ongoing",
+                       "amounts", "hands", "owners"):
             change[section] = entry
         else:
             table = dict(getattr(self, section))
@@ -1175,6 +1216,16 @@ MUTANTS: Mapping[str, tuple[str, Callable[[Rules], Rules]]] = MappingProxyType({
                             "applied is replaced; a challenge applies its claim once)",
                             _swap_effect(EffectKind.APPLY_CLAIM, dataclasses.replace(
                                 _EFFECTS[EffectKind.APPLY_CLAIM], events=(EventKind.CLAIM_APPLIED,)))),
+    "any_number_is_one": ("'choose any number of' cards is read as one card (Target: up to every card that fits)",
+                          lambda r: r.swap("amounts", None, AmountRule(any_number_all=False))),
+    "that_many_is_one": ("'draw that many cards' draws 1 card (Drawing Cards: as many as its triggering condition "
+                         "counted)", lambda r: r.swap("amounts", None, AmountRule(that_many_open=False))),
+    "opponent_hand_as_own": ("'discarded from an opponent's hand' answers a discard from its own player's hand "
+                             "(Triggering Condition: the hand it names)",
+                             lambda r: r.swap("hands", None, HandRule(scope_read=False))),
+    "ownership_follows_control": ("'a card you own' is read as a card you control: taking control of a card makes "
+                                  "it its new controller's (Ownership and Control: it stays its owner's)",
+                                  lambda r: r.swap("owners", None, OwnerRule(by_owner=False))),
     "cancel_keeps_effects": ("a cancelled ability's effects resolve anyway (Cancel: they do not initiate)",
                              _swap_effect(EffectKind.CANCEL, dataclasses.replace(
                                  _EFFECTS[EffectKind.CANCEL], untracked="the effects it cancels"))),

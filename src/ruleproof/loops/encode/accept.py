@@ -58,6 +58,7 @@ from ruleproof.cards.semantics import (
     BANNABLE,
     INITIATION_EVENTS,
     LOOP_WINDOW,
+    OWNER_SCOPES,
     RELATION_STATS,
     ROLES_READ,
     RULES,
@@ -318,25 +319,27 @@ def target_match(t: Target, src: CardFacts, k: CardFacts, viewer: str | None = N
     rule of alternatives says)."""
     alts = (t.subject, *(inherited(x, t) for x in t.also)) if rules.alternatives.either and plain_alternatives(t) \
         else (t.subject,)
-    return any(static_match(x, src, k, viewer, control_fixed) for x in alts)
+    return any(static_match(x, src, k, viewer, control_fixed, rules.owners.by_owner) for x in alts)
 
 
 def static_match(s: Subject, src: CardFacts, k: CardFacts, viewer: str | None = None,
-                 control_fixed: bool = True) -> bool:
+                 control_fixed: bool = True, by_owner: bool = True) -> bool:
     """Can card ``k`` be a card the filter ``s`` on ``src``'s ability names, on printed facts and ownership?
 
     ``self`` is ``src``; ``attached`` its host; scopes are read from
     ``viewer``'s side (the player who initiates the ability: its controller,
     ``src.owner``, unless any player may initiate it).  "You own" compares the
     owner; "you control" too while control is fixed (``control_fixed``: no
-    effect of the model takes control), else the model's state decides.
+    effect of the model takes control), else the model's state decides
+    (``by_owner``: the table's rule of owners; misread, "you own" is a
+    controller too).
     """
     me = src.owner if viewer is None else viewer
     if s.scope is Scope.SELF:
         return k.code == src.code
     if s.scope is Scope.ATTACHED:
         return k.code == src.host
-    if control_fixed or s.scope not in _CONTROL_SCOPES:
+    if control_fixed or s.scope not in (_CONTROL_SCOPES if by_owner else _CONTROL_SCOPES | OWNER_SCOPES):
         if s.scope in (Scope.YOU_CONTROL, Scope.YOU_OWN, Scope.YOU) and k.owner != me:
             return False
         if s.scope in (Scope.OPPONENT_CONTROLS, Scope.OPPONENT_OWNS, Scope.OPPONENT) and k.owner == me:

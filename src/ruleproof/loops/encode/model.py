@@ -64,7 +64,7 @@ from ruleproof.cards.semantics import (
 from ruleproof.cards.semantics import MUTANTS as _TABLE_MUTANTS
 from ruleproof.dsl import And, Bool, If, Int, Model, Not, OneOf, Or, Range, Sort, Step, Sum, Term
 from ruleproof.ir import Const, System
-from ruleproof.loops.encode.accept import Encoding, challenge_test, static_match, trigger_card_test
+from ruleproof.loops.encode.accept import Encoding, any_number, challenge_test, static_match, trigger_card_test
 from ruleproof.loops.encode.parts import COST_ENCODERS, EFFECT_ENCODERS
 from ruleproof.loops.encode.step import (
     CARD_EVENTS,
@@ -467,7 +467,9 @@ def _effects(s: AbilityStep) -> None:
             full.append(true())
             continue
         tag = f"target{ei}"
-        amt = e.amount if e.amount is not None else len(s.ctx.ids)  # X cards: up to every card (a widening)
+        # X cards: up to every card (a widening); "any number of" cards: up to every card that fits (the table's)
+        amt = e.amount if e.amount is not None else \
+            len(s.ctx.ids) if rules.amounts.any_number_all or not any_number(e, s.a) else 1
         if e.then and rules.then.gate:
             s.sym.guard = And(*full) if full else true()
         first = len(s.changes)

@@ -218,7 +218,9 @@ def _effect_draw(s: AbilityStep, ef: Effect, e: Entry, tag: str, amt: int) -> No
     """Each named player draws cards from the top of their deck, as many as there are (Drawing Cards; Effects);
     "draw it" of the top card of a player's deck is that player drawing 1 card; "draw that many" any number from 1
     (the count of its triggering condition is not tracked: a widening, named by the encoder)."""
-    many: int | Term = s.st.choose(f"{tag}_many", Int(1, 10**6)) if that_many(ef) else amt
+    many: int | Term = amt
+    if that_many(ef):  # as the table's rule of amounts says: any number from 1 (or, misread, 1)
+        many = s.st.choose(f"{tag}_many", Int(1, 10**6)) if s.ctx.rules.amounts.that_many_open else 1
     for p in s.players(ef.target):
         deck, hand = ("deck", p), ("hand", p)
         s.changes.append(s.pre[deck] >= 1)

@@ -190,9 +190,11 @@ class AbilityStep:
             conds.append(v[("standing", k)])
         if s.standing is False:
             conds.append(Not(v[("standing", k)]))
-        if self.ctx.control and s.scope in (Scope.YOU_CONTROL, Scope.YOU):
+        owned = not self.ctx.rules.owners.by_owner  # (misread: "you own" read as "you control")
+        if self.ctx.control and (s.scope in (Scope.YOU_CONTROL, Scope.YOU) or owned and s.scope is Scope.YOU_OWN):
             conds.append(self.controls(k, v))
-        if self.ctx.control and s.scope in (Scope.OPPONENT_CONTROLS, Scope.OPPONENT):
+        if self.ctx.control and (s.scope in (Scope.OPPONENT_CONTROLS, Scope.OPPONENT)
+                                 or owned and s.scope is Scope.OPPONENT_OWNS):
             conds.append(Not(self.controls(k, v)))
         if s.role in _ROLE_TEST and ("role", k) in v:  # its part in the current challenge (Challenges)
             conds.append(_ROLE_TEST[s.role](v[("role", k)]))
@@ -471,7 +473,8 @@ class AbilityStep:
         for j, b in enumerate(ctx.enc.abilities):
             if b.trigger is None or b.type in _INTERRUPTS or b.trigger.from_zone is None:
                 continue
-            theirs = b.trigger.subject.scope in (Scope.OPPONENT_OWNS, Scope.OPPONENT_CONTROLS, Scope.OPPONENT)
+            theirs = ctx.rules.hands.scope_read and \
+                b.trigger.subject.scope in (Scope.OPPONENT_OWNS, Scope.OPPONENT_CONTROLS, Scope.OPPONENT)
             if answers(b.trigger, EventKind.DISCARDED, Place.HAND) and (ctx.holder(j).owner == player) != theirs:
                 self.sym.put(("pending", f"a{j}"), True, when=cond)
 
