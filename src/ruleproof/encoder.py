@@ -335,14 +335,31 @@ def evaluate(
     return _from_z3(e.type, z)
 
 
+class _Consts:
+    """``z3.Const(name, _sort(t))`` for many constants of the current context: the sorts made once, and the Python
+    object made directly (a Boolean or an arithmetic term, as ``z3.Const`` would make it) rather than by asking Z3
+    the new term's kind and sort."""
+
+    def __init__(self) -> None:
+        self.ctx = z3.main_ctx()
+        self.boolean = z3.BoolSort(self.ctx)
+        self.integer = z3.IntSort(self.ctx)
+
+    def __call__(self, name: str, t: Type) -> z3.ExprRef:
+        ctx = self.ctx
+        if isinstance(t, BoolT):
+            return z3.BoolRef(z3.Z3_mk_const(ctx.ref(), z3.to_symbol(name, ctx), self.boolean.ast), ctx)
+        return z3.ArithRef(z3.Z3_mk_const(ctx.ref(), z3.to_symbol(name, ctx), self.integer.ast), ctx)
+
+
 def _state_consts(system: System, tag: str) -> dict[str, z3.ExprRef]:
-    boolean, integer = z3.BoolSort(), z3.IntSort()  # (as _sort says) one sort object per call, not one per variable
-    return {v.name: z3.Const(f"{v.name}@{tag}", boolean if isinstance(v.type, BoolT) else integer)
-            for v in system.vars}
+    mk = _Consts()
+    return {v.name: mk(f"{v.name}@{tag}", v.type) for v in system.vars}
 
 
 def _choice_consts(a: Action, ai: int, tag: str) -> dict[str, z3.ExprRef]:
-    return {c.name: z3.Const(f"{c.name}@{tag}#{ai}", _sort(c.type)) for c in a.choices}
+    mk = _Consts()
+    return {c.name: mk(f"{c.name}@{tag}#{ai}", c.type) for c in a.choices}
 
 
 def _choice_domain(a: Action, ch: Mapping[str, z3.ExprRef]) -> list[z3.BoolRef]:
