@@ -166,22 +166,25 @@ def _sort(t: Type) -> z3.SortRef:
 # the same answers), with the checks done once where the terms are built (same sorts by construction).
 
 
-def _and(args: Sequence[z3.ExprRef]) -> z3.BoolRef:
-    """``z3.And(*args)`` (the same term); Boolean terms skip z3's per-argument sort coercion."""
+def _connective(mk: Callable[..., object], plain: Callable[..., z3.BoolRef],
+                args: Sequence[z3.ExprRef]) -> z3.BoolRef:
+    """``plain(*args)`` (``z3.And``, ``z3.Or``: the same term); Boolean terms go straight to Z3's ``mk``, without
+    z3's per-argument sort coercion."""
     if args and all(isinstance(a, z3.BoolRef) for a in args):
         ctx = args[0].ctx
         arr = (z3.Ast * len(args))(*(a.as_ast() for a in args))
-        return z3.BoolRef(z3.Z3_mk_and(ctx.ref(), len(args), arr), ctx)
-    return z3.And(*args)
+        return z3.BoolRef(mk(ctx.ref(), len(args), arr), ctx)
+    return plain(*args)
+
+
+def _and(args: Sequence[z3.ExprRef]) -> z3.BoolRef:
+    """``z3.And(*args)``: :func:`_connective`."""
+    return _connective(z3.Z3_mk_and, z3.And, args)
 
 
 def _or(args: Sequence[z3.ExprRef]) -> z3.BoolRef:
-    """``z3.Or(*args)`` (the same term); Boolean terms skip z3's per-argument sort coercion."""
-    if args and all(isinstance(a, z3.BoolRef) for a in args):
-        ctx = args[0].ctx
-        arr = (z3.Ast * len(args))(*(a.as_ast() for a in args))
-        return z3.BoolRef(z3.Z3_mk_or(ctx.ref(), len(args), arr), ctx)
-    return z3.Or(*args)
+    """``z3.Or(*args)``: :func:`_connective`."""
+    return _connective(z3.Z3_mk_or, z3.Or, args)
 
 
 class _Subst:

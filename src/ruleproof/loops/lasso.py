@@ -145,7 +145,10 @@ class _Path:
     so asking it at that depth, on the path built so far, decides it.  The
     path only grows: targets must be asked in order of depth.  One fresh Z3
     context per path: its answers depend on the path's queries alone (and a
-    path cannot be used any more once a newer one exists).
+    path cannot be used any more once a newer one exists); ``fresh=False``
+    stays in the context of the path before (same model: its encoding is
+    reused), for questions of reachability alone, whose answers no context
+    changes (the diagnosis of a cycle that cannot run once).
     """
 
     def __init__(self, system: System, timeout: float | None, fresh: bool = True) -> None:
