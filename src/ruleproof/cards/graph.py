@@ -270,10 +270,14 @@ def _wanted(subject: Subject, key: str, controller: str) -> _Thing:
 def _card_satisfies(f: CardFacts | None, want: _Thing, other_key: str | None, key: str,
                     taken: frozenset[str] = frozenset()) -> bool:
     """Does the concrete card ``key`` (controlled as its key says, or by either player when it is in ``taken``)
-    satisfy the filter ``want``?  A filter by owner ("a card you own") is about the key's side alone: taking control
-    never changes the owner (Ownership and Control)."""
-    if split_key(key)[0] not in want.sides and (key not in taken or want.subject.scope in OWNER_SCOPES):
-        return False
+    satisfy the filter ``want`` of the ability of card ``other_key``?  A filter by owner ("a card you own") is about
+    the key's side: taking control of ``key`` never changes its owner (Ownership and Control), but the filter's
+    card may change controller, and "you" with it (the opponent's Yoren takes your Left Hand Lew, whose "owned by an
+    opponent" then names your cards)."""
+    if split_key(key)[0] not in want.sides:
+        by_owner = want.subject.scope in OWNER_SCOPES
+        if (other_key not in taken) if by_owner else (key not in taken):
+            return False
     if want.subject.other and other_key == key:
         return False
     return f is None or fits(want.subject, f)  # a card without facts matches (optimistic, never prunes)
