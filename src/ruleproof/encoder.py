@@ -484,14 +484,6 @@ class _Relation:
                 parts.append(_or([self.acts, keep]))
         self.trans = _and(parts)
         self._props: dict[tuple[object, ...], z3.BoolRef] = {}
-        self._initial: z3.BoolRef | None = None
-
-    def initial(self, st0: Mapping[str, z3.ExprRef]) -> z3.BoolRef:
-        """The initial condition over the first state ``st0`` of an unrolling (every unrolling names its constants
-        alike, so the terms are the same ones: built once per context)."""
-        if self._initial is None:
-            self._initial = _init_formula(self.system, st0)
-        return self._initial
 
     def step_tr(self, ai: int) -> _Translator:
         """The translator of action ``ai``'s step (pre, post and its choices)."""
@@ -629,6 +621,14 @@ class _View:
         self.is_act = [self.act == ai for ai in range(len(system.actions))]
         self._tr: dict[int, _Translator] = {}
         self._props: dict[tuple[object, ...], z3.BoolRef] = {}
+        self._initial: z3.BoolRef | None = None
+
+    def initial(self, st0: Mapping[str, z3.ExprRef]) -> z3.BoolRef:
+        """The initial condition over the first state ``st0`` of an unrolling, in this context (every unrolling
+        names its constants alike, so the terms are the same ones: built once per view)."""
+        if self._initial is None:
+            self._initial = _init_formula(self.system, st0)
+        return self._initial
 
     def step_tr(self, ai: int) -> _Translator:
         """The translator of action ``ai``'s step (pre, post and its choices), in this context."""
