@@ -56,7 +56,7 @@ def drop_guard_label(name: str, family: str, require: str) -> str:
 def ir_mutant_violates(system: System, label: str, props: list[str], depth: int = 6) -> list[str]:
     """The properties among ``props`` that the IR mutant ``label`` of ``system`` violates (BMC to ``depth``)."""
     (mut,) = [x for x in mutants_of(system) if x.label == label]
-    rs = check_system(mut.system, "bmc", Options(depth=depth, timeout=SAFETY), props)
+    rs = check_system(mut.system, "bmc", Options(depth=depth, rlimit=DEFAULT_RLIMIT, timeout=SAFETY), props)
     return [r.property for r in rs if r.verdict is Verdict.VIOLATED]
 
 
@@ -72,7 +72,8 @@ def full_check(name: str, scenario: str = "default", coverage_depth: int = 4) ->
 
 def check(system: System, prop: str, engine: str = "bmc", depth: int = 8) -> Result:
     """Check one property of ``system``."""
-    return check_property(system, system.prop(prop), engine, Options(depth=depth, timeout=SAFETY))
+    return check_property(system, system.prop(prop), engine,
+            Options(depth=depth, rlimit=DEFAULT_RLIMIT, timeout=SAFETY))
 
 
 def assert_caught(name: str, mutant: str, prop: str, scenario: str = "small", depth: int = 8) -> Result:

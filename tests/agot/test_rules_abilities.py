@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from agot_rules_helpers import Concrete, assert_caught, check, full_check, load
 
+from ruleproof.cli_support import DEFAULT_RLIMIT
 from ruleproof.results import Verdict
 
 LIMIT = "each copy of an ability is used at most its limit per period"
@@ -49,7 +50,7 @@ def test_melee_limits_and_maxima_are_proved():
     assert len(strengthening) == 5
     lemmas = []
     for n in [*strengthening, LIMIT, MAX, ONCE, CAN, CAN_EVENT]:
-        r = check_property(s, s.prop(n), "kind", Options(depth=10, kmax=2, timeout=60), lemmas)
+        r = check_property(s, s.prop(n), "kind", Options(depth=10, kmax=2, rlimit=DEFAULT_RLIMIT, timeout=600), lemmas)
         assert r.verdict is Verdict.PROVED, (n, r.reason)
         lemmas.append(s.prop(n))
 

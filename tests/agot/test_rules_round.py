@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from agot_rules_helpers import Concrete, assert_caught, full_check, load
 
+from ruleproof.cli_support import DEFAULT_RLIMIT
 from ruleproof.engines.common import Options
 from ruleproof.engines.runner import check_property
 from ruleproof.results import Verdict
@@ -61,14 +62,14 @@ def test_melee_round_properties_are_proved_at_three_players_four_characters_and_
     s = load("round", "melee")
     lemmas = []
     for n in names:
-        r = check_property(s, s.prop(n), "kind", Options(depth=10, kmax=1, timeout=60), lemmas)
+        r = check_property(s, s.prop(n), "kind", Options(depth=10, kmax=1, rlimit=DEFAULT_RLIMIT, timeout=600), lemmas)
         assert r.verdict is Verdict.PROVED, (n, r.reason)
         if r.kind != "action":
             lemmas.append(s.prop(n))
     # a 3-player round needs 12 steps: one more turn in each of the marshaling and challenges phases
     # (witnessed with one character each: the characters play no part in it)
     small = load("round", "melee_small")
-    r = check_property(small, small.prop(FULL_ROUND), "bmc", Options(depth=12, timeout=60))
+    r = check_property(small, small.prop(FULL_ROUND), "bmc", Options(depth=12, rlimit=DEFAULT_RLIMIT, timeout=600))
     assert r.verdict is Verdict.PROVED and r.trace is not None and len(r.trace.steps) == 12
 
 

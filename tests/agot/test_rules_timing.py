@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from agot_rules_helpers import Concrete, load
 
+from ruleproof.cli_support import DEFAULT_RLIMIT
 from ruleproof.engines import bmc
 from ruleproof.engines.common import Options
 from ruleproof.ir import Property, PropKind
@@ -52,5 +53,5 @@ def test_review_f10_no_cancel_after_a_would_interrupt_changed_the_occurrence():
         ir.le(ir.const(1), ir.Var(used, t_used)), ir.eq(ir.Var(resolving, t_res), ir.Const("cancel_b", t_res))
     )
     prop = Property("AUDIT: cancel_b resolves after save_a was used", PropKind.REACH, target, ())
-    r = bmc.check(s, prop, Options(depth=8, timeout=120))
+    r = bmc.check(s, prop, Options(depth=8, rlimit=DEFAULT_RLIMIT, timeout=600))
     assert r.verdict is not Verdict.PROVED, r.trace  # the target is never reached

@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 from agot_rules_helpers import Concrete, assert_caught, full_check, ir_mutant_violates, load, mutant_names
 
+from ruleproof.cli_support import DEFAULT_RLIMIT
 from ruleproof.engines.common import Options
 from ruleproof.engines.runner import check_system
 from ruleproof.results import Verdict
@@ -41,7 +42,8 @@ def test_every_unique_action_fires_within_the_checked_depth(default_results):
 
 
 def test_melee_unique_properties_are_proved():
-    rs = check_system(load("unique", "melee"), "auto", Options(depth=8, timeout=60), coverage_depth=3)
+    rs = check_system(load("unique", "melee"), "auto",
+            Options(depth=8, rlimit=DEFAULT_RLIMIT, timeout=600), coverage_depth=3)
     bad = [(r.property, r.verdict.value, r.reason) for r in rs if r.verdict is not Verdict.PROVED]
     assert bad == []
     assert rs[0].coverage is not None and rs[0].coverage.never == ()

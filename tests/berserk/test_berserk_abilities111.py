@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from ruleproof.cli_support import DEFAULT_RLIMIT
 from ruleproof.engines.common import Options
 from ruleproof.engines.runner import check_system
 from ruleproof.ir import PropKind, System
@@ -37,7 +38,7 @@ def test_every_property_is_proved(order: str) -> None:
 
 
 def test_symbolic_engines_prove_the_same_properties() -> None:
-    results = check_system(load("fifo"), "kind", Options(depth=6, kmax=6, timeout=60))
+    results = check_system(load("fifo"), "kind", Options(depth=6, kmax=6, rlimit=DEFAULT_RLIMIT, timeout=600))
     safety = [r for r in results if r.kind != PropKind.REACH.value]
     assert len(safety) == 24  # 22 rules + deadlock, determinism
     assert [(r.property, r.reason) for r in safety if r.verdict is not Verdict.PROVED] == []

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from ruleproof.cli_support import DEFAULT_RLIMIT
 from ruleproof.engines.common import Options
 from ruleproof.engines.runner import check_property, check_system
 from ruleproof.ir import PropKind, System
@@ -34,7 +35,7 @@ def load(scenario: str, **over: Any) -> System:
                           "twice_no_last_tap", "finish_interrupted_acts", "defence", "defence_alt"])
 def test_every_property_is_proved(scenario: str) -> None:
     system = load(scenario)
-    results = check_system(system, "kind", Options(depth=6, kmax=8, timeout=60))
+    results = check_system(system, "kind", Options(depth=6, kmax=8, rlimit=DEFAULT_RLIMIT, timeout=600))
     open_ = [(r.property, r.verdict, r.reason) for r in results
              if r.kind != PropKind.REACH.value and r.verdict is not Verdict.PROVED]
     assert not open_

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from ruleproof.cli import run
+from ruleproof.cli_support import DEFAULT_RLIMIT
 from ruleproof.engines.common import Options
 from ruleproof.engines.runner import check_property, check_system
 from ruleproof.loader import discover, load_system
@@ -34,7 +35,8 @@ def load(scenario: str, **over):
 def test_each_queue_order_keeps_its_rule_and_the_order_makes_a_difference(scenario, order_prop, sanity):
     s = load(scenario)
     lemmas = [p.name for p in s.properties if p.name.startswith("lemma:")]  # the generator's strengthening
-    results = check_system(s, "auto", Options(depth=10, timeout=120), [*lemmas, order_prop, EFFECTS, sanity])
+    results = check_system(s, "auto",
+            Options(depth=10, rlimit=DEFAULT_RLIMIT, timeout=600), [*lemmas, order_prop, EFFECTS, sanity])
     assert [r.verdict for r in results] == [Verdict.PROVED] * len(results), [(r.property, r.reason) for r in results]
     assert next(r for r in results if r.property == sanity).trace is not None  # the witness replays
 
@@ -42,7 +44,7 @@ def test_each_queue_order_keeps_its_rule_and_the_order_makes_a_difference(scenar
 @pytest.mark.parametrize(("scenario", "order_prop"), [("lifo", LIFO), ("fifo", FIFO)])
 def test_declaring_the_other_order_is_caught(scenario, order_prop):
     s = load(scenario, mutant="order_ignored")
-    r = check_property(s, s.prop(order_prop), "bmc", Options(depth=12, timeout=120))
+    r = check_property(s, s.prop(order_prop), "bmc", Options(depth=12, rlimit=DEFAULT_RLIMIT, timeout=600))
     assert r.verdict is Verdict.VIOLATED and r.trace is not None and r.trace.steps
 
 

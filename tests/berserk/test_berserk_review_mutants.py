@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 from berserk_helpers import MODEL
 
+from ruleproof.cli_support import DEFAULT_RLIMIT
 from ruleproof.engines.common import Options
 from ruleproof.loader import discover
 from ruleproof.mutants import MutantResult, mutants_of
@@ -27,7 +28,8 @@ def judged(system: str, kind: str, family: str, target: str = "", detail: str = 
              if m.kind == kind and m.family == family and (not target or m.target == target)
              and (not detail or m.detail == detail)}
     assert len(found) == 1, found
-    unit = MutantUnit(REF, system, spec.checked, found.pop(), system, Options(depth=6, timeout=60))
+    unit = MutantUnit(REF, system, spec.checked, found.pop(), system,
+            Options(depth=6, rlimit=DEFAULT_RLIMIT, timeout=600))
     return run_mutant_unit(unit)
 
 

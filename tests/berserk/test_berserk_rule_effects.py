@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from ruleproof.cli_support import DEFAULT_RLIMIT
 from ruleproof.engines.common import Options
 from ruleproof.engines.runner import check_system
 from ruleproof.evaluator import Evaluator, State
@@ -52,7 +53,7 @@ def test_every_chain_ends_within_the_number_of_effects(scenario: str) -> None:
 
 @pytest.mark.parametrize("scenario", ["loop2", "lasso", "chain"])
 def test_every_property_is_proved(scenario: str) -> None:
-    results = check_system(load(scenario), "auto", Options(depth=10, kmax=4, timeout=60))
+    results = check_system(load(scenario), "auto", Options(depth=10, kmax=4, rlimit=DEFAULT_RLIMIT, timeout=600))
     safety = [r for r in results if r.kind != PropKind.REACH.value]
     assert len(safety) == 17  # 15 rules + deadlock, determinism
     assert [(r.property, r.reason) for r in safety if r.verdict is not Verdict.PROVED] == []

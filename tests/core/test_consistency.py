@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from ruleproof.cli import run
+from ruleproof.cli_support import DEFAULT_RLIMIT
 from ruleproof.consistency import DEADLOCK, MUST_CANNOT
 from ruleproof.dsl import Bool, Int, Model, Step
 from ruleproof.engines.common import Options
@@ -33,7 +34,7 @@ def load(name: str, scenario: str = "small", **over):
 
 
 def run_check(system, name: str, engine: str = "bmc", depth: int = 6):
-    (r,) = check_system(system, engine, Options(depth=depth, timeout=120), [name])
+    (r,) = check_system(system, engine, Options(depth=depth, rlimit=DEFAULT_RLIMIT, timeout=600), [name])
     return r
 
 
@@ -176,7 +177,7 @@ def test_forced_kill_of_a_character_that_cannot_be_killed_without_a_resolution_i
 def test_cannot_prevails_is_kept_by_the_model_and_a_kill_that_ignores_it_is_caught():
     name = "'cannot' prevails over 'must': killed"
     lemma = "a character that cannot be killed is never chosen for military claim"  # makes it inductive
-    results = check_system(load("claim"), "kind", Options(depth=6, timeout=120), [lemma, name])
+    results = check_system(load("claim"), "kind", Options(depth=6, rlimit=DEFAULT_RLIMIT, timeout=600), [lemma, name])
     assert [r.verdict for r in results] == [Verdict.PROVED, Verdict.PROVED]
     bad = run_check(load("claim", mutant="valar_kills_immune"), name)
     assert bad.verdict is Verdict.VIOLATED and bad.trace.steps[-1].family == "kill_each"

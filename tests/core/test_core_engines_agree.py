@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ruleproof.cli_support import DEFAULT_RLIMIT
 from ruleproof.dsl import Int, Model, Step
 from ruleproof.engines import bmc, chc, explicit, kind
 from ruleproof.engines.common import Options, replay
@@ -19,8 +20,8 @@ from ruleproof.results import RawTrace, Verdict
 
 ROOT = Path(__file__).resolve().parents[2]
 FIX = Path(__file__).resolve().parents[1] / "fixtures"
-OPTS = Options(depth=5, kmax=5, timeout=30)
-GOLD_OPTS = Options(depth=5, kmax=5, timeout=600)
+OPTS = Options(depth=5, kmax=5, rlimit=DEFAULT_RLIMIT, timeout=600)
+GOLD_OPTS = Options(depth=5, kmax=5, rlimit=DEFAULT_RLIMIT, timeout=600)
 """The small gold's searches are bounded by depth (and the explicit state cap); the wall-clock is a safety net
 only, so a loaded machine cannot cut a search short and turn a verdict into 'holds to depth'."""
 
@@ -81,7 +82,7 @@ def _random_model(actions: list[tuple[int, int, int]], bound: int, limit: int) -
 )
 def test_random_models_engines_never_disagree(actions: list[tuple[int, int, int]], bound: int, limit: int) -> None:
     s = _random_model(actions, bound, limit).finish()
-    opts = Options(depth=6, kmax=6, timeout=30)
+    opts = Options(depth=6, kmax=6, rlimit=DEFAULT_RLIMIT, timeout=600)
     for p in s.properties:
         rb = bmc.check(s, p, opts)
         re = explicit.check(s, p, opts)
@@ -107,10 +108,10 @@ def test_chc_proves_conservation_and_shows_the_invariant() -> None:
 def test_lemmas_make_the_range_property_provable() -> None:
     s = load_system(discover(ROOT / "model" / "agot" / "gold.py")[0], "small")
     ranges = s.prop("state stays within declared ranges")
-    alone = kind.check(s, ranges, Options(depth=3, kmax=2, timeout=20))
+    alone = kind.check(s, ranges, Options(depth=3, kmax=2, rlimit=DEFAULT_RLIMIT, timeout=600))
     assert alone.verdict is not Verdict.PROVED
     lemmas = [s.prop("gold is conserved"), s.prop("no gold pool, treasury or token count goes below zero")]
-    with_lemmas = kind.check(s, ranges, Options(kmax=2, timeout=20), lemmas)
+    with_lemmas = kind.check(s, ranges, Options(kmax=2, rlimit=DEFAULT_RLIMIT, timeout=600), lemmas)
     assert with_lemmas.verdict is Verdict.PROVED
 
 
@@ -139,8 +140,8 @@ def test_same_input_same_result() -> None:
     assert outs[0] == outs[1]
     assert outs[0]["results"][0]["trace"]["steps"]
     s = load_system(discover(ROOT / "model" / "agot" / "gold.py")[0], "default", {"mutant": "spend_without_return"})
-    a = check_system(s, "bmc", Options(depth=4, timeout=30), ["gold is conserved"])
-    b = check_system(s, "bmc", Options(depth=4, timeout=30), ["gold is conserved"])
+    a = check_system(s, "bmc", Options(depth=4, rlimit=DEFAULT_RLIMIT, timeout=600), ["gold is conserved"])
+    b = check_system(s, "bmc", Options(depth=4, rlimit=DEFAULT_RLIMIT, timeout=600), ["gold is conserved"])
     assert a[0].verdict is b[0].verdict is Verdict.VIOLATED and a[0].depth == b[0].depth
 
 
@@ -187,7 +188,7 @@ def test_k_induction_does_not_prove_an_action_property_violated_by_a_step_that_c
     s = m.finish()
     for name in ("idle changes x", "cycle never returns to 0"):
         for engine in ("kind", "bmc", "explicit"):
-            r = check_property(s, s.prop(name), engine, Options(depth=4, timeout=60))
+            r = check_property(s, s.prop(name), engine, Options(depth=4, rlimit=DEFAULT_RLIMIT, timeout=600))
             assert r.verdict is Verdict.VIOLATED, (name, engine, r.verdict, r.reason)
 
 
@@ -200,14 +201,14 @@ def test_a_witness_does_not_depend_on_earlier_solver_work() -> None:
     bank = Path(__file__).resolve().parents[1] / "scale" / "fixtures" / "mini" / "bank.py"
     s = load_system(discover(bank)[0], "big", {})
     target = next(p for p in s.properties if p.kind.value == "reachable")
-    deep = Options(depth=10, kmax=5, timeout=60)
+    deep = Options(depth=10, kmax=5, rlimit=DEFAULT_RLIMIT, timeout=600)
     first = bmc.check(s, target, deep)
     assert first.verdict is Verdict.PROVED and first.trace is not None
     # unrelated solver work in the current context: a deeper unrolling of another property
     other = load_system(discover(ROOT / "model" / "agot" / "gold.py")[0], "small", {})
     for p in other.properties[:3]:
-        bmc.check(other, p, Options(depth=6, kmax=6, timeout=30))
-        kind.check(other, p, Options(depth=6, kmax=6, timeout=30))
+        bmc.check(other, p, Options(depth=6, kmax=6, rlimit=DEFAULT_RLIMIT, timeout=600))
+        kind.check(other, p, Options(depth=6, kmax=6, rlimit=DEFAULT_RLIMIT, timeout=600))
     again = bmc.check(s, target, deep)
     assert again.trace == first.trace
     assert check_system(s, "auto", deep, [target.name])[0].trace == first.trace

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from ruleproof.cli import run
+from ruleproof.cli_support import DEFAULT_RLIMIT
 from ruleproof.encoder import smtlib_queries
 from ruleproof.engines import kind
 from ruleproof.engines.common import Options
@@ -87,7 +88,8 @@ def test_a_property_ruleproof_proves_holds_under_spin_on_a_mutant(tmp_path: Path
     """The mutant breaks conservation, not the token rule: SPIN, given only the token rule, finds nothing."""
     s = _small("spend_without_return")
     p = s.prop("a card out of play carries no tokens")  # type: ignore[attr-defined]
-    assert check_system(s, "auto", Options(depth=8, timeout=120), [p.name])[0].verdict is Verdict.PROVED  # type: ignore[arg-type]
+    assert check_system(s, "auto",
+            Options(depth=8, rlimit=DEFAULT_RLIMIT, timeout=600), [p.name])[0].verdict is Verdict.PROVED  # type: ignore[arg-type]
     pml = tmp_path / "tokens.pml"
     pml.write_text(to_promela(s, [p]))  # type: ignore[arg-type]
     r = run_spin(pml, wall_limit=600)
@@ -112,7 +114,7 @@ def test_smt2_induction_queries_are_unsat_exactly_when_k_induction_proves(mutant
     proved = []
     for i, p in enumerate(props):
         cli = all(v == "unsat" for k, v in answers.items() if k.split()[0] == f"p{i}")
-        r = kind.check(s, p, Options(kmax=0, timeout=120), props[:i])  # type: ignore[arg-type]
+        r = kind.check(s, p, Options(kmax=0, rlimit=DEFAULT_RLIMIT, timeout=600), props[:i])  # type: ignore[arg-type]
         assert cli == (r.verdict is Verdict.PROVED), (p.name, cli, r.verdict, r.reason)
         proved.append(cli)
     assert any(proved)

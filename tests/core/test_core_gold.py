@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from ruleproof.cli import run
+from ruleproof.cli_support import DEFAULT_RLIMIT
 from ruleproof.engines.common import Options
 from ruleproof.engines.runner import check_system
 from ruleproof.evaluator import Evaluator
@@ -25,7 +26,7 @@ def gold(scenario: str = "default", **params: object):
 
 def test_bundled_gold_properties_all_proved() -> None:
     for scen in ("default", "melee"):
-        results = check_system(gold(scen), "auto", Options(depth=10, timeout=60))
+        results = check_system(gold(scen), "auto", Options(depth=10, rlimit=DEFAULT_RLIMIT, timeout=600))
         assert results, "no property checked"
         for r in results:
             assert r.verdict is Verdict.PROVED, (scen, r.property, r.verdict, r.reason)
@@ -52,7 +53,7 @@ MUTANTS = {
 @pytest.mark.parametrize("mutant,prop", sorted(MUTANTS.items()))
 def test_each_gold_mutant_is_violated_with_a_replayed_trace(mutant: str, prop: str) -> None:
     s = gold("default", mutant=mutant)
-    r = check_system(s, "auto", Options(depth=8, timeout=20), names=[prop])
+    r = check_system(s, "auto", Options(depth=8, rlimit=DEFAULT_RLIMIT, timeout=600), names=[prop])
     (res,) = [x for x in r if x.property == prop]
     assert res.verdict is Verdict.VIOLATED, (mutant, res.verdict, res.reason)
     assert res.trace is not None and res.trace.steps
@@ -82,7 +83,7 @@ def test_cli_check_exit_0_and_json_contract() -> None:
 def test_cli_violation_exit_1_with_trace_as_game_steps(tmp_path: Path) -> None:
     out, err = io.StringIO(), io.StringIO()
     code = run(["check", str(GOLD), "--param", 'mutant="spend_without_return"', "-p", "gold is conserved",
-                "--timeout", "20", "--trace-dir", str(tmp_path)], out, err)
+                "--timeout", "600", "--trace-dir", str(tmp_path)], out, err)
     assert code == 1, out.getvalue() + err.getvalue()
     text = out.getvalue()
     assert "gold is conserved" in text and "VIOLATED" in text
@@ -98,7 +99,7 @@ def test_cli_itf_trace_format_in_json() -> None:
     out = io.StringIO()
     code = run(["check", str(GOLD), "--param", 'mutant="double_pay"', "--json", "--trace-format", "itf",
                 "-p", "a marshalled card is in its owner's play area and its cost was paid exactly once",
-                "--timeout", "20"], out, io.StringIO())
+                "--timeout", "600"], out, io.StringIO())
     assert code == 1
     obj = json.loads(out.getvalue())
     bad = [r for r in obj["results"] if r["verdict"] == "violated"][0]

@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 from ruleproof import ir
 from ruleproof.cli import run
+from ruleproof.cli_support import DEFAULT_RLIMIT
 from ruleproof.dsl import Model, Step
 from ruleproof.encoder import Z3_OPS, evaluate
 from ruleproof.evaluator import EVAL, Evaluator
@@ -228,6 +229,6 @@ def test_action_property_parameters_keep_their_sort_when_two_sorts_share_value_n
     from ruleproof.engines.runner import check_property
     from ruleproof.results import Verdict
 
-    opts = Options(depth=3, kmax=2, timeout=60)
+    opts = Options(depth=3, kmax=2, rlimit=DEFAULT_RLIMIT, timeout=600)
     assert check_property(s, s.prop("pick selects its parameter"), "auto", opts).verdict is Verdict.PROVED
     assert check_property(s, s.prop("pick selects c1 (false)"), "auto", opts).verdict is Verdict.VIOLATED

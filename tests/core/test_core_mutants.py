@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from ruleproof.cli import run
+from ruleproof.cli_support import DEFAULT_RLIMIT
 from ruleproof.engines.common import Options
 from ruleproof.engines.runner import check_property, check_system
 from ruleproof.loader import discover, load_system
@@ -63,7 +64,7 @@ def test_a_dropped_requirement_is_named_by_its_line_the_same_in_every_scenario()
 def test_dropping_the_treasury_payment_is_killed_by_conservation() -> None:
     s = load_system(discover(GOLD)[0], "small")
     (m,) = [m for m in mutants_of(s) if m.label == "drop-update marshal: treasury"]
-    res = {r.property: r for r in check_system(m.system, "auto", Options(depth=5, timeout=10))}
+    res = {r.property: r for r in check_system(m.system, "auto", Options(depth=5, rlimit=DEFAULT_RLIMIT, timeout=600))}
     assert res["gold is conserved"].verdict.value == "violated"
     assert res["gold is conserved"].trace is not None
 
@@ -73,11 +74,12 @@ def test_dropping_the_treasury_payment_is_killed_by_conservation() -> None:
 
 @pytest.fixture(scope="module")
 def lamp_results() -> dict[str, object]:
-    return {r.label: r for _, r in run_mutants(plan_mutants(TOY, Options(depth=6, timeout=30)))}
+    return {r.label: r for _, r in run_mutants(plan_mutants(TOY, Options(depth=6, rlimit=DEFAULT_RLIMIT, timeout=600)))}
 
 
 def test_a_mutant_is_killed_in_whichever_checked_scenario_kills_it() -> None:
-    res = {r.label: r for _, r in run_mutants(plan_mutants(STAIRS, Options(depth=6, timeout=30)))}
+    res = {r.label: r for _, r in run_mutants(plan_mutants(STAIRS,
+            Options(depth=6, rlimit=DEFAULT_RLIMIT, timeout=600)))}
     r = res["off-by-one up: step"]
     # with one step there is no second climb to show the break: only the scenario "three" does
     assert r.status == "killed" and r.scenario == "three", r
@@ -110,11 +112,11 @@ def test_the_product_system_proves_equivalence_and_shows_differences_symbolicall
     rules = _lamp("two")
     by = {m.label: m.system for m in mutants_of(rules)}  # type: ignore[arg-type]
     same = product(rules, by["drop-update reset: pressed"])  # type: ignore[arg-type]
-    r = check_property(same, same.prop(AGREES), "chc", Options(timeout=60))
+    r = check_property(same, same.prop(AGREES), "chc", Options(rlimit=DEFAULT_RLIMIT, timeout=600))
     assert r.verdict is Verdict.PROVED
     one = _lamp("one")  # with a limit of 2, two presses leave the lamp off anyway: no difference there
     diff = product(one, {m.label: m.system for m in mutants_of(one)}["drop-update reset: on"])  # type: ignore[arg-type]
-    r = check_property(diff, diff.prop(AGREES), "bmc", Options(depth=8, timeout=60))
+    r = check_property(diff, diff.prop(AGREES), "bmc", Options(depth=8, rlimit=DEFAULT_RLIMIT, timeout=600))
     assert r.verdict is Verdict.VIOLATED and r.trace is not None
     assert [s.action for s in r.trace.steps] == ["press", "reset"]
     last = dict(zip(r.trace.var_names, r.trace.states[-1], strict=True))
@@ -122,7 +124,8 @@ def test_the_product_system_proves_equivalence_and_shows_differences_symbolicall
 
 
 def test_a_variable_shown_only_in_some_states_is_compared_only_there() -> None:
-    res = {r.label: r for _, r in run_mutants(plan_mutants(SHOWN, Options(depth=6, timeout=30)))}
+    opts = Options(depth=6, rlimit=DEFAULT_RLIMIT, timeout=600)
+    res = {r.label: r for _, r in run_mutants(plan_mutants(SHOWN, opts))}
     assert res["drop-update done: item"].status == "equivalent"  # the leftover item is never shown
     assert res["drop-update take: item"].status == "killed"
 
@@ -141,14 +144,14 @@ def test_a_bounded_kill_does_not_depend_on_a_proof_attempt() -> None:
 
     rules = load_system(discover(METER)[0])
     (m,) = [m for m in mutants_of(rules) if m.label == "drop-guard tick: require at meter.py:13"]
-    opts = Options(depth=6, kmax=1, timeout=120)
+    opts = Options(depth=6, kmax=1, rlimit=DEFAULT_RLIMIT, timeout=600)
     base = baseline(rules, opts)
     assert not base.exhaustive and base.ignored == ()
     j = kill(rules, m.system, base, opts)
     assert j.status == "killed" and j.killed_by == ("the meter stays at most its cap",)
     assert j.trace is not None and len(j.trace.steps) == 6  # from 40 to 46: six ticks
     prop = m.system.prop("the meter stays at most its cap")
-    alone = check_property(m.system, prop, "kind", Options(kmax=1, timeout=120))
+    alone = check_property(m.system, prop, "kind", Options(kmax=1, rlimit=DEFAULT_RLIMIT, timeout=600))
     assert alone.verdict is not Verdict.VIOLATED  # a proof attempt alone would not have found it
 
 

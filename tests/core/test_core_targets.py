@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from ruleproof.cli_support import DEFAULT_RLIMIT
 from ruleproof.dsl import Int, Model, Step, Term
 from ruleproof.encoder import SatResult, Unrolling, fresh_context
 from ruleproof.engines import ENGINES, bmc, runner
@@ -41,7 +42,7 @@ def test_a_target_that_needs_more_steps_than_the_depth_says_so() -> None:
     p = s.prop(TARGET)  # type: ignore[attr-defined]
     b = lower_bound(s, p)  # type: ignore[arg-type]
     assert b.steps == 14 and "14 of its conditions are false in every initial state" in b.why
-    r = bmc.check(s, p, Options(depth=12, timeout=60))  # type: ignore[arg-type]
+    r = bmc.check(s, p, Options(depth=12, rlimit=DEFAULT_RLIMIT, timeout=600))  # type: ignore[arg-type]
     assert r.verdict is Verdict.UNKNOWN
     assert r.reason.startswith("target not reached within 12 steps: it needs at least 14 steps"), r.reason
 
@@ -51,7 +52,7 @@ def test_the_guided_simulation_finds_a_shortest_witness_and_bmc_replays_it() -> 
     p = s.prop(TARGET)  # type: ignore[attr-defined]
     raw = simulate(s, p, Evaluator(s), steps=12)  # type: ignore[arg-type]
     assert raw is not None and len(raw.steps) == 12  # the lower bound: one card leaves the hand per step
-    r = bmc.check(s, p, Options(depth=12, timeout=120))  # type: ignore[arg-type]
+    r = bmc.check(s, p, Options(depth=12, rlimit=DEFAULT_RLIMIT, timeout=600))  # type: ignore[arg-type]
     assert r.verdict is Verdict.PROVED and r.depth == 12 and r.trace is not None and len(r.trace.steps) == 12
     assert r.reason == "target reached in 12 steps"
 
@@ -74,7 +75,7 @@ def test_a_longer_witness_is_shortened_by_bmc(monkeypatch: pytest.MonkeyPatch) -
         steps.append((ai, ()))
     long = RawTrace(tuple(states), tuple(steps))
     monkeypatch.setattr(bmc, "simulate", lambda *a, **kw: long)
-    r = bmc.check(s, p, Options(depth=20, timeout=120))  # type: ignore[arg-type]
+    r = bmc.check(s, p, Options(depth=20, rlimit=DEFAULT_RLIMIT, timeout=600))  # type: ignore[arg-type]
     assert r.verdict is Verdict.PROVED and r.depth == 8 and r.trace is not None and len(r.trace.steps) == 8
 
 
@@ -110,7 +111,7 @@ def test_one_query_finds_a_target_on_a_path_that_ends_before_the_depth() -> None
 def test_an_unreachable_target_is_unknown_for_bmc_and_violated_for_auto() -> None:
     s = _ends_early().finish()
     p = s.prop("x reaches 3 (never)")
-    opts = Options(depth=6, timeout=60)
+    opts = Options(depth=6, rlimit=DEFAULT_RLIMIT, timeout=600)
     r = bmc.check(s, p, opts)
     assert r.verdict is Verdict.UNKNOWN and r.reason == "target not reached within 6 steps"
     a = runner.check_property(s, p, "auto", opts)
@@ -139,7 +140,7 @@ def test_a_conjunct_no_action_can_change_makes_a_target_unreachable() -> None:
     s = m.finish()
     b = lower_bound(s, s.prop("x and y both 1"))
     assert b.steps is None and b.why == "(y == 1) is false in every initial state and no action changes y"
-    r = bmc.check(s, s.prop("x and y both 1"), Options(depth=4, timeout=60))
+    r = bmc.check(s, s.prop("x and y both 1"), Options(depth=4, rlimit=DEFAULT_RLIMIT, timeout=600))
     assert r.verdict is Verdict.UNKNOWN and "it can never be reached" in r.reason
 
 
@@ -174,7 +175,7 @@ def test_an_open_property_is_tried_again_only_after_new_lemmas_and_targets_come_
         return r
 
     monkeypatch.setattr(runner, "check_property", spy)
-    results = runner.check_system(s, "kind", Options(depth=5, kmax=3, timeout=60), [
+    results = runner.check_system(s, "kind", Options(depth=5, kmax=3, rlimit=DEFAULT_RLIMIT, timeout=600), [
         "y stays at most 3", "y follows x", "x stays at most 3", "y reaches 3"])
     assert [(r.property, r.verdict) for r in results] == [
         ("y stays at most 3", Verdict.PROVED), ("y follows x", Verdict.PROVED),
@@ -198,7 +199,8 @@ def test_auto_retries_a_shallow_k_induction_as_lemmas_come_before_any_other_engi
 
     monkeypatch.setattr(runner, "REGISTRY", {n: replace(e, check=spy(n, e.check)) for n, e in REGISTRY.items()})
     first = "y stays at most 3"  # needs the two properties declared after it
-    results = runner.check_system(s, "auto", Options(depth=5, timeout=60), [first, "y follows x", "x stays at most 3"])
+    results = runner.check_system(s, "auto",
+            Options(depth=5, rlimit=DEFAULT_RLIMIT, timeout=600), [first, "y follows x", "x stays at most 3"])
     assert [(r.property, r.verdict, r.engine, r.reason) for r in results] == [
         (first, Verdict.PROVED, "auto/kind", "1-inductive"),
         ("y follows x", Verdict.PROVED, "auto/kind", "1-inductive"),
@@ -208,6 +210,6 @@ def test_auto_retries_a_shallow_k_induction_as_lemmas_come_before_any_other_engi
                     ("x stays at most 3", "kind", EARLY_KMAX, 1), (first, "kind", EARLY_KMAX, 2)]
     # checked alone (no fixpoint), the same property goes through the full k-induction, then Spacer
     runs.clear()
-    alone = runner.check_property(s, s.prop(first), "auto", Options(depth=5, timeout=60))
+    alone = runner.check_property(s, s.prop(first), "auto", Options(depth=5, rlimit=DEFAULT_RLIMIT, timeout=600))
     assert alone.verdict is Verdict.PROVED and alone.engine == "auto/chc"
     assert runs == [(first, "kind", 8, 0), (first, "chc", 8, 0)]

@@ -9,6 +9,7 @@ from ruleproof.cards.abilities import EffectKind, TargetRef
 from ruleproof.cards.compiler import compile_text
 from ruleproof.cards.graph import CardFacts, build_ability_graph, find_candidates
 from ruleproof.cards.pool import load_pool
+from ruleproof.cli_support import DEFAULT_RLIMIT
 from ruleproof.engines import bmc
 from ruleproof.engines.common import Options
 from ruleproof.evaluator import Evaluator
@@ -73,9 +74,10 @@ def test_mutant_attached_any_is_caught() -> None:
     enc = _encode("<i>Lady</i> character only.", bystanders=(_char("B", "Beta", ("Lady",)),))
     assert isinstance(enc, Encoding)
     mutant = build_model(enc, ModelSpec(lasso_drop=((),), mutant="attached_any"))
-    assert bmc.check(mutant, mutant.prop("lasso"), Options(depth=2 * enc.n, timeout=60)).verdict is Verdict.PROVED
+    assert bmc.check(mutant, mutant.prop("lasso"),
+            Options(depth=2 * enc.n, rlimit=DEFAULT_RLIMIT, timeout=600)).verdict is Verdict.PROVED
     rules = build_model(enc, ModelSpec(lasso_drop=((),)))
-    r = bmc.check(rules, rules.prop("lasso"), Options(depth=2 * enc.n, timeout=60))
+    r = bmc.check(rules, rules.prop("lasso"), Options(depth=2 * enc.n, rlimit=DEFAULT_RLIMIT, timeout=600))
     assert r.verdict is Verdict.UNKNOWN and r.reason.startswith("target not reached"), r.reason  # not a timeout
 
 

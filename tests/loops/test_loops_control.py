@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from realcards import Run, encoding, model
 
+from ruleproof.cli_support import DEFAULT_RLIMIT
 from ruleproof.engines import bmc
 from ruleproof.engines.common import Options
 from ruleproof.loops import Category
@@ -58,7 +59,8 @@ READ_LESS = """
 def _solo_lasso(enc: Encoding, mutant: str = "") -> bool:
     """Does the model (the rules, or a mutant) have a lasso in which you initiate every optional ability?"""
     m = build_model(enc, ModelSpec(solo="you", mutant=mutant))
-    return bmc.check(m, m.prop("lasso"), Options(depth=2 * enc.n, timeout=60)).verdict is Verdict.PROVED
+    return bmc.check(m, m.prop("lasso"),
+            Options(depth=2 * enc.n, rlimit=DEFAULT_RLIMIT, timeout=600)).verdict is Verdict.PROVED
 
 
 def _lew_and_old_bear(named: list[str]) -> Encoding:

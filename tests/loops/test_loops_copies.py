@@ -17,6 +17,7 @@ from typing import Any
 from realcards import POOL, encoding, keyed
 
 from ruleproof.cards.graph import Candidate, card_key, split_key, two_player_abilities
+from ruleproof.cli_support import DEFAULT_RLIMIT
 from ruleproof.engines import bmc
 from ruleproof.engines.common import Options
 from ruleproof.loops import Category, find_loops
@@ -69,7 +70,7 @@ def test_mutant_max_per_copy_is_caught() -> None:
     everything = frozenset(enc.limited())
     for mutant, reached in (("", False), ("max_per_copy", True)):
         m = build_model(enc, ModelSpec(limits=everything, passes=(1,), mutant=mutant))
-        res = bmc.check(m, m.prop("passes>=1"), Options(depth=enc.n, timeout=60))
+        res = bmc.check(m, m.prop("passes>=1"), Options(depth=enc.n, rlimit=DEFAULT_RLIMIT, timeout=600))
         assert (res.verdict is Verdict.PROVED) is reached, (mutant, res)
 
 

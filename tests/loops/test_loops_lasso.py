@@ -25,6 +25,7 @@ from ruleproof.cards.abilities import (
 )
 from ruleproof.cards.compiler import compile_text
 from ruleproof.cards.graph import CardFacts, build_ability_graph, find_candidates
+from ruleproof.cli_support import DEFAULT_RLIMIT
 from ruleproof.engines.common import replay
 from ruleproof.evaluator import Evaluator
 from ruleproof.loops.encode import Encoding, LoopCard, ModelSpec, Unsupported, build_model, encode
@@ -303,7 +304,7 @@ def _lasso_reachable(enc: Encoding, mutant: str = "") -> bool:
     from ruleproof.results import Verdict
 
     system = build_model(enc, ModelSpec(lasso_drop=((),), mutant=mutant))
-    r = bmc.check(system, system.prop("lasso"), Options(depth=2 * enc.n, timeout=60))
+    r = bmc.check(system, system.prop("lasso"), Options(depth=2 * enc.n, rlimit=DEFAULT_RLIMIT, timeout=600))
     assert r.verdict in (Verdict.PROVED, Verdict.UNKNOWN) and (r.verdict is Verdict.PROVED or "not reached" in r.reason)
     return r.verdict is Verdict.PROVED
 

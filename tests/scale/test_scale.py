@@ -16,6 +16,7 @@ from typing import Any, Iterator
 import pytest
 
 from ruleproof.cli import run
+from ruleproof.cli_support import DEFAULT_RLIMIT
 from ruleproof.engines.common import Options
 from ruleproof.report import mask_times
 from ruleproof.results import Verdict
@@ -131,7 +132,7 @@ def test_loops_on_the_cluster_give_the_in_process_report(address: str) -> None:
 
 
 def test_a_killed_worker_makes_its_unit_unknown_and_the_rest_complete(address: str) -> None:
-    work = plan_mutants(MINI, Options(depth=6, kmax=4, timeout=5), 2)
+    work = plan_mutants(MINI, Options(depth=6, kmax=4, rlimit=DEFAULT_RLIMIT, timeout=5), 2)
     expected = run_mutants(work)  # the same driver in this process
     got = run_mutants(work, scheduler=address, fault=Fault(index=1, kind="exit"))
     assert len(got) == len(expected) == 4
@@ -144,7 +145,7 @@ def test_a_killed_worker_makes_its_unit_unknown_and_the_rest_complete(address: s
 
 def test_a_unit_past_its_timeout_is_unknown_on_a_local_cluster() -> None:
     ref = model_ref(MINI)
-    units = [CheckUnit(ref, name, scen, (), (), "auto", Options(depth=6, timeout=5))
+    units = [CheckUnit(ref, name, scen, (), (), "auto", Options(depth=6, rlimit=DEFAULT_RLIMIT, timeout=5))
              for name, scen in (("counter", "default"), ("counter", "tall"), ("bank", "default"))]
     seen: list[tuple[int, int, str]] = []
 
@@ -167,7 +168,8 @@ def test_ctrl_c_shuts_the_local_cluster_down() -> None:
         return {p.pid for p in psutil.Process().children(recursive=True) if p.is_running()}
 
     before = children()
-    units = [CheckUnit(model_ref(MINI), "counter", "default", (), (), "auto", Options(depth=4, timeout=5))] * 2
+    units = [CheckUnit(model_ref(MINI), "counter", "default", (), (), "auto",
+            Options(depth=4, rlimit=DEFAULT_RLIMIT, timeout=5))] * 2
 
     def interrupt(done: int, total: int, label: str) -> None:
         raise KeyboardInterrupt
