@@ -466,16 +466,18 @@ def parse_deck(text: str, pool: Pool, source: str = "<deck>") -> Deck:
 
 def _check_copies(card: Card, count: int, entries: list[DeckEntry], loc: SourceLoc) -> None:
     """Deckbuilding's limits on copies: a draw-deck card's deck limit; a plot once, one plot of the deck twice."""
-    held = count + sum(e.count for e in entries if e.card.code == card.code)
+    before: dict[str, int] = {}
+    for e in entries:
+        before[e.card.code] = before.get(e.card.code, 0) + e.count
+    held = before.get(card.code, 0) + count
     limit = 2 if card.type == "plot" else card.deck_limit  # the data's plot limit of 1 is not the rule's
     if held > limit:
         raise InputError(f"{held} copies of {clip(card.name)} ({card.code}): a deck holds at most {limit} "
                          f"(Deckbuilding)", loc)
     if card.type == "plot" and held == 2:
-        twice = {e.card.code: e.card.name for e in entries if e.card.type == "plot" and e.card.code != card.code
-                 and sum(f.count for f in entries if f.card.code == e.card.code) == 2}
-        if twice:
-            other = next(iter(twice.values()))
+        other = next((e.card.name for e in entries
+                      if e.card.type == "plot" and e.card.code != card.code and before[e.card.code] == 2), None)
+        if other is not None:
             raise InputError(f"a second plot with 2 copies ({clip(card.name)}, after {clip(other)}): only one plot "
                              f"of a plot deck may be duplicated (Deckbuilding)", loc)
 
