@@ -270,3 +270,20 @@ def test_choose_a_character_and_a_challenge_type(pool, code: str) -> None:
     (b,) = compile_text("<b>Action:</b> Choose a character. Until the end of the phase, that character cannot be "
                         "declared as an attacker in challenges of that type.")
     assert b.compiled is not Compiled.FULL  # no type was chosen
+
+
+def test_a_play_restriction_needing_two_cards_is_not_read_as_one(pool) -> None:
+    """25112 Bran the Breaker: "during a challenge in which you control 2 or more ..." was accepted by the loop
+    encoder as the one-card test it models, so the restriction was neither checked nor named; 18012 Harwin's
+    one-card restriction is still read."""
+    from ruleproof.cards.abilities import CondWord, TestKind
+    from ruleproof.loops.encode.accept import challenge_test
+
+    def during(code: str):
+        return [c for a in compile_card(pool.get(code).raw) if a.type is AbilityType.ACTION for c in a.conditions
+                if c.word is CondWord.DURING and c.test is TestKind.CHALLENGE]
+
+    (bran,) = during("25112")
+    assert bran.count == 2 and not challenge_test(bran)
+    (harwin,) = during("18012")
+    assert harwin.count == 1 and challenge_test(harwin)

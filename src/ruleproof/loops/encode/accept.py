@@ -439,10 +439,11 @@ def _filter_left_out(s: Subject, what: str, label: str, out: list[LeftOut], role
 
 def challenge_test(cond: Condition) -> bool:
     """Is ``cond`` "during a challenge in which you control a participating character": some card of the model in
-    the challenge, by its printed facts, scope and part (the loop model reads it from the cards' state)?"""
+    the challenge, by its printed facts, scope and part (the loop model reads it from the cards' state)?  One card
+    only: the model asks for one, so "2 or more" is not this test (left out, a widening)."""
     s = cond.subject
     return (cond.word is CondWord.DURING and cond.test is TestKind.CHALLENGE and cond.challenge is None
-            and s is not None and s.role in ROLES_READ and not cond.negated and not cond.all_of
+            and s is not None and s.role in ROLES_READ and not cond.negated and not cond.all_of and cond.count == 1
             and set_fields(s) <= _PRINTED | {"role"})
 
 
