@@ -385,12 +385,6 @@ def _kill_exhaustive(rules: System, mutant: System, base: Baseline, names: Seque
     return Judgement(base.scenario, "open")
 
 
-def _check(system: System, prop: Property, engine: str, opts: Options, lemmas: Sequence[Property] = ()) -> Result:
-    """One engine on one property as one budget query: ``opts.rlimit`` bounds every solver call (so the verdict
-    does not depend on the machine's load), ``opts.timeout`` is only the wall-clock safety net."""
-    return check_guarded(system, prop, engine, opts, lemmas)
-
-
 def _kill_symbolic(mutant: System, base: Baseline, names: Sequence[str], opts: Options) -> Judgement:
     """Every property in declaration order: the first one the mutant violates within the depth kills it.
 
@@ -410,7 +404,7 @@ def _kill_symbolic(mutant: System, base: Baseline, names: Sequence[str], opts: O
 
     def bounded(p: Property) -> Judgement | None:
         """A shallow proof, else BMC: killed, or None (cleared, proved or unknown, noted)."""
-        r = _check(mutant, p, "kind", shallow, lemmas)
+        r = check_guarded(mutant, p, "kind", shallow, lemmas)
         if r.verdict is Verdict.PROVED:
             lemmas.append(p)
             unknown.pop(p.name, None)
@@ -418,7 +412,7 @@ def _kill_symbolic(mutant: System, base: Baseline, names: Sequence[str], opts: O
         if r.verdict is Verdict.VIOLATED:
             return killed(p, r)
         tried[p.name] = len(lemmas)
-        r = _check(mutant, p, "bmc", opts, lemmas)
+        r = check_guarded(mutant, p, "bmc", opts, lemmas)
         if r.verdict is Verdict.VIOLATED:
             return killed(p, r)
         if r.verdict is Verdict.UNKNOWN:
@@ -431,10 +425,10 @@ def _kill_symbolic(mutant: System, base: Baseline, names: Sequence[str], opts: O
         if p.name not in names or p.name in base.ignored:
             continue
         if p.kind is PropKind.REACH:
-            r = _check(mutant, p, "bmc", opts, lemmas)
+            r = check_guarded(mutant, p, "bmc", opts, lemmas)
             if r.verdict is Verdict.PROVED:
                 continue
-            r = _check(mutant, p, "chc", opts, lemmas)
+            r = check_guarded(mutant, p, "chc", opts, lemmas)
             if r.verdict is Verdict.VIOLATED:
                 return Judgement(base.scenario, "killed", (p.name,), reason=r.reason)
             unknown[p.name] = f"target not reached within {opts.depth} steps, not proved unreachable"
@@ -732,7 +726,7 @@ def _side_lemmas(rules: System, mutant: System, rules_proved: Sequence[str],
 def _product_check(rules: System, mutant: System, opts: Options, rules_proved: Sequence[str] = (),
                    mutant_proved: Sequence[str] = ()) -> Judgement:
     prod = product(rules, mutant)
-    r = _check(prod, prod.prop(AGREES), "auto", opts, _side_lemmas(rules, mutant, rules_proved, mutant_proved))
+    r = check_guarded(prod, prod.prop(AGREES), "auto", opts, _side_lemmas(rules, mutant, rules_proved, mutant_proved))
     if r.verdict is Verdict.PROVED:
         return Judgement(rules.scenario, "equivalent", reason=f"proved on the product system ({r.engine}: {r.reason})")
     if r.verdict is Verdict.VIOLATED:

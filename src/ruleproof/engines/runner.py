@@ -91,6 +91,12 @@ def _stages(system: System, prop: Property, opts: Options, lemmas: Sequence[Prop
     return _auto(tried[-1][1] if early else _fallback(tried), clock)
 
 
+def _whole_coverage(depth: int, fams: Sequence[str], whole: set[str]) -> Coverage:
+    """Coverage from the whole state space: a family that never fired there never fires at any depth."""
+    return Coverage(depth, tuple(f for f in fams if f in whole), tuple(f for f in fams if f not in whole),
+                    exhaustive=True)
+
+
 def _earlier(system: System, prop: Property, lemmas: Sequence[Property]) -> Sequence[Property]:
     """The ``lemmas`` declared before ``prop`` in ``system`` (all of them for a property it does not declare)."""
     order = {p.name: i for i, p in enumerate(system.properties)}
@@ -162,8 +168,7 @@ def coverage(system: System, depth: int, opts: Options, engine: str, evaluator: 
     if engine == "explicit":
         whole = _exhaustive_fired(system, evaluator)
         if whole is not None:
-            return Coverage(depth, tuple(f for f in fams if f in whole), tuple(f for f in fams if f not in whole),
-                            exhaustive=True)
+            return _whole_coverage(depth, fams, whole)
         fired, _n, _done = explicit.explore(system, depth, opts.max_states, evaluator)
         return Coverage(depth, tuple(f for f in fams if f in fired), tuple(f for f in fams if f not in fired))
     status = _reach(system, depth, opts, [(f, partial(_fired, f)) for f in fams])
@@ -172,8 +177,7 @@ def coverage(system: System, depth: int, opts: Options, engine: str, evaluator: 
         # (or find it deeper); when BMC saw every family fire, that search (up to 20,000 states) is not needed
         whole = _exhaustive_fired(system, evaluator)
         if whole is not None:
-            return Coverage(depth, tuple(f for f in fams if f in whole), tuple(f for f in fams if f not in whole),
-                            exhaustive=True)
+            return _whole_coverage(depth, fams, whole)
     return Coverage(
         depth,
         tuple(f for f in fams if status[f] == "reached"),
