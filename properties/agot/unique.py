@@ -158,10 +158,50 @@ def register(m: Model) -> None:
         cites=["Put into Play", "Duplicates"],
     )
     m.action_property(
+        "a card put into play comes from an out of play area",
+        "put_into_play",
+        lambda t, p, c: And(v.zone[c] != "play", v.zone[c] != "dup"),
+        cites=["Put into Play", "In Play and Out of Play", "Duplicates"],
+        doc="Put into Play: such abilities place the card directly into play from an out of play state. In Play "
+        "and Out of Play: the cards a player controls in the play area, duplicates among them, are in play.",
+    )
+    m.action_property(
+        "a card put into play as a duplicate comes from an out of play area",
+        "put_into_play_duplicate",
+        lambda t, p, c, u: And(v.zone[c] != "play", v.zone[c] != "dup"),
+        cites=["Put into Play", "In Play and Out of Play", "Duplicates"],
+        doc="Put into Play: from an out of play state; a duplicate is in play (In Play and Out of Play), so a "
+        "card already a duplicate is not put into play again.",
+    )
+    m.action_property(
+        "a card brought back from the dead pile comes from its owner's dead pile",
+        "return_from_dead",
+        lambda t, p, c: And(v.zone[c] == "dead", v.owner[c] == p),
+        cites=["Dead Pile"],
+        doc="Dead Pile: an effect that would cause the card to enter play directly from the dead pile; a killed "
+        "character is placed on top of its owner's dead pile.",
+    )
+    m.action_property(
         "a player who takes control of a card controls it",
         "take_control",
         lambda t, p, c: And(v.zone[c] == "play", t.post(v.controller[c]) == p, t.post(v.zone[c]) == "play"),
         cites=["Ownership and Control"],
+    )
+    m.action_property(
+        "a player takes control only of a card another player controls",
+        "take_control",
+        lambda t, p, c: v.controller[c] != p,
+        cites=["Ownership and Control"],
+        doc="Ownership and Control: some abilities may cause cards to change control during a game; taking control "
+        "is such a change, from the player who controlled the card to the one who takes it.",
+    )
+    m.action_property(
+        "control reverts only of a card its owner does not control",
+        "revert_control",
+        lambda t, c: v.controller[c] != v.owner[c],
+        cites=["Ownership and Control"],
+        doc="Ownership and Control: cards enter play under their owner's control, and a change of control can end; "
+        "control reverts to the owner from the player who took it, so the owner did not control the card.",
     )
     m.action_property(
         "when control reverts, the card's owner controls it",
@@ -239,6 +279,15 @@ def register(m: Model) -> None:
         cites=["Put into Play", "Unique Cards", "Dead Pile"],
         doc="FAQ (1.3): a player cannot put into play a copy of an opponent's unique card if another copy owned "
         "by either player is in play or in its owner's dead pile.",
+    )
+    m.action_property(
+        "a duplicate put into play is placed on a copy its owner owns and controls",
+        "put_into_play_duplicate",
+        lambda t, p, c, u: And(v.owner[u] == p, v.controller[u] == p, v.owner[c] == p, v.zone[u] == "play"),
+        cites=["Put into Play", "Duplicates", "Ownership and Control"],
+        doc="Put into Play: an additional copy of a unique card a player already owns and controls, put into play "
+        "under his or her control, enters play as a duplicate; FAQ (1.2): both the duplicate and the unique card "
+        "must be owned and controlled by the player.",
     )
     m.action_property(
         "a duplicate is not put into play while a copy is in its owner's dead pile",

@@ -8,7 +8,16 @@ leaving play); it passes on this model.
 from __future__ import annotations
 
 import pytest
-from agot_rules_helpers import Concrete, assert_caught, full_check, ir_mutant_violates, load, mutant_names
+from agot_rules_helpers import (
+    MODEL,
+    Concrete,
+    assert_caught,
+    check,
+    full_check,
+    ir_mutant_violates,
+    load,
+    mutant_names,
+)
 
 from ruleproof.cli_support import DEFAULT_RLIMIT
 from ruleproof.engines.common import Options
@@ -283,3 +292,46 @@ def test_a_step_that_forgets_where_the_card_goes_is_caught(label, prop):
     ``drop-update marshal: zone`` did in the small scenario; the others forget an update the same way."""
     s = load("unique", "small")
     assert ir_mutant_violates(s, label, [prop], depth=4) == [prop]
+
+
+# ------------------------------------------------------------------ steps the rules do not allow (IR mutants)
+# Each drops one requirement of an action (named by its model line); each survived every property at 54f0f34
+# (`ruleproof mutants model/agot/unique.py`, default and melee scenarios) and is caught by the property written
+# from the rule text.
+OUT_OF_PLAY = "a card put into play comes from an out of play area"
+GUARDS = [
+    ("put_into_play", "a.require((zone[c] == \"hand\") | (zone[c] == \"discard\"))", None, OUT_OF_PLAY),
+    ("put_into_play", "a.require(zone[c] == \"discard\")  # e.g. \"put into play a character from an opponent's "
+     "discard pile\"", None, OUT_OF_PLAY),
+    ("put_into_play_duplicate", "a.require(((zone[c] == \"hand\") | (zone[c] == \"discard\")) & (zone[u] == \"play\")"
+     " & (controller[u] == p))", 1, "a card put into play as a duplicate comes from an out of play area"),
+    ("put_into_play_duplicate", "a.require(((zone[c] == \"hand\") | (zone[c] == \"discard\")) & (zone[u] == \"play\")"
+     " & (controller[u] == p))", 3, "a duplicate put into play is placed on a copy its owner owns and controls"),
+    ("return_from_dead", "a.require(zone[c] == \"dead\")", None,
+     "a card brought back from the dead pile comes from its owner's dead pile"),
+    ("take_control", "a.require((zone[c] == \"play\") & (controller[c] != p))", 2,
+     "a player takes control only of a card another player controls"),
+    ("revert_control", "a.require((zone[c] == \"play\") & (controller[c] != owner[c]))", 2,
+     "control reverts only of a card its owner does not control"),
+]
+
+
+def _guard_label(family: str, require: str) -> str:
+    """The IR mutant dropping ``require`` of ``family``: its line within that action's function (the same text
+    may stand in another action too)."""
+    lines = (MODEL / "unique.py").read_text(encoding="utf-8").splitlines()
+    start = next(i for i, x in enumerate(lines) if x.strip().startswith(f"def {family}("))
+    line = next(i for i, x in enumerate(lines[start:], start + 1) if x.strip() == require)
+    return f"drop-guard {family}: require at unique.py:{line}"
+
+
+@pytest.mark.parametrize(("family", "require", "part", "prop"), GUARDS)
+def test_a_step_the_rules_do_not_allow_is_caught(family, require, part, prop):
+    """Put into Play ("directly into play from an out of play state"; duplicates are in play: In Play and Out of
+    Play), FAQ (1.2) (a duplicate and the card it duplicates both owned and controlled by the player), Dead Pile
+    ("directly from the dead pile") and Ownership and Control (taking control and its reverting change control)."""
+    label = _guard_label(family, require)
+    if part is not None:
+        label += f" (part {part} of {3 if family == 'put_into_play_duplicate' else 2})"
+    assert ir_mutant_violates(load("unique", "small"), label, [prop], depth=4) == [prop]
+    assert check(load("unique", "small"), prop, depth=4).verdict is not Verdict.VIOLATED
