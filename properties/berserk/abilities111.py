@@ -18,6 +18,11 @@ def register(m: Model) -> None:
     vail, opyt = Creature.vail, Ability.opyt
     slots = list(Slot)
 
+    # the table, static abilities: «Применяются сразу после появления источника… Создаваемые эффекты пропадают в
+    # случае исчезновения самой способности или источника способности»: Знамя's static ability gives Вайл Опыт в
+    # атаке exactly while Знамя is in play with that ability (the game state, not the model's record of the grant)
+    banner_gives_opyt = And(v.banner, Not(v.banner_silenced))
+
     def has(c: Term, ab: Term) -> Term:
         """111.2: abilities = printed features + applied effects (+ the static Знамя), minus removals."""
         return And(
@@ -26,7 +31,7 @@ def register(m: Model) -> None:
                 v.printed[c, ab],
                 v.grants[c, ab] >= 1,
                 v.copied[ab] if c.name == "talos" else False,
-                v.static_opyt if (c.name, ab.name) == ("vail", "opyt") else False,
+                banner_gives_opyt if (c.name, ab.name) == ("vail", "opyt") else False,
             ),
         )
 
@@ -188,10 +193,12 @@ def register(m: Model) -> None:
         cites=["111.2"],
     )
     m.invariant(
-        "111.2: Вайл имеет Опыт в атаке только пока Знамя в игре со своей способностью",
-        Implies(has(vail, opyt), And(v.banner, Not(v.banner_silenced))),
+        "111.2: эффект постоянной способности Знамени действует ровно пока Знамя в игре со своей способностью",
+        v.static_opyt == banner_gives_opyt,
         cites=["111.2"],
-        doc="The effects of a static ability vanish with the ability itself or with its source.",
+        doc="Ties the model's record of the static grant (static_opyt, written only by its actions) to the game "
+        "state: the effect applies as soon as Знамя enters play (never queued), and vanishes with the ability "
+        "itself or with its source.",
     )
     if statics:
         def resolving(item: str) -> Term:

@@ -44,6 +44,9 @@ def test_symbolic_engines_prove_the_same_properties() -> None:
     assert [(r.property, r.reason) for r in safety if r.verdict is not Verdict.PROVED] == []
 
 
+# the static grant of Знамя tied to the game state (its record static_opyt is written only by the model)
+TIE = "111.2: эффект постоянной способности Знамени действует ровно пока Знамя в игре со своей способностью"
+
 MUTANT_CASES = [
     ("first_applied_wins", "lifo",
      "111.3: из эффектов, дающих и удаляющих способность, побеждает наложенный последним"),
@@ -51,15 +54,14 @@ MUTANT_CASES = [
     ("copy_abilities", "lifo", "111.1: копирование даёт только напечатанные особенности"),
     ("apply_on_activation", "fifo",
      "111.2: эффект способности (activate_hero) применяется только после разрешения в Очереди"),
-    ("static_via_queue", "lifo",
-     "111.2: постоянная способность применяется сразу, как её источник появляется (Знамя: Вайл имеет Опыт)"),
+    # the static grant stated on the game state (Знамя in play with its ability), tied to the model's record of it
+    ("static_via_queue", "lifo", TIE),
     ("mandatory_declinable", "fifo", "111.2: обязательная срабатывающая способность всегда попадает в Очередь"),
     ("copy_wrong_source", "printed", "111.1: копирование даёт только напечатанные особенности"),
     # review F13: a removal against the static grant, the static ability removed, an effect outliving its source
     ("static_beats_removal", "statics",
      "111.3: удаление, наложенное после постоянного наделения, побеждает: Вайл теряет Опыт, Знамя в игре"),
-    ("static_survives_silence", "statics",
-     "111.2: эффект постоянной способности пропадает с самой способностью (Знамя теряет её, оставаясь в игре)"),
+    ("static_survives_silence", "statics", TIE),
     ("static_not_reapplied", "statics",
      "111.2: постоянная способность применяется сразу, как её источник появляется (Знамя: Вайл имеет Опыт)"),
     ("effect_leaves_with_source", "statics",
@@ -101,3 +103,15 @@ def test_the_statics_scenario_reaches_each_case(target: str) -> None:
     assert "statics" in SPEC.checked
     r = next(r for r in check_system(load("statics"), "explicit", Options(depth=40)) if r.property == target)
     assert r.verdict is Verdict.PROVED and r.trace is not None
+
+
+def test_only_the_tie_property_reads_the_record_of_the_static_grant() -> None:
+    """Issue 13: ``static_opyt`` is written only by the model's actions to record Знамя's grant; the properties
+    state what Вайл has from the game state (Знамя in play with its ability), and one invariant ties the record
+    to that state."""
+    from ruleproof.ir import free_vars
+
+    readers = {p.name for p in load("statics").properties
+               if not p.builtin and not p.check
+               and any("static_opyt" in free_vars(e) for e in (p.expr, *(c for _, c in p.conds)))}
+    assert readers == {TIE}
