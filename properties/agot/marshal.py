@@ -104,6 +104,30 @@ def register(m: Model) -> None:
         lambda t: ForAll(Player, lambda p: v.been_active[p]),
         cites=["3.3 Next player becomes active player", "3.4 Marshaling phase ends"],
     )
+    m.invariant(
+        "in the marshaling phase every player who was active before the active player collected income "
+        "(strengthening)",
+        Implies(
+            v.phase == "marshaling",
+            ForAll(Player, lambda p: Implies(And(v.been_active[p], v.active != p), v.collected[p])),
+        ),
+        cites=["3.2 Active player collects income", "3.3 Next player becomes active player"],
+        doc="3.3 returns to 3.2 for each new active player: a player stops being the active player only after "
+        "step 3.2, where that player collected income.",
+    )
+    m.action_property(
+        "the marshaling phase ends in the marshaling phase, once every player collected income, and the challenges "
+        "phase follows",
+        "end_marshaling",
+        lambda t: And(
+            v.phase == "marshaling",
+            ForAll(Player, lambda p: v.collected[p]),
+            t.post(v.phase) == "challenges",
+        ),
+        cites=["3.2 Active player collects income", "3.4 Marshaling phase ends", "4.1 Challenges phase begins"],
+        doc="Appendix I: every player is the active player once (3.3) and collects income on becoming active "
+        "(3.2) before the phase ends (3.4); the challenges phase comes next.",
+    )
     m.action_property(
         "the active player collects income equal to the plot's gold value, once, from the treasury",
         "collect_income",
@@ -157,6 +181,14 @@ def register(m: Model) -> None:
         ),
         cites=["Marshal", "Costs", "Treasury"],
     )
+    m.action_property(
+        "a card is marshalled from its owner's hand",
+        "marshal",
+        lambda t, p, c: And(v.zone[c] == "hand", v.owner[c] == p),
+        cites=["Marshal", "In Play and Out of Play"],
+        doc="Marshal: the active player can marshal a character, location, or attachment card from his or her "
+        "hand; a card already in play, or in the discard pile, is not marshalled again.",
+    )
     m.invariant(
         "event cards never enter play",
         ForAll(Card, lambda c: Implies(v.ctype[c] == "event", v.zone[c] != "play")),
@@ -166,6 +198,28 @@ def register(m: Model) -> None:
         "a card counted as marshalled is a non-event card in play (strengthening)",
         ForAll(Card, lambda c: Implies(v.marshalled[c], And(v.zone[c] == "play", v.ctype[c] != "event"))),
         cites=["Marshal", "Enters Play"],
+    )
+
+    m.action_property(
+        "a card leaves play only from play, to an out of play state",
+        "leave_play",
+        lambda t, c: And(v.zone[c] == "play", t.post(v.zone[c]) != "play"),
+        cites=["Leaves Play", "In Play and Out of Play"],
+        doc="Leaves Play: a card makes a transition from an in play state to an out of play state.",
+    )
+    m.action_property(
+        "the round ends after the challenges phase: unspent gold returns to the treasury and a new round begins "
+        "with the plot phase",
+        "end_round",
+        lambda t: And(
+            v.phase == "challenges",
+            ForAll(Player, lambda p: t.post(v.gold[p]) == 0),
+            t.post(v.treasury) == v.treasury + Sum(v.gold[p] for p in Player),
+            t.post(v.phase) == "plot",
+        ),
+        cites=["7.2 Return unspent gold", "7.5 Taxation phase ends", "Taxation Phase"],
+        doc="Here the challenges phase stands for the rest of the round (challenges to taxation): 7.2 returns each "
+        "player's unspent gold; 7.5 ends the round and play proceeds to the plot phase of the next round.",
     )
 
     # ------------------------------------------------------------------ put into play
@@ -196,6 +250,15 @@ def register(m: Model) -> None:
         cites=["Event Cards", "Costs"],
         doc="Event Cards: costs are paid and the card is placed in its owner's discard pile; if its effects are "
         "canceled it is still played and its costs remain paid. FAQ (1.5) Playing Events.",
+    )
+
+    m.action_property(
+        "a played event's effects resolve unless they are canceled",
+        "play_event",
+        lambda t, p, c: t.post(v.resolved[c]) == Not(t.choice("canceled")),
+        cites=["Event Cards"],
+        doc="Event Cards: when a player plays an event card, its costs are paid, its effects are resolved (or "
+        "canceled).",
     )
 
     # ------------------------------------------------------------------ sanity

@@ -8,7 +8,7 @@ it passes on this model.
 from __future__ import annotations
 
 import pytest
-from agot_rules_helpers import Concrete, assert_caught, full_check, load, mutant_names
+from agot_rules_helpers import MODEL, Concrete, assert_caught, full_check, ir_mutant_violates, load, mutant_names
 
 from ruleproof.cli_support import DEFAULT_RLIMIT
 from ruleproof.engines.common import Options
@@ -205,3 +205,44 @@ def test_unspent_gold_returns_to_the_treasury_at_the_end_of_the_round():
     s = c.state({"phase": "challenges", "gold[p1]": 3, "gold[p2]": 4, "treasury": 13})
     s = c.step("end_round", s)
     assert (c.get(s, "gold[p1]"), c.get(s, "gold[p2]"), c.get(s, "treasury"), c.get(s, "phase")) == (0, 0, 20, "plot")
+
+
+# ------------------------------------------------------------------ steps no property stated before (IR mutants)
+def _guard(family: str, require: str, part: str = "") -> str:
+    """The label of the IR mutant dropping ``require`` (its source line) in action ``family`` (the first such line
+    after ``def family(``), with `` (part i of n)`` when the requirement has several conditions."""
+    lines = (MODEL / "marshal.py").read_text(encoding="utf-8").splitlines()
+    start = next(i for i, x in enumerate(lines, 1) if x.strip().startswith(f"def {family}("))
+    line = next(i for i, x in enumerate(lines, 1) if i > start and x.strip() == require)
+    return f"drop-guard {family}: require at marshal.py:{line}" + (f" ({part})" if part else "")
+
+
+INCOME_CHECK = 'a.require((phase == "marshaling") & collected[active])'
+ENDS = ("the marshaling phase ends in the marshaling phase, once every player collected income, and the challenges "
+        "phase follows")
+ROUND_ENDS = ("the round ends after the challenges phase: unspent gold returns to the treasury and a new round begins "
+              "with the plot phase")
+LEAVES = "a card leaves play only from play, to an out of play state"
+STEPS = [
+    (("marshal", 'a.require(zone[c] == "hand")'), "a card is marshalled from its owner's hand"),
+    (("leave_play", 'a.require(zone[c] == "play")'), LEAVES),
+    ("drop-update leave_play: zone", LEAVES),
+    (("end_marshaling", INCOME_CHECK, "part 1 of 2"), ENDS),
+    (("end_marshaling", INCOME_CHECK, "part 2 of 2"), ENDS),
+    (("end_round", 'a.require(phase == "challenges")'), ROUND_ENDS),
+    ("drop-update end_round: phase", ROUND_ENDS),
+    ("drop-update play_event: resolved", "a played event's effects resolve unless they are canceled"),
+]
+
+
+@pytest.mark.parametrize(("mutant", "prop"), STEPS)
+def test_a_step_the_rules_do_not_allow_is_caught(mutant, prop):
+    """Each of these IR mutants survived every marshal property at 76587f0 (README, Mutation testing): marshalling a
+    card that is not in hand (Marshal: "from his or her hand"), a card leaving play that is not in play or that stays
+    there (Leaves Play), the marshaling phase ending from another phase or before the last active player collected
+    income (3.2, 3.4), the round ending before the challenges phase is over or not going on to the plot phase (7.2,
+    7.5), an event whose effects never resolve (Event Cards).  Each is now caught by the property stated from that
+    rule."""
+    label = mutant if isinstance(mutant, str) else _guard(*mutant)
+    assert ir_mutant_violates(load("marshal", "small"), label, [prop], depth=6) == [prop]
+
