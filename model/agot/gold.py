@@ -23,10 +23,11 @@ The treasury is unlimited (Tokens, Running out of): the scenario's
 treasury starts with more gold than the pools and cards can ever hold, so
 income is always paid in full and a gain is never refused (the property
 "the treasury never runs out" proves it).  What the scenario bounds is what
-its cards do: card abilities give each player at most ``ability_gold`` gold
-per round (gains, gold placed on cards, gold moved from cards to a pool, 1
-gold each), and a card holds at most ``card_gold`` gold.  The deliberately broken rules are edits
-in ``mutants/agot/gold.py``.
+its cards do: card abilities add at most ``ability_gold`` gold to each
+player's pool per round (gains, and gold moved from a card to the pool, 1
+gold each), and a card holds at most ``card_gold`` gold (abilities may place
+gold on a card whenever it has room).  The deliberately broken rules are
+edits in ``mutants/agot/gold.py``.
 """
 
 from __future__ import annotations
@@ -82,7 +83,8 @@ def build(
     active = m.var("active", Player, init=OneOf(*[p.name for p in Player]))
     been_active = m.var("been_active", Bool, index=Player, init=OneOf(False, True))
     collected = m.var("collected", Bool, index=Player, init=OneOf(False, True))
-    # the scenario's bound on what card abilities give a player per round (not something the game shows)
+    # the scenario's bound on the gold card abilities add to a player's pool per round (not a rule, and not something
+    # the game shows)
     from_abilities = m.var("from_abilities", Int(0, ability_gold), index=Player, init=0, observable=False)
 
     all_gold = treasury + Sum(gold[p] for p in Player) + Sum(tokens[c] for c in Card)
@@ -157,11 +159,9 @@ def build(
 
     @m.action(Card, describe="an ability places 1 gold from the treasury on {c}", cites=["Treasury", "Gains"])
     def place_gold(a: Step, c: Term) -> None:
-        p = owner[c]
-        a.require(zone[c] == "play", tokens[c] < card_gold, from_abilities[p] < ability_gold)
+        a.require(zone[c] == "play", tokens[c] < card_gold)
         a.set(tokens[c], tokens[c] + 1)
         a.set(treasury, treasury - 1)
-        a.set(from_abilities[p], from_abilities[p] + 1)
 
     @m.action(Card, describe="{c}'s controller moves 1 gold from it to their pool", cites=["Gold"])
     def take_gold(a: Step, c: Term) -> None:

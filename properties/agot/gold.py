@@ -121,11 +121,15 @@ def register(m: Model) -> None:
     m.action_property(
         "the phases follow in order: marshaling, challenges, taxation",
         "next_phase",
-        lambda t: And(
-            Implies(v.phase == "marshaling", t.post(v.phase) == "challenges"),
-            Implies(v.phase == "challenges", t.post(v.phase) == "taxation"),
+        lambda t: Or(
+            And(v.phase == "marshaling", t.post(v.phase) == "challenges"),
+            And(v.phase == "challenges", t.post(v.phase) == "taxation"),
         ),
-        cites=["Appendix I: Timing and Gameplay", "3.4 Marshaling phase ends"],
+        cites=["Appendix I: Timing and Gameplay", "3.4 Marshaling phase ends", "7.5 Taxation phase ends"],
+        doc="Appendix I: the marshaling phase ends and the challenges phase begins (here standing for the phases "
+        "up to taxation); that one ends and the taxation phase begins; the taxation phase is the last of the round "
+        "and ends only by returning unspent gold (7.2, 7.5: the `taxation` step), so a phase step never leaves the "
+        "phase where it is.",
     )
     m.action_property(
         "a cost reduction lasts until the end of the round",

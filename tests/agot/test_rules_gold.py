@@ -8,7 +8,7 @@ model (``RULEPROOF_AGOT_MODEL=<3e7e81c checkout>/model/agot``) and failed there;
 from __future__ import annotations
 
 import pytest
-from agot_rules_helpers import Concrete, assert_caught, ir_mutant_violates, load, mutant_names
+from agot_rules_helpers import Concrete, assert_caught, drop_guard_label, ir_mutant_violates, load, mutant_names
 
 INCOME = "the active player collects income equal to the plot's gold value, once, from the treasury"
 ROTATION = "in the marshaling phase players become active one at a time in player order from the first player"
@@ -86,6 +86,7 @@ STEPS = [
     ("off-by-one gain_reduction: reduction", "a cost reduction gained lowers the next cost by 1 more"),
     ("drop-update taxation: reduction", "a cost reduction lasts until the end of the round"),
     ("drop-update next_phase: phase", "the phases follow in order: marshaling, challenges, taxation"),
+    ('a.require(phase != "taxation")', "the phases follow in order: marshaling, challenges, taxation"),
 ]
 
 
@@ -93,5 +94,28 @@ STEPS = [
 def test_a_phase_or_a_cost_reduction_that_goes_wrong_is_caught(label, prop):
     """Each of these mutants survived every gold property before these were added (judged by reading the model):
     a cost reduction gained that changes nothing (or counts 2), one that outlives its round, a phase that does
-    not advance."""
+    not advance, and (survived at 76587f0) a phase step taken in the taxation phase, where it leaves the phase
+    as it is (the taxation phase ends only by returning unspent gold, 7.2 and 7.5)."""
+    if label.startswith("a.require("):
+        label = drop_guard_label("gold", "next_phase", label)
     assert ir_mutant_violates(load("gold", "small"), label, [prop], depth=4) == [prop]
+
+
+POOL_BOUND = "a pool holds at most its starting gold, one income and this round's gold from abilities (strengthening)"
+
+
+def test_gold_moved_from_a_card_counts_against_the_scenarios_allowance():
+    """The scenario's bound (not a rule): card abilities add at most ``ability_gold`` gold to a pool per round,
+    gold moved from a card included.  Placing gold on a card is bounded by the card's room alone (more games than
+    at 76587f0, when placing counted too and the mutant that forgets to count a move survived); a move that is not
+    counted now lets a pool exceed the bound the scenario promises, and the pool-bound invariant says so."""
+    s = load("gold", "small")
+    assert ir_mutant_violates(s, "drop-update take_gold: from_abilities", [POOL_BOUND], depth=4) == [POOL_BOUND]
+    c = Concrete(s)
+    top = max(next(iv.values for iv in s.init_vars if iv.var == "treasury"))
+    st = c.state({"phase": "challenges", "zone[c1]": "play", "treasury": top})  # empty pools, all gold in the treasury
+    st = c.step("take_gold(c1)", c.step("place_gold(c1)", st))
+    assert (c.get(st, "gold[p1]"), c.get(st, "tokens[c1]")) == (1, 0)  # player 1 owns c1; 1 gold moved (the allowance)
+    st = c.step("place_gold(c1)", st)  # c1 has room again: the ability may place gold on it
+    assert st is not None and c.get(st, "tokens[c1]") == 1
+    assert not c.enabled("take_gold(c1)", st)  # a second move this round is over the scenario's allowance of 1
