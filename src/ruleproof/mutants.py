@@ -47,6 +47,7 @@ from typing import Callable, Iterator, Mapping, Sequence
 
 from . import ir
 from .consistency import DEADLOCK, DETERMINISM, Consistency, consistency_properties
+from .encoder import initial_state
 from .engines.common import Options, replay, show_value
 from .engines.explicit import Parent, trace_path
 from .engines.registry import EARLY_KMAX, few_initial_states
@@ -526,11 +527,59 @@ def equivalence(rules: System, mutant: System, opts: Options, rules_proved: Sequ
     ``rules_proved`` / ``mutant_proved``: invariants proved of the rules / of the mutant, assumed of each side
     of the product system (each side of it runs only its own reachable states).
     """
+    start = _same_start(rules, mutant)
+    if start is not None:
+        return start
     if few_initial_states(rules):
         j = _paired_search(rules, mutant)
         if j is not None:
             return j
     return _product_check(rules, mutant, opts, rules_proved, mutant_proved)
+
+
+def _initial_condition(system: System) -> Expr:
+    """The initial condition of ``system`` as one expression over its variables."""
+    types = {v.name: v.type for v in system.vars}
+    return ir.and_(*(ir.or_(*(ir.eq(ir.Var(iv.var, types[iv.var]), ir.Const(x, types[iv.var])) for x in iv.values))
+                     for iv in system.init_vars), *system.init_constraints)
+
+
+def _start_outside(a: System, b: System, also: Sequence[Expr] = ()) -> State | None:
+    """An initial state of ``a`` (where ``also`` holds) that is not an initial state of ``b``; None: there is none.
+
+    ``a`` and ``b`` declare the same variables.  One small solver query on the initial conditions alone.
+    """
+    cond = ir.not_(_initial_condition(b)) if b is not a else ir.TRUE
+    probe = replace(a, actions=(), properties=(), init_constraints=a.init_constraints + (cond, *also))
+    return initial_state(probe)
+
+
+def _same_start(rules: System, mutant: System) -> Judgement | None:
+    """None when the mutant has the rules' state variables and initial states, else why it is not compared.
+
+    Equivalence (and the product system, whose sides assume what was proved of each from its own initial
+    states) is judged from the same initial state: a mutant that starts elsewhere is not equivalent.  When
+    it starts in a state that no initial state of the other side matches on what the game shows, that state
+    is the difference (``differs``, a trace of no step); otherwise it is left ``open``.
+    """
+    if [(v.name, v.type) for v in rules.vars] != [(v.name, v.type) for v in mutant.vars]:
+        return Judgement(rules.scenario, "open", reason="the mutant declares other state variables than the rules "
+                         "(equivalence is judged on the same variables: not attempted)")
+    if rules.init_vars == mutant.init_vars and rules.init_constraints == mutant.init_constraints:
+        return None
+    for a, b, who in ((mutant, rules, "the mutant may start in this state, the rules may not"),
+                      (rules, mutant, "the rules may start in this state, the mutant may not")):
+        s = _start_outside(a, b)
+        if s is None:
+            continue
+        shown = tuple(ir.eq(ir.Var(v.name, v.type), ir.Const(s[i], v.type))
+                      for i, v in enumerate(rules.vars) if v.observable and v.shown is None)
+        if _start_outside(b, b, shown) is not None:  # the other side may start alike in what the game shows
+            return Judgement(rules.scenario, "open", reason=f"the initial states differ ({who}, in variables the "
+                             "game does not show): equivalence from other initial states is not attempted")
+        trace = replay(a, Evaluator(a), RawTrace((s,), ()), None)
+        return Judgement(rules.scenario, "differs", trace=trace, reason=f"{who} (their initial states differ)")
+    return None
 
 
 def _paired_search(rules: System, mutant: System) -> Judgement | None:
@@ -576,9 +625,7 @@ def _paired_search(rules: System, mutant: System) -> Judgement | None:
         return Judgement(rules.scenario, "differs", trace=trace, reason=why)
 
     queue: deque[Pair] = deque()
-    for s in evr.initial_states():
-        if not evm.is_initial(s):
-            return Judgement(rules.scenario, "differs", reason="the mutant's initial states differ from the rules'")
+    for s in evr.initial_states():  # the mutant's are the same (_same_start)
         parents[(s, s)] = (None, -1, ())
         queue.append((s, s))
     while queue:
@@ -703,7 +750,8 @@ def product(rules: System, mutant: System) -> System:
         actions=tuple(acts),
         init_vars=rules.init_vars + tuple(ir.InitVar(names[iv.var], iv.values) for iv in mutant.init_vars)
         + (ir.InitVar(DIVERGED, (False,)),),
-        init_constraints=rules.init_constraints + same,
+        init_constraints=rules.init_constraints + tuple(_rename(c, names, memo) for c in mutant.init_constraints)
+        + same,
         properties=(prop,),
         doc="the rules and a mutant side by side",
         scenario=rules.scenario,

@@ -298,3 +298,68 @@ def test_a_systems_own_rule_mutants_are_judged_like_the_generated_ones(tmp_path:
     slow = by["rule: slow"]
     assert slow["status"] == "survived" and "x is 1 by the rules, 0 in the mutant" in slow["reason"]
     assert code == 0 and obj["total"] == len(by) and sum(m.startswith("rule: ") for m in by) == 2
+
+
+# ---------------------------------------------------------------- equivalence only from the same initial states
+
+STARTS = '''"""A counter whose rule mutants change where the game starts."""
+
+from ruleproof.dsl import Bool, Int, Model, OneOf, Range, Step
+
+SCENARIOS = {"few": {"spread": 0}, "many": {"spread": 40}}
+CHECKED = ("few", "many")
+MUTANTS = ("", "wider_start", "later_start", "note_start")
+
+
+def build(mutant: str = "", spread: int = 0) -> Model:
+    m = Model("starts")
+    x = m.var("x", Int(0, 4), init={"wider_start": OneOf(0, 1), "later_start": 1}.get(mutant, 0))
+    note = m.var("note", Bool, init=mutant == "note_start", observable=False)
+    # two dials nothing reads: 41 x 41 initial states when spread is 40, too many to explore side by side
+    m.var("u", Int(0, 40), init=Range(0, spread) if spread else 0)
+    m.var("v", Int(0, 40), init=Range(0, spread) if spread else 0)
+
+    @m.action(describe="count one up")
+    def up(a: Step) -> None:
+        a.require(x < 4)
+        a.set(x, x + 1)
+
+    m.invariant("x stays at most 4", x <= 4)
+    return m
+'''
+
+
+def test_a_mutant_that_starts_elsewhere_is_never_proved_equivalent(tmp_path: Path) -> None:
+    """Equivalence is judged from the same initial state: a rule mutant that changes an initial value differs there
+    (a trace of no step), even when every initial state of the rules is one of its own."""
+    model = tmp_path / "starts.py"
+    model.write_text(STARTS, encoding="utf-8")
+    code, out, _ = _cli("mutants", str(model), "--json")
+    by = {m["mutant"]: m for m in json.loads(out)["mutants"]}
+    wider = by["rule: wider_start"]  # may also start at 1: explored side by side from 0 alone, it agreed
+    assert wider["status"] == "survived", wider
+    assert wider["reason"] == "the mutant may start in this state, the rules may not (their initial states differ)"
+    assert wider["trace"]["steps"] == [] and wider["trace"]["initial"]["x"] == 1
+    later = by["rule: later_start"]
+    assert later["status"] == "survived" and later["trace"]["initial"]["x"] == 1, later
+    note = by["rule: note_start"]  # starts apart only in what the game does not show: not claimed to differ
+    assert note["status"] == "survived" and "in variables the game does not show" in note["reason"], note
+    assert code == 0
+
+
+def test_the_product_system_starts_both_sides_from_their_own_initial_states(tmp_path: Path) -> None:
+    """On the product system a mutant that starts elsewhere had no common initial state with the rules, so the
+    product had no state at all and agreement held vacuously; each side's lemmas were proved from its own start."""
+    from ruleproof.mutants import equivalence
+
+    model = tmp_path / "starts.py"
+    model.write_text(STARTS, encoding="utf-8")
+    spec = discover(model)[0]
+    rules = load_system(spec, "many")
+    opts = Options(depth=6, kmax=4, rlimit=DEFAULT_RLIMIT, timeout=600)
+    later = load_system(spec, "many", {"mutant": "later_start"})
+    j = equivalence(rules, later, opts, (), ("x stays at most 4",))
+    assert j.status == "differs" and j.trace is not None and j.trace.steps == (), j
+    assert dict(j.trace.initial)["x"] == 1
+    same = load_system(spec, "many", {"mutant": ""})
+    assert equivalence(rules, same, opts).status == "equivalent"
