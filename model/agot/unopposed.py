@@ -23,8 +23,9 @@ challenge is unopposed, ``gain_bonuses`` (step 4.2.3) gives the unopposed
 bonus, ``apply_claim`` (step 4.2.4) applies the claim result when the
 attacking player won, and ``end_challenge`` ends the challenge (its modifiers
 expire).  What a claim result does (kills, discards, moved power) is
-claim.py's; here ``claims`` counts the claim results each attacking player
-applied.  Keywords are left to other systems.
+claim.py's; here the claim step is reached (stage ``claimed``) or not, which
+is what the properties state step 4.2.4 on (no count of claim results is
+kept: the game shows none).  Keywords are left to other systems.
 
 Each character's base STR (``base``), challenge icon and standing status are
 symbolic (any combination), and so is the number of challenges each player
@@ -107,8 +108,6 @@ def build(players: int = 2, chars: int = 6, max_str: int = 3, max_mod: int = 2, 
     power = m.var("power", Int(0, max_power), index=Player, init=Range(0, max_power - CHALLENGES))
     # the game may be observed at any point of the challenges phase: any number of challenges already initiated
     initiated = m.var("initiated", Int(0, CHALLENGES), index=Player, init=Range(0, CHALLENGES))
-    # claim results applied this phase, by attacking player (step 4.2.4)
-    claims = m.var("claims", Int(0, CHALLENGES), index=Player, init=0)
 
     window = (stage == "attackers") | (stage == "defenders")
 
@@ -234,8 +233,6 @@ def build(players: int = 2, chars: int = 6, max_str: int = 3, max_mod: int = 2, 
     def apply_claim(a: Step) -> None:
         a.require(stage == "bonuses")
         a.require(winner == "attacker")
-        for p in Player:
-            a.set(claims[p], claims[p] + 1, when=att_player == p)
         a.set(stage, "claimed")
 
     @m.action(describe="the challenge ends", cites=["Participating", "Modifiers", "4.2.6 Challenge ends"])

@@ -221,6 +221,22 @@ def register(m: Model) -> None:
             "comparison that decides it.",
         )
     m.action_property(
+        "a STR modifier is applied only if it changes the character's modifiers",
+        "modify_str",
+        lambda t, c: Not(t.post(v.mod[c]) == v.mod[c]),
+        cites=["Abilities", "Modifiers"],
+        doc="A card ability can only be initiated if its effect has the potential to change the game state: a "
+        "modifier of 0 changes nothing.",
+    )
+    m.action_property(
+        "a card effect makes a character contribute its STR only to a side it does not count for",
+        "contribute",
+        lambda t, c, sd: Not(counts_for(c) == sd),
+        cites=["Abilities", "Participating"],
+        doc="A card ability can only be initiated if its effect has the potential to change the game state: "
+        "making a character contribute to the side it already counts for changes nothing (FAQ 2.10).",
+    )
+    m.action_property(
         "a STR modifier changes the character's STR by its amount",
         "modify_str",
         lambda t, c: ForAll(Char, lambda d: t.post(v.mod[d]) == v.mod[d] + If(d == c, t.choice("amount"), 0)),
@@ -253,6 +269,8 @@ def register(m: Model) -> None:
     )
 
     # ---------------------------------------------------------------- claim (step 4.2.4, D.U.C.K.)
+    # Stated on the challenge's framework step (``stage``) and its winner, what the game shows: the claim step is
+    # reached only from the bonuses step of a challenge the attacking player won, and it is then over.
     m.action_property(
         "the claim result is applied after the challenge bonuses, only for a challenge the attacking player won",
         "apply_claim",
@@ -260,11 +278,11 @@ def register(m: Model) -> None:
             v.stage == "bonuses",
             v.winner == "attacker",
             t.post(v.stage) == "claimed",
-            ForAll(Player, lambda p: t.post(v.claims[p]) == v.claims[p] + If(v.att_player == p, 1, 0)),
         ),
         cites=["4.2.4 Apply claim result.", "4.2.3 Gain challenge bonuses", "Claim or Claim Value"],
         doc="If the attacking player is the challenge winner, the claim result is now applied (after the "
-        "unopposed bonus: Determine, Unopposed, Claim); if the defending player wins, no claim result occurs.",
+        "unopposed bonus: Determine, Unopposed, Claim); if the defending player wins, no claim result occurs. "
+        "The claim step is over once applied (stage 'claimed'), so it is applied once per challenge.",
     )
     m.action_property(
         "a challenge the attacking player won ends only after its claim result",
@@ -272,24 +290,15 @@ def register(m: Model) -> None:
         lambda t: And(
             Implies(v.winner == "attacker", v.stage == "claimed"),
             Implies(Not(v.winner == "attacker"), v.stage == "bonuses"),
-            ForAll(Player, lambda p: t.post(v.claims[p]) == v.claims[p]),
         ),
         cites=["4.2.4 Apply claim result.", "4.2.6 Challenge ends"],
+        doc="A challenge ends after step 4.2.4: with its claim result when the attacking player won, without one "
+        "otherwise.",
     )
     m.invariant(
-        "a claim result is applied at most once per challenge the player initiated, only after a win",
-        And(
-            Implies(v.stage == "claimed", v.winner == "attacker"),
-            ForAll(
-                Player,
-                lambda p: And(
-                    v.claims[p] >= 0,
-                    v.claims[p] + If(And(v.att_player == p, Not(v.stage == "idle"), Not(v.stage == "claimed")), 1, 0)
-                    <= v.initiated[p],
-                ),
-            ),
-        ),
-        cites=["4.2.4 Apply claim result.", "4.2 Active player may initiate a challenge"],
+        "a claim result is applied only in a challenge the attacking player won",
+        Implies(v.stage == "claimed", v.winner == "attacker"),
+        cites=["4.2.4 Apply claim result."],
     )
 
     # ---------------------------------------------------------------- sanity

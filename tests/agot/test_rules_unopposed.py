@@ -21,6 +21,7 @@ from agot_rules_helpers import (
     mutant_names,
 )
 
+from ruleproof.ir import free_vars
 from ruleproof.results import Verdict
 
 REFERENCE = Path(__file__).resolve().parents[2] / "docs" / "reference" / "agot-rules-reference.txt"
@@ -37,7 +38,7 @@ PARTICIPANT = "a player needs a participating character to win"
 RECENT = "each character's STR counts for the side of its most recent contribution"
 CLAIM = "the claim result is applied after the challenge bonuses, only for a challenge the attacking player won"
 CLAIM_END = "a challenge the attacking player won ends only after its claim result"
-CLAIM_ONCE = "a claim result is applied at most once per challenge the player initiated, only after a win"
+CLAIM_WON = "a claim result is applied only in a challenge the attacking player won"
 
 
 @pytest.fixture(scope="module")
@@ -79,6 +80,7 @@ def test_every_cited_section_is_a_rules_reference_section():
         ("removal_wipes_contribution", RECENT),
         ("claim_without_win", CLAIM),
         ("claim_before_bonus", CLAIM),
+        ("claim_without_win", CLAIM_WON),
     ],
 )
 def test_mutant_is_caught_with_a_replayed_trace(mutant, prop):
@@ -219,7 +221,7 @@ def test_the_unopposed_bonus_is_gained_after_the_result_and_before_the_challenge
     assert c.get(s, "power[p1]") == 1
     assert not c.enabled("end_challenge", s)  # the attacker won: claim comes next (4.2.4)
     s = c.step("apply_claim", s)
-    assert c.get(s, "claims[p1]") == 1
+    assert c.get(s, "stage") == "claimed"
     s = c.step("end_challenge", s)
     assert (c.get(s, "stage"), c.get(s, "side[c1]"), c.get(s, "participating[c1]")) == ("idle", "none", False)
 
@@ -237,15 +239,16 @@ def test_review_f11_claim_is_applied_only_for_an_attacker_win_after_the_bonus():
     s = c.step("gain_bonuses", s)
     assert c.enabled("apply_claim", s) and not c.enabled("end_challenge", s)
     s = c.step("apply_claim", s)
-    assert (c.get(s, "claims[p1]"), c.get(s, "claims[p2]")) == (1, 0)
-    assert not c.enabled("apply_claim", s)
+    assert (c.get(s, "stage"), c.get(s, "winner"), c.get(s, "att_player")) == ("claimed", "attacker", "p1")
+    assert not c.enabled("apply_claim", s)  # once per challenge
     # the defender wins: no claim result, and the challenge ends
     s = _attack(c, _start(c, {"c1": 1, "c7": 2}), ["c1"], ["c7"])
     decided, s = _resolve(c, s)
     assert decided[0] == "defender"
     assert not c.enabled("apply_claim", s)
+    assert c.get(s, "stage") == "bonuses"
     s = c.step("end_challenge", s)
-    assert (c.get(s, "stage"), c.get(s, "claims[p1]")) == ("idle", 0)
+    assert c.get(s, "stage") == "idle"
 
 
 def test_only_standing_characters_with_the_icon_can_be_declared():
@@ -294,6 +297,8 @@ BEFORE = "STR changes only before the challenge winner is determined ({})"
 ATTACKERS = "attackers are standing characters of the attacking player with the challenge icon, knelt, at least one"
 DEFENDERS = "defenders are standing characters of the defending player with the challenge icon, knelt"
 MODIFIER = "a STR modifier changes the character's STR by its amount"
+NO_CHANGE_MOD = "a STR modifier is applied only if it changes the character's modifiers"
+NO_CHANGE_SIDE = "a card effect makes a character contribute its STR only to a side it does not count for"
 STEPS = [
     ("drop-update initiate: standing", ATTACKERS),
     (("initiate", 'a.require((stage == "idle") & (initiated[p] < CHALLENGES))', " (part 1 of 2)"),
@@ -313,6 +318,14 @@ STEPS = [
      BEFORE.format("remove_from_challenge")),
     (("determine", 'a.require(stage == "defenders")', ""), ORDER.format("determine")),
     (("gain_bonuses", 'a.require(stage == "decided")', ""), ORDER.format("gain_bonuses")),
+    (("modify_str", "a.require(window & (k != 0) & (mod[c] + k >= -max_mod) & (mod[c] + k <= max_mod))",
+      " (part 2 of 4)"), NO_CHANGE_MOD),
+    (("contribute", "a.require(window & ~participating[c] & (side[c] != s))", " (part 3 of 3)"), NO_CHANGE_SIDE),
+    ("drop-update apply_claim: stage", CLAIM),
+    (("apply_claim", 'a.require(stage == "bonuses")', ""), CLAIM),
+    (("apply_claim", 'a.require(winner == "attacker")', ""), CLAIM),
+    (("end_challenge", 'a.require((stage == "claimed") | ((stage == "bonuses") & (winner != "attacker")))', ""),
+     CLAIM_END),
 ]
 
 
@@ -322,10 +335,26 @@ def test_a_step_of_the_challenge_that_goes_wrong_is_caught(mutant, prop):
     model): attackers or defenders not knelt, or not standing with the icon, or none at all; a challenge initiated
     while one resolves, or a fourth one; defenders declared twice; a STR modifier that changes nothing (or one too
     much), or one applied after the winner was determined; STR compared before defenders, bonuses before the
-    winner."""
+    winner. And, found by ``ruleproof mutants`` at cd5f752: a STR modifier of 0, or a contribution to the side the
+    character already counts for, initiated although it cannot change the game state (Abilities); and step 4.2.4's
+    own mutants: a claim step that does not end (applied again), applied from another step, without a win, or a
+    challenge that ends without its claim result."""
     if isinstance(mutant, str):
         label = mutant
     else:
         family, require, part = mutant
         label = drop_guard_label("unopposed", family, require) + part
     assert ir_mutant_violates(load("unopposed", "small"), label, [prop], depth=5) == [prop]
+
+
+def test_step_4_2_4_is_stated_on_the_challenge_stage_and_winner():
+    """Step 4.2.4 is stated on what the game shows: the challenge's step (stage) and its winner. The model keeps no
+    count of claim results (a record only its own claim step would write); the claim properties read the stage and
+    the winner, and the claim's own IR mutants are caught by them (above)."""
+    s = load("unopposed", "small")
+    assert not [x for x in s.vars if "claim" in x.name]
+    claim = [p for p in s.properties if p.name in (CLAIM, CLAIM_END, CLAIM_WON)]
+    assert len(claim) == 3
+    for p in claim:
+        read = free_vars(p.expr).union(*(free_vars(c) for _, c in p.conds))
+        assert {"stage", "winner"} <= read <= {"stage", "winner", "att_player", "def_player"}, (p.name, read)
