@@ -89,6 +89,17 @@ def register(m: Model) -> None:
         doc="The defender chooses a number of different characters equal to the claim value on the attacking "
         "player's revealed plot card.",
     )
+    m.action_property(
+        "each character chosen for military claim is a different one",
+        "choose_for_claim",
+        lambda t, c: And(
+            t.post(v.chosen[c]),
+            Count(Char, lambda d: t.post(v.chosen[d])) == n_chosen + 1,
+        ),
+        cites=["Military Claim", "Claim or Claim Value"],
+        doc="The defender chooses a number of different characters: each choice adds one character to those "
+        "chosen (choosing a character already chosen would not).",
+    )
     m.invariant(
         "a character that cannot be killed is never chosen for military claim",
         ForAll(Char, lambda c: Implies(v.chosen[c], ~v.cannot_be_killed[c])),
@@ -135,6 +146,19 @@ def register(m: Model) -> None:
         cites=["Duplicates", "Save", 'The word "Would"'],
         doc="Interrupt: when the overlapping unique card would leave play (its kill is imminent: the claim's "
         "choice is complete, or 'kill each character' resolves), discard this duplicate to save that card.",
+    )
+    m.invariant(
+        "a duplicate may save the card it is on whenever that card would leave play",
+        ForAll(
+            Char,
+            lambda c: Implies(
+                And(kill_imminent(c), v.dups[c] >= 1, Not(v.saved[c])), m.enabled("save_with_duplicate", c)
+            ),
+        ),
+        cites=["Duplicates", "Save", 'The word "Would"'],
+        doc="A duplicate grants its controller 'Interrupt: When the overlapping unique card would leave play, "
+        "discard this duplicate to save that card': the option is there whenever the kill is imminent, until the "
+        "card has been saved from it.",
     )
     m.action_property(
         "a save discards one duplicate and the character is saved from the imminent kill",
@@ -221,6 +245,14 @@ def register(m: Model) -> None:
         "take_control",
         lambda t, p, c: And(v.zone[c] == "play", t.post(v.controller[c]) == p, t.post(v.zone[c]) == "play"),
         cites=["Ownership and Control"],
+    )
+    m.action_property(
+        "taking control of a character changes who controls it",
+        "take_control",
+        lambda t, p, c: Not(t.post(v.controller[c]) == v.controller[c]),
+        cites=["Abilities", "Ownership and Control"],
+        doc="A card ability can only be initiated if its effect has the potential to change the game state: "
+        "no player takes control of a character he or she already controls.",
     )
     m.action_property(
         "a player who draws a card adds it to his or her hand",
