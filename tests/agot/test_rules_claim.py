@@ -57,8 +57,9 @@ CAUGHT_BY = [
     ("valar_kills_immune", KILL_EACH),
     ("valar_ignores_saves", KILL_EACH),
     ("valar_does_nothing", "a revealed 'kill each character in play' must resolve"),
+    ("unreachable_save", "a duplicate may save the card it is on whenever that card would leave play"),
 ]
-CONSISTENCY = {"exact_claim", "no_cannot_rule", "unreachable_save"}
+CONSISTENCY = {"exact_claim", "no_cannot_rule"}
 
 
 @pytest.fixture(scope="module")
@@ -256,13 +257,22 @@ AROUND = [
     ("drop-update take_control: controller", "a player who takes control of a character in play controls it"),
     (("kill_each", "a.require(valar)"),
      "'kill each character' resolves once, only after a plot bearing it was revealed"),
+    (("choose_for_claim", "a.require(eligible(c))", 2), "each character chosen for military claim is a different one"),
+    (("take_control", "a.require(controller[c] != p)"), "taking control of a character changes who controls it"),
 ]
 
 
 @pytest.mark.parametrize(("mutant", "prop"), AROUND)
 def test_a_step_around_the_claim_that_goes_wrong_is_caught(mutant, prop):
-    """Each of these mutants survived every claim property before these were added (judged by reading the model):
-    a draw that adds nothing (or 2 cards), a character that 'enters play' but stays in hand or comes back from the
-    dead pile, a take control that changes nothing, 'kill each character' resolving with no plot revealed."""
-    label = mutant if isinstance(mutant, str) else drop_guard_label("claim", *mutant)
+    """Each of these mutants survived every claim property before these were added (judged by reading the model, the
+    last two measured by `ruleproof mutants`): a draw that adds nothing (or 2 cards), a character that 'enters play'
+    but stays in hand or comes back from the dead pile, a take control that changes nothing, 'kill each character'
+    resolving with no plot revealed, a character chosen twice for one claim (part 2 of 4 of the requirement
+    `eligible(c)`: not chosen yet), control taken by the player who already has it."""
+    if isinstance(mutant, str):
+        label = mutant
+    else:
+        label = drop_guard_label("claim", *mutant[:2])
+        if len(mutant) == 3:
+            label += f" (part {mutant[2]} of 4)"
     assert ir_mutant_violates(load("claim", "small"), label, [prop], depth=4) == [prop]
