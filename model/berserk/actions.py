@@ -48,6 +48,15 @@ Features (static scenario data per card):
 * ``x_per_turn`` -- «Может атаковать X раз за ход» (539.1.3): the tap of the
   attack is the waived resource [I]; whether the X-th use taps is the rule
   parameter ``last_use_taps`` [U].
+* ``any_per_turn`` -- «Может атаковать любое количество раз за ход» (539.1.3's
+  other form, review F11): no attack taps it and it may attack again however
+  many times it attacked; it is подействовавшая after its first attack all the
+  same (539.3: no movement, no other action).
+* ``unacted`` (card data, with a feature) -- 539.3's «(если иного не указано в
+  тексте особенности)», review F11: the card's feature text says otherwise (a
+  hypothetical «...и после атаки не считается подействовавшей»): when its
+  feature waives the tap of its attack it is not подействовавшая, keeps its
+  movement and may declare other actions.
 * ``heal_strike`` -- Келе: «При ударе может излечиться на 2, если после этого у
   Келе нет ран — не закрывается после этой атаки» (539.4, 539.4.1).
 * ``heal_assault`` -- the same text worded «при нападении»: no effect on a
@@ -82,11 +91,11 @@ use them to show that a property catches each break.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ruleproof.dsl import And, Bool, If, Int, Min, Model, Not, OneOf, Or, Step, Term
 
-__all__ = ["CardSpec", "ROSTERS", "SCENARIOS", "CHECKED", "FEATURES", "build"]
+__all__ = ["CardSpec", "ROSTERS", "SCENARIOS", "CHECKED", "FEATURES", "build", "waiver"]
 
 
 class CardSpec(NamedTuple):
@@ -107,9 +116,10 @@ class CardSpec(NamedTuple):
     limit: int = 0
     finish: int = 0
     tapped: tuple[bool, ...] = (False,)
+    unacted: bool = False
 
 
-FEATURES = ("none", "no_tap_attack", "taps_after_assault", "x_per_turn", "heal_strike", "heal_assault")
+FEATURES = ("none", "no_tap_attack", "taps_after_assault", "x_per_turn", "heal_strike", "heal_assault", "any_per_turn")
 FEATURE_LABELS = (
     "нет",
     "не закрывается после атаки",
@@ -117,6 +127,7 @@ FEATURE_LABELS = (
     "может атаковать X раз за ход",
     "при ударе может излечиться на 2",
     "при нападении может излечиться на 2",
+    "может атаковать любое количество раз за ход",
 )
 
 KELE = "Келе"
@@ -146,6 +157,13 @@ ROSTERS: dict[str, tuple[CardSpec, ...]] = {
     ),
     # reviews F5, F6, F8: two attackers on each side, so that one card may be asked to defend twice in a turn, and
     # the cards with 539.1.1 and 539.1.2 features can each defend
+    # review F11: 539.1.3's «любое количество раз за ход», and 539.3's exception («если иного не указано в тексте
+    # особенности»); each attacks more than three times in a turn when the other survives (4 lives, strength 1)
+    "any_times": (
+        CardSpec("berserker", "Берсерк (может атаковать любое количество раз за ход)", "p1", "any_per_turn"),
+        CardSpec("tireless", "Неутомимый (не закрывается после атаки и не считается подействовавшим)", "p2",
+                 "no_tap_attack", unacted=True),
+    ),
     "defence": (
         CardSpec("steady", "Стойкий (не закрывается после атаки)", "p1", "no_tap_attack", lives=2),
         CardSpec("raider", "Налётчик", "p1", lives=2),
@@ -176,9 +194,10 @@ SCENARIOS = {
     "finish_interrupted_acts": {"roster": "finish", **{**_DEFAULTS, "interrupted_acted": True}},
     "defence": {"roster": "defence", **_DEFAULTS},
     "defence_alt": {"roster": "defence", **{**_DEFAULTS, **_DEFENCE_ALT}},
+    "any_times": {"roster": "any_times", **_DEFAULTS},
 }
 CHECKED = ("kele_attacks", "kele_attacks_together", "kele_defends", "static", "static_closed_no_counter", "twice",
-           "twice_no_last_tap", "finish", "defence", "defence_alt")
+           "twice_no_last_tap", "finish", "defence", "defence_alt", "any_times")
 
 STAGES = ("idle", "declared", "strike", "trig_a", "heal_a", "counter", "trig_d", "heal_d", "payment")
 STAGE_LABELS = (
@@ -194,6 +213,21 @@ STAGE_LABELS = (
 )
 KINDS = ("attack", "move", "ability")
 KIND_LABELS = ("нападение (простой удар)", "движение", "добивание (способность с закрытием)")
+
+
+def waiver(v: Any, c: Term, *, last_use_taps: bool, assault_defence_free: bool, no_tap_defence: bool) -> Term:
+    """Whether a 539 feature waives the tap ``c`` reserved for the action in flight (``v``: the model's
+    variables and static data, ``m.v``; the keywords: the rule parameters of the same names)."""
+    per_turn_free = Not(And(last_use_taps, v.uses[c] + 1 >= v.limit[c]))
+    heals = Or(v.feat[c] == "heal_strike", v.feat[c] == "heal_assault")
+    as_actor = (v.kind == "attack") & (
+        (v.feat[c] == "no_tap_attack") | ((v.feat[c] == "x_per_turn") & per_turn_free) | (heals & v.mod_att)
+        | (v.feat[c] == "any_per_turn")
+    )
+    as_defender = (((v.feat[c] == "heal_strike") & v.mod_def)
+                   | ((v.feat[c] == "taps_after_assault") & assault_defence_free)
+                   | ((v.feat[c] == "no_tap_attack") & no_tap_defence))
+    return If(v.actor == c, as_actor, as_defender)
 
 
 def build(
@@ -223,13 +257,16 @@ def build(
     Kind = m.enum("Kind", list(KINDS), labels=list(KIND_LABELS))
 
     max_lives = max(s.lives for s in specs.values())
+    max_limit = max(3, *(s.limit for s in specs.values()))  # «X раз за ход» for any X the roster prints
     side = m.static("side", Side, Card, {n: s.side for n, s in specs.items()})
     feat = m.static("feat", Feature, Card, {n: s.feature for n, s in specs.items()})
     lives = m.static("lives", Int(1, max_lives), Card, {n: s.lives for n, s in specs.items()})
     strength = m.static("strength", Int(0, 9), Card, {n: s.strength for n, s in specs.items()})
     moves = m.static("moves", Int(0, 3), Card, {n: s.moves for n, s in specs.items()})
-    limit = m.static("limit", Int(0, 3), Card, {n: s.limit for n, s in specs.items()})
+    limit = m.static("limit", Int(0, max_limit), Card, {n: s.limit for n, s in specs.items()})
     finish = m.static("finish", Int(0, 9), Card, {n: s.finish for n, s in specs.items()})
+    # 539.3 «(если иного не указано в тексте особенности)»: the feature says the card is not подействовавшая
+    unacted = m.static("unacted", Bool, Card, {n: s.unacted for n, s in specs.items()})
 
     first = next(iter(specs))
     first_card = Card[first]
@@ -254,7 +291,7 @@ def build(
     tapped = m.var("tapped", Bool, index=Card, init=lambda c: OneOf(*specs[c.name].tapped))
     move = m.var("move", Int(0, 3), index=Card, init=lambda c: specs[c.name].moves)
     acted = m.var("acted", Bool, index=Card, init=False)
-    uses = m.var("uses", Int(0, 3), index=Card, init=0)
+    uses = m.var("uses", Int(0, max_limit), index=Card, init=0)
     wounds = m.var("wounds", Int(0, max_lives), index=Card, init=lambda c: OneOf(*specs[c.name].wounds))
     rsv_tap = m.var("rsv_tap", Bool, index=Card, init=False)
     rsv_move = m.var("rsv_move", Bool, index=Card, init=False)
@@ -291,7 +328,7 @@ def build(
         a.require(~tapped[c] & ~rsv_tap[c])  # reserved even when a feature waives paying it (539.2)
         use_left = uses[c] < limit[c]
         a.require(~per_turn | use_left)
-        a.require(may_act(c, per_turn & use_left))
+        a.require(may_act(c, (per_turn & use_left) | (feat[c] == "any_per_turn")))
         a.set(target, t)
         a.set(rsv_tap[c], True)
         a.set(rsv_use[c], per_turn)
@@ -459,15 +496,8 @@ def build(
         resolve_heal(a, victim, mod_def, "payment")
 
     def waived(c: Term) -> Term:
-        """Whether a 539 feature waives the tap ``c`` reserved for the action in flight."""
-        per_turn_free = Not(And(last_use_taps, uses[c] + 1 >= limit[c]))
-        as_actor = (kind == "attack") & (
-            (feat[c] == "no_tap_attack") | ((feat[c] == "x_per_turn") & per_turn_free) | (heals(c) & mod_att)
-        )
-        as_defender = (((feat[c] == "heal_strike") & mod_def)
-                       | ((feat[c] == "taps_after_assault") & assault_defence_free)
-                       | ((feat[c] == "no_tap_attack") & no_tap_defence))
-        return If(actor == c, as_actor, as_defender)
+        return waiver(m.v, c, last_use_taps=last_use_taps, assault_defence_free=assault_defence_free,
+                      no_tap_defence=no_tap_defence)
 
     @m.action(describe="этап оплаты", cites=["539.2", "539.3", "RP 3.1-1 блокирование"])
     def pay(a: Step) -> None:
@@ -475,7 +505,8 @@ def build(
         for c in Card:
             is_actor = actor == c
             a.set(tapped[c], tapped[c] | (rsv_tap[c] & ~waived(c)))
-            completes = is_actor & (kind != "move")
+            # 539.3, unless the feature's text says otherwise (review F11)
+            completes = is_actor & (kind != "move") & ~(unacted[c] & rsv_tap[c] & waived(c))
             if defender_acts:  # review F6 [U]: 539.3 for a defender whose tap a feature waived
                 completes = completes | (has_def & (defender == c) & rsv_tap[c] & waived(c))
             spent = move[c] - If(rsv_move[c], 1, 0)
@@ -509,6 +540,8 @@ def build(
     m.cannot("tapped by the payment stage", Card,
              lambda c: attack_paid(c) & (feat[c] == "x_per_turn") & Not(And(last_use_taps, uses[c] + 1 >= limit[c])),
              cites=["539.1.3"], doc="«Может атаковать X раз за ход»: the attacks before the X-th do not tap.")
+    m.cannot("tapped by the payment stage", Card, lambda c: attack_paid(c) & (feat[c] == "any_per_turn"),
+             cites=["539.1.3"], doc="«Может атаковать любое количество раз за ход»: no attack taps (review F11).")
     m.cannot("tapped by the payment stage", Card, lambda c: attack_paid(c) & heals(c) & mod_att,
              cites=["539.4"], doc="Келе: «если после этого у Келе нет ран — не закрывается после этой атаки».")
     m.cannot("tapped by the payment stage", Card,

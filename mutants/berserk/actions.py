@@ -1,47 +1,69 @@
 """Deliberately broken rules of ``model/berserk/actions.py``, each an edit of the built model.
 
-Several breaks change which reserved tap the payment stage waives; their edits give the payment
-stage's tap a new value (:func:`_pay_tap`), computed like the model's with one clause changed.
-``tests/berserk/test_berserk_actions.py`` shows the property that catches each.
+No edit restates a rule of the model: a break of a rule parameter's setting takes the bodies the model's own
+rules have under the other setting (:func:`_as_setting`); a break of a waiver clause evaluates the model's own
+waiver (its module-level ``waiver``) with one input read differently (:class:`_Reading`), and the payment stage
+taps what that gives (:func:`_pay_tap`).  ``tests/berserk/test_berserk_actions.py`` shows the property that
+catches each.
 """
 
 from __future__ import annotations
 
-from typing import Callable
+from pathlib import Path
+from typing import Any, Callable
 
-from ruleproof.dsl import And, If, Model, Not, Or, Step, Term
+from ruleproof.dsl import And, If, Model, Or, Step, Term
+from ruleproof.loader import import_file
 from ruleproof.rule_mutants import RuleMutants
 
 MUTANTS = RuleMutants()
+
+_MODEL = Path(__file__).resolve().parents[2] / "model" / "berserk" / "actions.py"
 
 
 def _alive(m: Model, c: Term) -> Term:
     return m.v.wounds[c] < m.v.lives[c]
 
 
-def _heals(m: Model, c: Term) -> Term:
-    v = m.v
-    return Or(v.feat[c] == "heal_strike", v.feat[c] == "heal_assault")
+def _settings(m: Model) -> dict[str, Any]:
+    """The rule parameters of the built model (its scenario's settings)."""
+    return {k: val for k, val in m.params.items() if k != "mutant"}
 
 
-def _waived(m: Model, c: Term, *, mod_att: Term | None = None, mod_def: Term | None = None,
-            defender_heals: Callable[[Term], Term] | None = None, assault_defence_free: bool | None = None,
-            no_tap_defence: bool | None = None) -> Term:
-    """The model's waiver of ``c``'s reserved tap (539.1-539.4.1), with the named clause replaced."""
-    v = m.v
-    last_use_taps = bool(m.params["last_use_taps"])
-    per_turn_free = Not(And(last_use_taps, v.uses[c] + 1 >= v.limit[c]))
-    att = v.mod_att if mod_att is None else mod_att
-    dfd = v.mod_def if mod_def is None else mod_def
-    def_trigger = (v.feat[c] == "heal_strike") if defender_heals is None else defender_heals(c)
-    assault_free = bool(m.params["assault_defence_free"]) if assault_defence_free is None else assault_defence_free
-    no_tap_def = bool(m.params["no_tap_defence"]) if no_tap_defence is None else no_tap_defence
-    as_actor = (v.kind == "attack") & (
-        (v.feat[c] == "no_tap_attack") | ((v.feat[c] == "x_per_turn") & per_turn_free) | (_heals(m, c) & att)
-    )
-    as_defender = ((def_trigger & dfd) | ((v.feat[c] == "taps_after_assault") & assault_free)
-                   | ((v.feat[c] == "no_tap_attack") & no_tap_def))
-    return If(v.actor == c, as_actor, as_defender)
+def _rules() -> Any:
+    """The model module itself: its own rules, reused by the edits below."""
+    return import_file(_MODEL)
+
+
+def _waiver(m: Model, c: Term, v: Any = None) -> Term:
+    """The model's own waiver of ``c``'s reserved tap (539.1-539.4.1), reading ``v`` (default: the model's
+    variables) under the scenario's settings."""
+    p = _settings(m)
+    return _rules().waiver(m.v if v is None else v, c, last_use_taps=bool(p["last_use_taps"]),
+                           assault_defence_free=bool(p["assault_defence_free"]),
+                           no_tap_defence=bool(p["no_tap_defence"]))
+
+
+class _Reading:
+    """The model's variables and static data, with the named ones read as other terms (the broken reading)."""
+
+    def __init__(self, v: Any, **instead: Any) -> None:
+        self._v, self._instead = v, instead
+
+    def __getattr__(self, name: str) -> Any:
+        return self._instead[name] if name in self._instead else getattr(self._v, name)
+
+
+def _as_setting(families: tuple[str, ...], **setting: bool) -> Callable[[Model], None]:
+    """The edit that gives ``families`` the bodies the model's own rules have under ``setting`` (the other
+    reading of a rule parameter): no copy of a rule, so the mutant cannot drift from the model."""
+
+    def edit(m: Model) -> None:
+        other = _rules().build(**{**_settings(m), **setting})
+        for family in families:
+            m.redefine(family)(other._decls[family].body)
+
+    return edit
 
 
 def _pay_tap(m: Model, due: Callable[[Term], Term]) -> None:
@@ -110,22 +132,33 @@ def _no_limit(m: Model) -> None:
                       lambda c, t: _may_act(m, c, per_turn(c)))
 
 
+class _FeatureAs:
+    """The features read with ``old`` taken for ``new`` (a broken reading of a feature's text)."""
+
+    def __init__(self, m: Model, old: str, new: str) -> None:
+        self._feat, self._old, self._new = m.v.feat, old, m.sorts.Feature[new]
+
+    def __getitem__(self, c: Term) -> Term:
+        return If(self._feat[c] == self._old, self._new, self._feat[c])
+
+
 @MUTANTS("assault_on_counter", "539.4.1: a «при нападении» trigger also fires on a defender's counter-strike")
 def _assault_on_counter(m: Model) -> None:
     v, Stage = m.v, m.sorts.Stage
+    victim = If(v.has_def, v.defender, v.target)
 
     @m.amend("counter")
     def _(a: Step) -> None:
-        fires = v.has_def & _alive(m, v.defender) & _heals(m, v.defender)
-        a.set(v.stage, If(fires, Stage.trig_d, Stage.payment))
+        a.set(v.stage, Stage.trig_d, when=(v.feat[victim] == "heal_assault") & _alive(m, victim))
 
-    _pay_tap(m, lambda c: v.rsv_tap[c] & ~_waived(m, c, defender_heals=lambda x: _heals(m, x)))
+    _pay_tap(m, lambda c: v.rsv_tap[c] & ~_waiver(m, c, _Reading(v, feat=_FeatureAs(m, "heal_assault", "heal_strike"))))
 
 
 @MUTANTS("recheck_at_payment", "539.4: the Келе waiver is re-checked at payment (no wounds then) instead of locked in")
 def _recheck_at_payment(m: Model) -> None:
     v = m.v
-    _pay_tap(m, lambda c: v.rsv_tap[c] & ~_waived(m, c, mod_att=v.wounds[c] == 0, mod_def=v.wounds[c] == 0))
+    _pay_tap(m, lambda c: v.rsv_tap[c] & ~_waiver(m, c, _Reading(v, mod_att=v.wounds[c] == 0,
+                                                                 mod_def=v.wounds[c] == 0)))
 
 
 @MUTANTS("pay_interrupted", "526.1: an interrupted action is paid")
@@ -141,7 +174,7 @@ def _pay_interrupted(m: Model) -> None:
 @MUTANTS("blocked_unpaid", "RP 3.1-1: a blocked ability is not paid")
 def _blocked_unpaid(m: Model) -> None:
     v = m.v
-    _pay_tap(m, lambda c: v.rsv_tap[c] & ~_waived(m, c) & ~v.blocked)
+    _pay_tap(m, lambda c: v.rsv_tap[c] & ~_waiver(m, c) & ~v.blocked)
 
 
 def _legal(m: Model, reserved_checked: bool) -> Term:
@@ -176,43 +209,21 @@ def _condition_at_declaration(m: Model) -> None:
     m.drop_set("resolve_heal_a", "mod_att")
 
 
-@MUTANTS("last_attack_free", "539.1.3: the X-th attack of «X раз за ход» does not tap, even where it should")
-def _last_attack_free(m: Model) -> None:
-    v = m.v
-
-    def free(c: Term) -> Term:
-        return (v.actor == c) & (v.kind == "attack") & (v.feat[c] == "x_per_turn")
-
-    _pay_tap(m, lambda c: v.rsv_tap[c] & ~_waived(m, c) & ~free(c))
+MUTANTS("last_attack_free", "539.1.3: the X-th attack of «X раз за ход» does not tap, even where it should "
+        "(the payment stage of the setting last_use_taps=false)")(_as_setting(("pay",), last_use_taps=False))
 
 
 @MUTANTS("healed_defender_taps", "539.4.1: a «при ударе» defender healed to no wounds taps all the same")
 def _healed_defender_taps(m: Model) -> None:
     v = m.v
-    _pay_tap(m, lambda c: v.rsv_tap[c] & ~_waived(m, c, mod_def=Or(False)))
+    _pay_tap(m, lambda c: v.rsv_tap[c] & ~_waiver(m, c, _Reading(v, mod_def=Or(False))))
 
 
-def _counterstrike(m: Model, closed_strikes: bool) -> None:
-    v = m.v
-    victim = If(v.has_def, v.defender, v.target)
-    back = _alive(m, victim) if closed_strikes else _alive(m, victim) & ~v.tapped[victim]
-
-    @m.amend("counter")
-    def _(a: Step) -> None:
-        a.set(v.wounds[v.actor], If(v.wounds[v.actor] + If(back, v.strength[victim], 0) >= v.lives[v.actor],
-                                    v.lives[v.actor], v.wounds[v.actor] + If(back, v.strength[victim], 0)))
-
-
-@MUTANTS("closed_no_counterstrike", "review F9, setting closed_counterstrikes=true: a closed attacked creature "
-         "deals no counter-strike")
-def _closed_no_counterstrike(m: Model) -> None:
-    _counterstrike(m, closed_strikes=False)
-
-
-@MUTANTS("closed_counterstrikes_anyway", "review F9, setting closed_counterstrikes=false: a closed attacked creature "
-         "strikes back all the same")
-def _closed_counterstrikes_anyway(m: Model) -> None:
-    _counterstrike(m, closed_strikes=True)
+# review F9: the strike and the counter-strike of the other setting of closed_counterstrikes
+MUTANTS("closed_no_counterstrike", "review F9, setting closed_counterstrikes=true: a closed attacked creature "
+        "deals no counter-strike")(_as_setting(("strike", "counter"), closed_counterstrikes=False))
+MUTANTS("closed_counterstrikes_anyway", "review F9, setting closed_counterstrikes=false: a closed attacked creature "
+        "strikes back all the same")(_as_setting(("strike", "counter"), closed_counterstrikes=True))
 
 
 @MUTANTS("counter_trigger_defender_only", "539.4.1 (review F7): «при ударе» fires on a counter-strike only when the "
@@ -222,78 +233,48 @@ def _counter_trigger_defender_only(m: Model) -> None:
 
     @m.amend("counter")
     def _(a: Step) -> None:
-        fires = v.has_def & _alive(m, v.defender) & (v.feat[v.defender] == "heal_strike")
-        a.set(v.stage, If(fires, Stage.trig_d, Stage.payment))
+        a.set(v.stage, Stage.payment, when=~v.has_def)  # an attacked target's trigger does not fire
 
 
-def _strike_order(m: Model, together: bool) -> None:
-    """The strike step deals the counter-strike too (``together``), or leaves it to the counter step (no edit
-    where the scenario's setting already says so)."""
+@MUTANTS("any_times_taps", "539.1.3 (review F11): «Может атаковать любое количество раз за ход» does not spare the "
+         "attack's tap (the feature read as none at payment)")
+def _any_times_taps(m: Model) -> None:
     v = m.v
-    if bool(m.params["strikes_together"]) == together:
-        return
-    victim = If(v.has_def, v.defender, v.target)
-    back = _alive(m, victim)
-    if not bool(m.params["closed_counterstrikes"]):
-        back = back & ~v.tapped[victim]
-    hit = If(v.wounds[v.actor] + If(back, v.strength[victim], 0) >= v.lives[v.actor], v.lives[v.actor],
-             v.wounds[v.actor] + If(back, v.strength[victim], 0))
-
-    @m.amend("strike" if together else "counter")
-    def _(a: Step) -> None:
-        a.set(v.wounds[v.actor], hit)
-
-    if together:
-        m.drop_set("counter", "wounds")
-    else:
-        m.drop_set("strike", "wounds")
-
-        @m.amend("strike")
-        def _victim(a: Step) -> None:
-            a.set(v.wounds[victim], If(v.wounds[victim] + v.strength[v.actor] >= v.lives[victim], v.lives[victim],
-                                       v.wounds[victim] + v.strength[v.actor]))
+    _pay_tap(m, lambda c: v.rsv_tap[c] & ~_waiver(m, c, _Reading(v, feat=_FeatureAs(m, "any_per_turn", "none"))))
 
 
-def _waiver_setting(assault_defence_free: bool | None = None, no_tap_defence: bool | None = None
-                    ) -> Callable[[Model], None]:
-    """The payment stage waives a defender's tap as the given setting of a defence parameter says."""
-    return lambda m: _pay_tap(m, lambda c: m.v.rsv_tap[c] & ~_waived(
-        m, c, assault_defence_free=assault_defence_free, no_tap_defence=no_tap_defence))
-
-
-def _defender_acted(m: Model, acts: bool) -> None:
-    """The payment stage makes a defender whose tap was waived acted (``acts``, 539.3), or not."""
+@MUTANTS("exception_ignored", "539.3 (review F11): a card whose feature says it is not подействовавшая counts as "
+         "acted after its attack all the same (loses its movement, declares nothing else)")
+def _exception_ignored(m: Model) -> None:
     v = m.v
 
     @m.amend("pay")
     def _(a: Step) -> None:
         for c in m.sorts.Card:
             performed = (v.actor == c) & (v.kind != "move")
-            if acts:
-                performed = performed | (v.has_def & (v.defender == c) & v.rsv_tap[c] & _waived(m, c))
-            a.set(v.acted[c], v.acted[c] | performed)
-            a.set(v.move[c], If(performed, 0, v.move[c] - If(v.rsv_move[c], 1, 0)))
+            a.set(v.acted[c], True, when=performed)
+            a.set(v.move[c], 0, when=performed)
 
 
 # reviews F4, F5, F6 and F8: for each rule parameter, one mutant per setting, breaking the rule as that setting
 # states it (each caught in the checked scenario with that setting)
 _SETTING_MUTANTS: tuple[tuple[str, str, Callable[[Model], None]], ...] = (
     ("strikes_together_anyway", "review F4, setting strikes_together=false: the counter-strike is dealt with the "
-     "strike, before the attacker's «при ударе» trigger", lambda m: _strike_order(m, together=True)),
+     "strike, before the attacker's «при ударе» trigger", _as_setting(("strike", "counter"), strikes_together=True)),
     ("strikes_in_turn_anyway", "review F4, setting strikes_together=true: the counter-strike comes after the "
-     "attacker's «при ударе» trigger", lambda m: _strike_order(m, together=False)),
+     "attacker's «при ударе» trigger", _as_setting(("strike", "counter"), strikes_together=False)),
     ("assault_defender_taps", "539.1.2 (review F5), setting assault_defence_free=true: the card with «Закрывается "
-     "после нападения» taps as a defender", _waiver_setting(assault_defence_free=False)),
+     "после нападения» taps as a defender", _as_setting(("pay",), assault_defence_free=False)),
     ("assault_defender_free", "539.1.2 (review F5), setting assault_defence_free=false: the card with «Закрывается "
-     "после нападения» does not tap as a defender", _waiver_setting(assault_defence_free=True)),
+     "после нападения» does not tap as a defender", _as_setting(("pay",), assault_defence_free=True)),
     ("no_tap_defender_free", "539.1.1 (review F8), setting no_tap_defence=false: «Не закрывается после атаки» "
-     "waives a defender's tap too", _waiver_setting(no_tap_defence=True)),
+     "waives a defender's tap too", _as_setting(("pay",), no_tap_defence=True)),
     ("no_tap_defender_taps", "539.1.1 (review F8), setting no_tap_defence=true: a defender with «Не закрывается "
-     "после атаки» taps", _waiver_setting(no_tap_defence=False)),
+     "после атаки» taps", _as_setting(("pay",), no_tap_defence=False)),
     ("defender_acts_anyway", "539.3 (review F6), setting defender_acts=false: a defender whose tap a feature "
-     "waived counts as acted", lambda m: _defender_acted(m, acts=True)),
+     "waived counts as acted", _as_setting(("pay",), defender_acts=True)),
     ("defender_never_acts", "539.3 (review F6), setting defender_acts=true: a defender whose tap a feature waived "
-     "does not count as acted", lambda m: _defender_acted(m, acts=False)),
+     "does not count as acted", _as_setting(("pay",), defender_acts=False)),
 )
 for _name, _doc, _edit in _SETTING_MUTANTS:
     MUTANTS(_name, _doc)(_edit)

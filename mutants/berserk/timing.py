@@ -27,6 +27,16 @@ def _order_ignored(m: Model) -> None:
     # taken from the system generated from the same scenario with the other order.
     other = QueueOrder.FIFO if m.params["order"] == "lifo" else QueueOrder.LIFO
     scen = import_file(_MODEL).scenario(int(m.params["players"]), int(m.params["max_depth"]))
-    broken = build_system(berserk_sequence(other), scen, name="ochered")
+    broken = build_system(berserk_sequence(other, mandatory_first=m.params["triggered"] == "mandatory_first"), scen,
+                          name="ochered")
     for family in ("nest", "return"):
         m.redefine(family)(broken._decls[family].body)
+
+
+@MUTANTS("triggered_order_mixed", "review F12: the optional triggered ability (Талос) may also enter the Очередь "
+         "in the step of the mandatory ones, so it may come before them (setting mandatory_first) or after them "
+         "(setting optional_first)")
+def _triggered_order_mixed(m: Model) -> None:
+    v = m.v
+    m.replace_require("initiate", lambda k, ab: v.step[k] == "optional",
+                      lambda k, ab: (v.step[k] == "optional") | (v.step[k] == "triggered"))

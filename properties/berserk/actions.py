@@ -154,6 +154,12 @@ def register(m: Model) -> None:
         lambda c: v.feat[c] == "x_per_turn",
         lambda c: Or(Not(attacker(c)), And(last_use_taps, v.uses[c] + 1 == v.limit[c])))
     reserved_tap_paid(
+        "539.1.3: «Может атаковать любое количество раз за ход»: атака не закрывает карту; защитник закрывается",
+        ["539.1.3"],
+        "The other form of 539.1.3 (review F11): no attack taps the card, the first or any later one; as a defender "
+        "the card pays its tap.",
+        lambda c: v.feat[c] == "any_per_turn", lambda c: Not(attacker(c)))
+    reserved_tap_paid(
         "539.4: Келе не закрывается после атаки, если излечение оставило её без ран", ["539.4"],
         "«если после этого у Келе нет ран — не закрывается после этой атаки»: the modifier the resolved heal "
         "set (tied to the wounds after the heal by the resolution property) waives the attacker's tap.",
@@ -165,9 +171,12 @@ def register(m: Model) -> None:
         lambda c: And(defending(c), heal_feature(c)),
         lambda c: Not(And(v.feat[c] == "heal_strike", v.mod_def)))
     def acts_now(t: Transition, c: Term) -> Term:
-        """539.3: the card that performed an attack or an ability; with defender_acts (review F6 [U]), also a
-        defender whose reserved tap the payment stage left unpaid (a feature waived it)."""
-        performed = And(v.actor == c, v.kind != "move")
+        """539.3: the card that performed an attack or an ability, unless its feature, which spared it the tap it
+        reserved, says otherwise («если иного не указано в тексте особенности», review F11: the card data
+        ``unacted``); with defender_acts (review F6 [U]), also a defender whose reserved tap the payment stage left
+        unpaid (a feature waived it)."""
+        spared = And(v.rsv_tap[c], Not(v.tapped[c]), Not(t.post(v.tapped[c])))
+        performed = And(v.actor == c, v.kind != "move", Not(And(v.unacted[c], spared)))
         if not defender_acts:
             return performed
         return Or(performed, And(defending(c), v.rsv_tap[c], Not(v.tapped[c]), Not(t.post(v.tapped[c]))))
@@ -263,7 +272,8 @@ def register(m: Model) -> None:
     m.action_property(
         "539.3: подействовавшая карта не заявляет другого нападения, кроме разрешённого особенностью",
         "declare_attack",
-        lambda t, c, tg: Implies(v.acted[c], And(v.feat[c] == "x_per_turn", v.uses[c] < v.limit[c])),
+        lambda t, c, tg: Implies(v.acted[c], Or(And(v.feat[c] == "x_per_turn", v.uses[c] < v.limit[c]),
+                                                v.feat[c] == "any_per_turn")),
         cites=["539.3", "539.1.3"],
     )
     m.action_property(
@@ -631,6 +641,22 @@ def register(m: Model) -> None:
                 cites=["539.3"],
                 doc="Review F6: a card that only defended counts as acted.",
             )
+    if m.params["roster"] == "any_times":
+        berserker, tireless = Card.berserker, Card.tireless
+        m.reachable(
+            "sanity: подействовавший Берсерк («любое количество раз») заявляет ещё одно нападение",
+            And(v.stage == "declared", v.kind == "attack", v.actor == berserker, v.acted[berserker],
+                v.wounds[tireless] >= 3),
+            cites=["539.1.3"],
+            doc="Review F11: after three attacks (the former cap of X) the card still attacks: «любое количество раз».",
+        )
+        m.reachable(
+            "sanity: атака Неутомимого доходит до этапа оплаты, открытой картой",
+            And(v.stage == "payment", v.kind == "attack", v.actor == tireless, Not(v.tapped[tireless])),
+            cites=["539.3"],
+            doc="Review F11: the payment where 539.3's exception applies (the feature's text says the card is not "
+            "подействовавшая) happens in the checked scenario.",
+        )
     if "raider" in names and m.params["roster"] == "twice":
         m.reachable(
             "sanity: карта с «2 раза за ход» атаковала дважды",

@@ -47,6 +47,39 @@ def register(m: Model) -> None:
             And(v.occurred[second], v.has[second, "remove"], ~v.occurred[first]),
             cites=["111.4"],
         )
+    # -- review F12: which kind of triggered ability enters the Очередь first is a rule parameter (no stored source
+    #    says; the table says only that a mandatory one always runs and an optional one at its controller's
+    #    consent).  Боевой рог (mandatory) and Талос (optional) trigger on the same effect; ``used`` counts the
+    #    abilities initiated for an entry (the property "an ability answers one entry at most once" reads it too).
+    rog, talos = s.Ability.boevoy_rog, s.Ability.talos
+    if m.params["triggered"] == "mandatory_first":
+        m.action_property(
+            "a mandatory triggered ability enters the Очередь before the optional ones (mandatory_first)",
+            "initiate",
+            lambda t, k, ab: v.used[k, rog] >= 1 if ab.name == "talos" else True,
+            cites=["111.4", "112"],
+            doc="With the setting mandatory_first, when Талос's optional ability is used for an entry, the mandatory "
+            "Боевой рог triggered by the same effect has already entered the Очередь.",
+        )
+        m.reachable(
+            "sanity: the mandatory ability has entered and the optional one is still to be offered (mandatory_first)",
+            Or(*(And(v.used[k, rog] >= 1, v.used[k, talos] == 0, v.step[k] == "optional") for k in levels)),
+            cites=["111.4"],
+        )
+    else:
+        m.action_property(
+            "an optional triggered ability enters the Очередь before the mandatory ones (optional_first)",
+            "initiate",
+            lambda t, k, ab: v.used[k, rog] == 0 if ab.name == "talos" else True,
+            cites=["111.4", "112"],
+            doc="With the setting optional_first, Талос's optional ability is offered before the mandatory Боевой "
+            "рог triggered by the same effect enters the Очередь: it is never used after it.",
+        )
+        m.reachable(
+            "sanity: the optional ability has entered and the mandatory one not yet (optional_first)",
+            Or(*(And(v.used[k, talos] >= 1, v.used[k, rog] == 0, v.step[k] == "triggered") for k in levels)),
+            cites=["111.4"],
+        )
     names = [k.name for k in levels]
     Player = s.Player
     players = list(Player)

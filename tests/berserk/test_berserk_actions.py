@@ -32,17 +32,17 @@ def load(scenario: str, **over: Any) -> System:
 
 @pytest.mark.parametrize("scenario",
                          ["kele_attacks", "kele_attacks_together", "kele_defends", "static", "static_closed_no_counter",
-                          "twice_no_last_tap", "finish_interrupted_acts", "defence", "defence_alt"])
+                          "twice_no_last_tap", "finish_interrupted_acts", "defence", "defence_alt", "any_times"])
 def test_every_property_is_proved(scenario: str) -> None:
     system = load(scenario)
     results = check_system(system, "kind", Options(depth=6, kmax=8, rlimit=DEFAULT_RLIMIT, timeout=600))
     open_ = [(r.property, r.verdict, r.reason) for r in results
              if r.kind != PropKind.REACH.value and r.verdict is not Verdict.PROVED]
     assert not open_
-    # 46 rules (static: 47, with the response that taps the acting card; kele_*: 48, with the response to the
+    # 47 rules (static: 48, with the response that taps the acting card; kele_*: 49, with the response to the
     # declared heal and its block) + the range check + deadlock, determinism, 539.2 cannot-vs-must
-    expected = {"static": 51, "static_closed_no_counter": 51, "kele_attacks": 52, "kele_attacks_together": 52,
-                "kele_defends": 52}.get(scenario, 50)
+    expected = {"static": 52, "static_closed_no_counter": 52, "kele_attacks": 53, "kele_attacks_together": 53,
+                "kele_defends": 53}.get(scenario, 51)
     assert len([r for r in results if r.kind != PropKind.REACH.value]) == expected
 
 
@@ -116,6 +116,12 @@ MUTANT_CASES = [
     ("defender_acts_anyway", "defence",
      "539.3: после этапа оплаты подействовавшей считается карта, выполнившая нападение или способность; защитник — "
      "нет"),
+    # review F11: «любое количество раз за ход» and 539.3's exception
+    ("any_times_taps", "any_times",
+     "539.1.3: «Может атаковать любое количество раз за ход»: атака не закрывает карту; защитник закрывается"),
+    ("exception_ignored", "any_times",
+     "539.3: после этапа оплаты подействовавшей считается карта, выполнившая нападение или способность; защитник — "
+     "нет"),
     ("defender_never_acts", "defence_alt",
      "539.3: после этапа оплаты подействовавшей считается карта, выполнившая нападение или способность, и защитник, "
      "чьё закрытие отменила особенность"),
@@ -179,3 +185,16 @@ def test_the_parameter_sanity_targets_are_reached(scenario: str, target: str) ->
     system = load(scenario)
     r = check_property(system, system.prop(target), "bmc", Options(depth=14))
     assert r.verdict is Verdict.PROVED and r.trace is not None
+
+
+def test_any_number_of_attacks_and_the_539_3_exception_are_checked() -> None:
+    """Review F11: 3e7e81c's model had no «любое количество раз за ход» (539.1.3), capped «X раз» at 3, and could
+    not state 539.3's «(если иного не указано в тексте особенности)».  The checked scenario ``any_times`` has both:
+    a card that attacks again after three attacks (its tap never paid), and one whose feature says it is not
+    подействовавшая; its sanity targets are reached."""
+    assert "any_times" in SPEC.checked
+    system = load("any_times")
+    for target in ("sanity: подействовавший Берсерк («любое количество раз») заявляет ещё одно нападение",
+                   "sanity: атака Неутомимого доходит до этапа оплаты, открытой картой"):
+        r = check_property(system, system.prop(target), "explicit", Options(depth=40))
+        assert r.verdict is Verdict.PROVED and r.trace is not None, (target, r.reason)

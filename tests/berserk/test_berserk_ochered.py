@@ -65,3 +65,47 @@ def test_graph_command_draws_the_berserk_queue(tmp_path):
     assert rc == 0, err.getvalue()
     text = target.read_text(encoding="utf-8")
     assert "digraph" in text and "Очередь" in text and "nest" in text
+
+
+# review F12: the declaration put the mandatory triggered abilities before the optional ones, with no source; the
+# order is now the rule parameter ``triggered``, both settings checked with each order of the Очередь
+OPTIONAL_FIRST = "sanity: the optional ability has entered and the mandatory one not yet (optional_first)"
+MANDATORY_FIRST = ("sanity: the mandatory ability has entered and the optional one is still to be offered "
+                   "(mandatory_first)")
+MIXED_CAUGHT = {
+    "mandatory_first": "a mandatory triggered ability enters the Очередь before the optional ones (mandatory_first)",
+    "optional_first": "an optional triggered ability enters the Очередь before the mandatory ones (optional_first)",
+}
+
+
+@pytest.mark.parametrize("order", ["lifo", "fifo"])
+def test_each_order_of_triggered_abilities_is_checked_and_reached(order):
+    """On 3e7e81c's declaration no checked scenario ever let the optional Талос enter the Очередь before the
+    mandatory Боевой рог (review F12's exhaustive scan); now a checked scenario of each Очередь order does, and
+    another reaches the opposite order."""
+    from ruleproof.loader import import_file
+
+    spec = next(s for s in discover(ROOT / "model" / "berserk") if s.name == "timing")
+    scenarios = import_file(ROOT / "model" / "berserk" / "timing.py").SCENARIOS
+    reached = set()
+    for sc in spec.checked:
+        if scenarios[sc]["order"] != order:
+            continue
+        s = load(sc)
+        for p in s.properties:
+            if p.name in (OPTIONAL_FIRST, MANDATORY_FIRST):
+                r = check_property(s, p, "explicit", Options(depth=60))
+                assert r.verdict is Verdict.PROVED and r.trace is not None, (sc, p.name, r.reason)
+                reached.add(p.name)
+    assert reached == {OPTIONAL_FIRST, MANDATORY_FIRST}
+
+
+@pytest.mark.parametrize(("scenario", "prop"), [
+    ("lifo", MIXED_CAUGHT["mandatory_first"]),
+    ("fifo", MIXED_CAUGHT["mandatory_first"]),
+    ("fifo_optional_first", MIXED_CAUGHT["optional_first"]),  # LIFO needs a longer trace (a nested entry first)
+])
+def test_mixing_the_order_of_triggered_abilities_is_caught(scenario, prop):
+    s = load(scenario, mutant="triggered_order_mixed")
+    r = check_property(s, s.prop(prop), "bmc", Options(depth=12, rlimit=DEFAULT_RLIMIT, timeout=600))
+    assert r.verdict is Verdict.VIOLATED and r.trace is not None and r.trace.steps

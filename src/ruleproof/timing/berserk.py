@@ -20,6 +20,12 @@ One entry of the Очередь is one sequence of this declaration:
    decline;
 6. ``closed``.
 
+Whether the mandatory triggered abilities enter before the optional ones (steps 4
+then 5) or after them (5 then 4) is not stated in any stored source either (111.4
+and the table say only that a mandatory one always runs and an optional one at its
+controller's consent; review F12): :func:`berserk_sequence` takes it as the
+parameter ``mandatory_first``, and both settings are checked.
+
 Which entry resolves first is not stated in any stored source (notes, section
 4: "Очередь order: not found"): :func:`berserk_sequence` takes the order as a
 parameter, LIFO (the recommended default) or FIFO, and both are checked.
@@ -52,8 +58,10 @@ K = StepKind
 M = MoveKind
 
 
-def berserk_sequence(order: QueueOrder = QueueOrder.LIFO) -> Declaration:
-    """One entry of the Очередь, from declaration to resolution; entries ordered by ``order``."""
+def berserk_sequence(order: QueueOrder = QueueOrder.LIFO, mandatory_first: bool = True) -> Declaration:
+    """One entry of the Очередь, from declaration to resolution; entries ordered by ``order``; the mandatory
+    triggered abilities an entry triggers enter the Очередь before the optional ones (``mandatory_first``) or
+    after them (review F12: no source says which)."""
     window = Window(Actor.ACTIVE_PLAYER, None, True)
     forced = Window(Actor.ACTIVE_PLAYER, None, True)
     steps = [
@@ -76,27 +84,33 @@ def berserk_sequence(order: QueueOrder = QueueOrder.LIFO) -> Declaration:
         Move("responses_resolving", "responses", M.RESOLVE, "the response is in the Очередь", (TABLE,)),
         Move("responses_resolving", "declared", M.NEST, "the response is a new entry of the Очередь", (Q,)),
         Move("responses", "resolves", M.PASS, "all players pass consecutively", (Q,)),
-        Move("resolves", "triggered", M.PROCEED, "its effects may trigger abilities", (TABLE,)),
+        Move("resolves", "triggered" if mandatory_first else "optional", M.PROCEED,
+             "its effects may trigger abilities", (TABLE,)),
         Move("triggered", "triggered_resolving", M.INITIATE, "a mandatory triggered ability triggers", (TABLE,)),
         Move("triggered_resolving", "triggered", M.RESOLVE, "it is in the Очередь", (TABLE,)),
         Move("triggered_resolving", "declared", M.NEST, "it is a new entry of the Очередь", (Q,)),
-        Move("triggered", "optional", M.PROCEED, "every mandatory triggered ability has entered", (TABLE,)),
+        Move("triggered", "optional" if mandatory_first else "closed", M.PROCEED,
+             "every mandatory triggered ability has entered", (TABLE,)),
         Move("optional", "optional_resolving", M.INITIATE, "the controller uses an optional triggered ability",
              (TABLE,)),
         Move("optional_resolving", "optional", M.RESOLVE, "it is in the Очередь", (TABLE,)),
         Move("optional_resolving", "declared", M.NEST, "it is a new entry of the Очередь", (Q,)),
-        Move("optional", "closed", M.PASS, "all players pass consecutively", (TABLE,)),
+        Move("optional", "closed" if mandatory_first else "triggered", M.PASS, "all players pass consecutively",
+             (TABLE,)),
         Move("closed", CALLER, M.RETURN, "the next entry of the Очередь", (Q,)),
     ]
+    if not mandatory_first:  # the optional triggered abilities' window, then the mandatory ones (review F12)
+        steps = [*steps[:4], *steps[6:8], *steps[4:6], steps[8]]
     return Declaration(
-        name=f"berserk-ochered-{order.value.lower()}",
+        name=f"berserk-ochered-{order.value.lower()}" + ("" if mandatory_first else "-optional-first"),
         entry="declared",
         steps=tuple(steps),
         moves=tuple(moves),
         queue_order=order,
         shared_windows=True,
         cites=(Q, TABLE, TARGETS),
-        doc=f"One entry of the Berserk. Heroes Очередь; entries resolve {order.value}.",
+        doc=f"One entry of the Berserk. Heroes Очередь; entries resolve {order.value}."
+        + ("" if mandatory_first else " The mandatory triggered abilities enter after the optional ones."),
     )
 
 
