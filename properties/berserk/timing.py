@@ -52,34 +52,31 @@ def register(m: Model) -> None:
     #    consent).  Боевой рог (mandatory) and Талос (optional) trigger on the same effect; ``used`` counts the
     #    abilities initiated for an entry (the property "an ability answers one entry at most once" reads it too).
     rog, talos = s.Ability.boevoy_rog, s.Ability.talos
-    if m.params["triggered"] == "mandatory_first":
-        m.action_property(
-            "a mandatory triggered ability enters the Очередь before the optional ones (mandatory_first)",
-            "initiate",
-            lambda t, k, ab: v.used[k, rog] >= 1 if ab.name == "talos" else True,
-            cites=["111.4", "112"],
-            doc="With the setting mandatory_first, when Талос's optional ability is used for an entry, the mandatory "
-            "Боевой рог triggered by the same effect has already entered the Очередь.",
-        )
-        m.reachable(
-            "sanity: the mandatory ability has entered and the optional one is still to be offered (mandatory_first)",
-            Or(*(And(v.used[k, rog] >= 1, v.used[k, talos] == 0, v.step[k] == "optional") for k in levels)),
-            cites=["111.4"],
-        )
-    else:
-        m.action_property(
-            "an optional triggered ability enters the Очередь before the mandatory ones (optional_first)",
-            "initiate",
-            lambda t, k, ab: v.used[k, rog] == 0 if ab.name == "talos" else True,
-            cites=["111.4", "112"],
-            doc="With the setting optional_first, Талос's optional ability is offered before the mandatory Боевой "
-            "рог triggered by the same effect enters the Очередь: it is never used after it.",
-        )
-        m.reachable(
-            "sanity: the optional ability has entered and the mandatory one not yet (optional_first)",
-            Or(*(And(v.used[k, talos] >= 1, v.used[k, rog] == 0, v.step[k] == "triggered") for k in levels)),
-            cites=["111.4"],
-        )
+    mandatory_first = m.params["triggered"] == "mandatory_first"
+
+    def when_talos_enters(k: Term) -> Term:
+        """What the setting says of Боевой рог when Талос's optional ability is used for entry ``k``."""
+        return v.used[k, rog] >= 1 if mandatory_first else v.used[k, rog] == 0
+
+    def one_entered_before_the_other(k: Term) -> Term:
+        if mandatory_first:
+            return And(v.used[k, rog] >= 1, v.used[k, talos] == 0, v.step[k] == "optional")
+        return And(v.used[k, talos] >= 1, v.used[k, rog] == 0, v.step[k] == "triggered")
+
+    m.action_property(
+        "a mandatory triggered ability enters the Очередь before the optional ones (mandatory_first)" if mandatory_first
+        else "an optional triggered ability enters the Очередь before the mandatory ones (optional_first)",
+        "initiate", lambda t, k, ab: when_talos_enters(k) if ab.name == "talos" else True, cites=["111.4", "112"],
+        doc="When Талос's optional ability is used for an entry, the mandatory Боевой рог triggered by the same effect "
+        "has already entered the Очередь (setting mandatory_first), or has not (optional_first: the optional ability "
+        "is offered first and never used after it).",
+    )
+    m.reachable(
+        "sanity: the mandatory ability has entered and the optional one is still to be offered (mandatory_first)"
+        if mandatory_first
+        else "sanity: the optional ability has entered and the mandatory one not yet (optional_first)",
+        Or(*(one_entered_before_the_other(k) for k in levels)), cites=["111.4"],
+    )
     names = [k.name for k in levels]
     Player = s.Player
     players = list(Player)
