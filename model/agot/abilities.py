@@ -47,7 +47,10 @@ the rules name and never reads them; only the properties read them.
 ``declared`` makes a refused declaration a step that changes the state:
 k-induction's simple-path constraint excludes steps that return to an earlier
 state, so without it the properties "... can be initiated" about refused
-declarations would be proved vacuously.
+declarations would be proved vacuously; the game shows no such flag, so it is
+not observable (a mutant that changes only it agrees with the rules).  Whether
+a card kneels is shown only while it is in play, and a card enters play
+standing (Stand, Standing).
 
 Forced reactions take priority: while a forced reaction to the occurrence
 is still due, no optional reaction (character or event) is initiated
@@ -132,7 +135,10 @@ def build(
     zone = m.var(
         "zone", Zone, index=Card, init=lambda c: OneOf("hand", "discard") if info[c.name][2] else OneOf("hand", "play")
     )
-    knelt = m.var("knelt", Bool, index=Card, init=lambda c: False if info[c.name][2] else OneOf(False, True))
+    # whether a card kneels is shown only while it is in play: a card in hand, deck or discard pile stands or kneels
+    # only once it enters play (Stand, Standing: "the default state in which cards enter play is standing")
+    knelt = m.var("knelt", Bool, index=Card, init=lambda c: False if info[c.name][2] else OneOf(False, True),
+                  observable=lambda c: zone[c] == "play")
     gold = m.var("gold", Int(0, max_gold), index=Player, init=Range(0, max_gold))
     deck = m.var("deck", Int(0, max_deck), index=Player, init=Range(0, max_deck))
     # the game's bookkeeping
@@ -151,7 +157,8 @@ def build(
     declined = m.var("declined", Bool, init=False)
     # flips at every declaration, so that a refused declaration is a step that changes the state
     # (k-induction's simple-path constraint would otherwise skip refusals when proving action properties)
-    declared = m.var("declared", Bool, init=False)
+    # (a device of the proof, not of the game: the game shows no such flag, so it is not observable)
+    declared = m.var("declared", Bool, init=False, observable=False)
 
     chars_of = [c for c in Card if not is_event.value(c.name)]
     # a game observed mid-period: each object in play has used its ability up to its limit (out of play:
@@ -313,6 +320,7 @@ def build(
             a.require(False)
         a.require(~busy & (zone[c] != "play"))
         a.set(zone[c], "play")
+        a.set(knelt[c], False)  # Stand, Standing: the default state in which cards enter play is standing
         a.set(g_period[c], 0)
         a.set(g_occ[c], 0)
 

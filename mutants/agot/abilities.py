@@ -236,3 +236,8 @@ def _may_effect_mandatory(m: Model) -> None:
     @m.amend("resolve")
     def _(a: Step) -> None:
         a.require(~v.is_event[v.src] | a.choice("draw"))
+
+
+@MUTANTS("enters_knelt", "a card enters play in the state it last had, knelt if it was (the model before this fix)")
+def _enters_knelt(m: Model) -> None:
+    m.drop_set("enter_play", "knelt")

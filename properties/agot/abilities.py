@@ -278,6 +278,76 @@ def register(m: Model) -> None:
         doc="Once initiated, as much of the effect as possible resolves, unless the effect uses the word 'may'.",
     )
 
+    # ------------------------------------------------------------- the steps of an initiation, in order
+    m.action_property(
+        "an effect resolves only after it attempted to initiate, and once",
+        "resolve",
+        lambda t: And(v.busy, Not(t.post(v.busy))),
+        cites=[INIT, "Effects"],
+        doc="Initiating Abilities, steps 6-7: the effects attempt to initiate, then (if not canceled) complete "
+        "their initiation and resolve; the ability is then over.",
+    )
+    m.action_property(
+        "a cancel prevents an effect attempting to initiate, which is then no longer imminent",
+        "cancel",
+        lambda t: And(v.busy, Not(t.post(v.busy))),
+        cites=["Cancel", INIT],
+        doc="Cancel abilities interrupt the initiation of an effect and prevent it from initiating; when an effect "
+        "is canceled, it is no longer imminent.",
+    )
+    for fam in ("enter_play", "leave_play", "stand"):
+        m.action_property(
+            f"while an effect attempts to initiate, only its cancel or its resolution follows ({fam})",
+            fam,
+            lambda t, *ps: Not(v.busy),
+            cites=[INIT, "Cancel"],
+            doc="Initiating Abilities, steps 6-7: once the effects attempt to initiate, an interrupt that cancels "
+            "the initiation may be used, then the effects complete their initiation and resolve. A cancel is the "
+            "only interrupt to an initiation in this model, so nothing else happens in between.",
+        )
+    m.action_property(
+        "a reaction window closes only while it is open",
+        "close_window",
+        lambda t: And(v.open, Not(t.post(v.open))),
+        cites=["Reactions"],
+        doc="The reaction window opens after its triggering condition resolves and closes once all players "
+        "consecutively pass; further reactions to that triggering condition cannot then be initiated.",
+    )
+    for fam in ("end_phase", "end_round"):
+        m.action_property(
+            f"a period ends only once the triggering condition's sequence is complete ({fam})",
+            fam,
+            lambda t: Not(v.open),
+            cites=["Nested Ability Sequences", "Reactions", "Framework Effects and Framework Events"],
+            doc="Each triggering condition is followed by its interrupts, its resolution and its reactions; the "
+            "game returns to where it left off (here: the end of a phase or round, a framework event) only once "
+            "that sequence is complete, the reaction window closed.",
+        )
+
+    # ------------------------------------------------------------- entering and leaving play, standing
+    m.action_property(
+        "a card entering play comes from an out of play area and enters play standing",
+        "enter_play",
+        lambda t, c: And(Not(v.zone[c] == "play"), t.post(v.zone[c]) == "play", Not(t.post(v.knelt[c]))),
+        cites=["Enters Play", "In Play and Out of Play", "Stand, Standing"],
+        doc="A card enters play when it transitions from an out of play origin to a play area; the default state "
+        "in which cards enter play is standing.",
+    )
+    m.action_property(
+        "a card leaving play goes from play to an out of play area",
+        "leave_play",
+        lambda t, c: And(v.zone[c] == "play", Not(t.post(v.zone[c]) == "play")),
+        cites=["Leaves Play", "In Play and Out of Play"],
+    )
+    m.action_property(
+        "an effect stands a kneeling card in play",
+        "stand",
+        lambda t, c: And(v.zone[c] == "play", v.knelt[c], Not(t.post(v.knelt[c]))),
+        cites=["Stand, Standing", "Abilities"],
+        doc="Card abilities interact only with cards in play, and can be initiated only if their effect can change "
+        "the game state: standing a card that already stands changes nothing.",
+    )
+
     # ------------------------------------------------------------- forced and may
     for fam in ("initiate", "play_event"):
         m.action_property(

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from agot_rules_helpers import Concrete, assert_caught, check, full_check, load
+from agot_rules_helpers import Concrete, assert_caught, check, full_check, ir_mutant_violates, load
 
 from ruleproof.cli_support import DEFAULT_RLIMIT
+from ruleproof.engines.common import Options
+from ruleproof.mutants import equivalence, mutants_of
 from ruleproof.results import Verdict
 
 LIMIT = "each copy of an ability is used at most its limit per period"
@@ -14,6 +16,7 @@ CAN = "a copy of an ability under its limit can be initiated"
 CAN_EVENT = "an event under its player's maximum can be played"
 ONCE = "each copy is initiated at most once per occurrence of its triggering condition"
 DECLINE = "sanity: a player may decline an optional reaction"
+ENTERS = "a card entering play comes from an out of play area and enters play standing"
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +45,6 @@ def test_every_ability_action_fires_within_the_checked_depth(default_results):
 
 def test_melee_limits_and_maxima_are_proved():
     """Three players: the same rules, proved by k-induction after the strengthening invariants."""
-    from ruleproof.engines.common import Options
     from ruleproof.engines.runner import check_property
 
     s = load("abilities", "melee")
@@ -75,6 +77,7 @@ def test_melee_limits_and_maxima_are_proved():
         ("may_mandatory", "a player may decline the optional reactions: the window can close once no forced "
          "reaction is due"),
         ("may_effect_mandatory", "an event's controller may draw or decline to draw"),
+        ("enters_knelt", ENTERS),
     ],
 )
 def test_mutant_is_caught_with_a_replayed_trace(mutant, prop):
@@ -266,3 +269,78 @@ def test_a_forced_reaction_must_resolve_before_its_window_closes_and_needs_no_ch
     assert c.enabled("close_window", s)  # c1's optional reaction is declined
     s = c.step("close_window", s)
     assert c.get(s, "declined") is True and c.get(s, "knelt[c1]") is False
+
+
+def test_a_card_enters_play_standing_whatever_it_was_before():
+    """Rules Reference, Stand, Standing: "The default state in which cards enter play is standing." c1 is in
+    hand, knelt as it was when it last left the table (the game shows no kneeling out of play); it enters play
+    standing and can kneel to react (before the fix it entered knelt: rule mutant ``enters_knelt``)."""
+    c = Concrete(load("abilities", "default"))
+    s = c.state({"deck[p1]": 3, "zone[c1]": "hand", "knelt[c1]": True})
+    s = c.step("enter_play(c1)", s)
+    assert (c.get(s, "zone[c1]"), c.get(s, "knelt[c1]")) == ("play", False)
+    assert _initiated(c, c.step("initiate(c1)", c.step("occur", s)), "c1")
+
+
+# ------------------------------------------------------------------ the steps around an initiation (IR mutants)
+RESOLVES = "an effect resolves only after it attempted to initiate, and once"
+CANCELS = "a cancel prevents an effect attempting to initiate, which is then no longer imminent"
+QUIET = "while an effect attempts to initiate, only its cancel or its resolution follows ({})"
+CLOSES = "a reaction window closes only while it is open"
+PERIOD = "a period ends only once the triggering condition's sequence is complete ({})"
+LEAVES = "a card leaving play goes from play to an out of play area"
+STANDS = "an effect stands a kneeling card in play"
+STEPS = [
+    ("resolve", "", "busy", RESOLVES),
+    ("resolve", "drop-update busy", "", RESOLVES),
+    ("cancel", "", "busy", CANCELS),
+    ("cancel", "drop-update busy", "", CANCELS),
+    ("close_window", "", "open", CLOSES),
+    ("close_window", "drop-update open", "", CLOSES),
+    ("end_phase", "", "not open", PERIOD.format("end_phase")),
+    ("end_round", "", "not open", PERIOD.format("end_round")),
+    ("enter_play", "drop-update zone", "", ENTERS),
+    ("enter_play", "drop-update knelt", "", ENTERS),
+    ("enter_play", "", "not busy", QUIET.format("enter_play")),
+    ("enter_play", "", "not (zone[c1] == play)", ENTERS),
+    ("leave_play", "", "not busy", QUIET.format("leave_play")),
+    ("leave_play", "", "(zone[c1] == play)", LEAVES),
+    ("leave_play", "drop-update zone", "", LEAVES),
+    ("stand", "drop-update knelt", "", STANDS),
+    ("stand", "", "not busy", QUIET.format("stand")),
+    ("stand", "", "(zone[c1] == play)", STANDS),
+    ("stand", "", "knelt[c1]", STANDS),
+]
+
+
+def _label(system, family: str, target: str, detail: str) -> str:
+    """The label of ``family``'s IR mutant ``target`` (``drop-update busy``), or its drop-guard dropping ``detail``."""
+    found = {
+        x.label
+        for x in mutants_of(system)
+        if x.family == family and ((x.kind == "drop-guard" and x.detail == detail) if detail
+                                   else f"{x.kind} {x.target}" == target)
+    }
+    (label,) = found
+    return label
+
+
+@pytest.mark.parametrize(("family", "target", "detail", "prop"), STEPS)
+def test_a_step_around_an_initiation_that_goes_wrong_is_caught(family, target, detail, prop):
+    """Each of these IR mutants was not caught by the properties before these were stated (read against the
+    model): an effect resolved or cancelled with nothing initiating, or that stays initiating; a window closed
+    that was not open; a phase or round ending inside a reaction window; a card entering play that was in play,
+    or knelt, or during an initiation; a card leaving play that was not in play; a stand that stands nothing."""
+    s = load("abilities", "small")
+    assert ir_mutant_violates(s, _label(s, family, target, detail), [prop], depth=4) == [prop]
+
+
+@pytest.mark.parametrize("label", ["drop-update initiate: declared", "drop-update play_event: declared",
+                                   "drop-update leave_play: knelt"])
+def test_a_mutant_that_changes_only_what_the_game_does_not_show_is_equivalent(label):
+    """``declared`` is a device of the proof (it flips at each declaration), and whether a card kneels is shown
+    only while it is in play (it enters play standing): a mutant that changes only these agrees with the rules."""
+    s = load("abilities", "small")
+    (mut,) = [x.system for x in mutants_of(s) if x.label == label]
+    j = equivalence(s, mut, Options(depth=6, kmax=4, rlimit=DEFAULT_RLIMIT, timeout=600))
+    assert j.status == "equivalent", j.reason
