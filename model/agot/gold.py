@@ -23,16 +23,18 @@ The treasury is unlimited (Tokens, Running out of): the scenario's
 treasury starts with more gold than the pools and cards can ever hold, so
 income is always paid in full and a gain is never refused (the property
 "the treasury never runs out" proves it).  What the scenario bounds is what
-its cards do: card abilities add at most ``ability_gold`` gold to each
-player's pool per round (gains, and gold moved from a card to the pool, 1
-gold each), and a card holds at most ``card_gold`` gold (abilities may place
-gold on a card whenever it has room).  The deliberately broken rules are
-edits in ``mutants/agot/gold.py``.
+its cards do, on the gold the game shows: card abilities add gold to a
+player's pool (a gain, or gold moved from a card, 1 gold each) only while
+the pool holds less than its starting gold, its income once collected and
+``ability_gold`` more (gold spent makes room again), and a card holds at
+most ``card_gold`` gold (abilities may place gold on a card whenever it has
+room).  These bounds are not rules; they keep the game finite.  The
+deliberately broken rules are edits in ``mutants/agot/gold.py``.
 """
 
 from __future__ import annotations
 
-from ruleproof.dsl import Bool, Count, Int, Max, Model, OneOf, Range, Step, Sum, Term
+from ruleproof.dsl import Bool, Count, If, Int, Max, Model, OneOf, Range, Step, Sum, Term
 
 __all__ = ["SCENARIOS", "CHECKED", "CARD_TYPES", "MAX_INCOME", "build"]
 
@@ -83,9 +85,6 @@ def build(
     active = m.var("active", Player, init=OneOf(*[p.name for p in Player]))
     been_active = m.var("been_active", Bool, index=Player, init=OneOf(False, True))
     collected = m.var("collected", Bool, index=Player, init=OneOf(False, True))
-    # the scenario's bound on the gold card abilities add to a player's pool per round (not a rule, and not something
-    # the game shows)
-    from_abilities = m.var("from_abilities", Int(0, ability_gold), index=Player, init=0, observable=False)
 
     all_gold = treasury + Sum(gold[p] for p in Player) + Sum(tokens[c] for c in Card)
     m.init_constraint(all_gold == total_gold)
@@ -98,6 +97,11 @@ def build(
 
     order = list(Player)
     everyone_was_active = Count(Player, lambda p: been_active[p]) == len(order)
+
+    def room_for_ability_gold(p: Term) -> Term:
+        """The scenario's bound (not a rule): abilities add gold to a pool holding less than its starting gold, its
+        income once collected and ``ability_gold`` more."""
+        return gold[p] < max_start_gold + If(collected[p], income[p], 0) + ability_gold
 
     def effective_cost(p: Term, c: Term) -> Term:
         """Printed cost after the pending cost modifier; never below zero (Negative Quantities)."""
@@ -112,10 +116,9 @@ def build(
 
     @m.action(Player, describe="{p} gains 1 gold from a card ability", cites=["Gold", "Treasury", "Gains"])
     def gain_gold(a: Step, p: Term) -> None:
-        a.require(from_abilities[p] < ability_gold)
+        a.require(room_for_ability_gold(p))
         a.set(gold[p], gold[p] + 1)
         a.set(treasury, treasury - 1)
-        a.set(from_abilities[p], from_abilities[p] + 1)
 
     @m.action(Player, describe="{p} pays gold for a card ability", cites=["Costs", "Treasury"])
     def pay_ability(a: Step, p: Term) -> None:
@@ -166,10 +169,9 @@ def build(
     @m.action(Card, describe="{c}'s controller moves 1 gold from it to their pool", cites=["Gold"])
     def take_gold(a: Step, c: Term) -> None:
         p = owner[c]
-        a.require(zone[c] == "play", tokens[c] >= 1, from_abilities[p] < ability_gold)
+        a.require(zone[c] == "play", tokens[c] >= 1, room_for_ability_gold(p))
         a.set(gold[p], gold[p] + 1)
         a.set(tokens[c], tokens[c] - 1)
-        a.set(from_abilities[p], from_abilities[p] + 1)
 
     @m.action(Card, describe="{c} leaves play", cites=["Treasury", "Leaves Play"])
     def leave_play(a: Step, c: Term) -> None:
@@ -203,7 +205,6 @@ def build(
             a.set(gold[p], 0)
             a.set(collected[p], False)
             a.set(reduction[p], 0)
-            a.set(from_abilities[p], 0)
             a.set(been_active[p], p == f)
         a.set(first, f)
         a.set(active, f)
