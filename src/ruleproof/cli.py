@@ -391,6 +391,8 @@ Exit status:
 @click.option("--timeout", type=float, default=10.0, show_default=True,
               help="Wall-clock seconds per solver query (a safety net behind --rlimit).")
 @click.option("--limit", type=int, default=None, help="At most this many mutants per system.")
+@click.option("--only", "only", multiple=True, metavar="NAME",
+              help="Judge only the mutant NAME, as the report prints it (repeatable).")
 @click.option("--min-score", type=float, default=None,
               help="Exit 1 when some system's killed / (total - equivalent) is below this fraction (e.g. 0.95).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (version 1) at the end.")
@@ -401,7 +403,8 @@ Exit status:
 @budget_options
 def mutants(model: str | None, depth: int, timeout: float, limit: int | None, as_json: bool,
             workers: int | None, scheduler: str | None, as_jsonl: bool = False, time_limit: float | None = None,
-            memory_limit: str = "none", rlimit: int | None = None, min_score: float | None = None) -> int:
+            memory_limit: str = "none", rlimit: int | None = None, min_score: float | None = None,
+            only: tuple[str, ...] = ()) -> int:
     """Break the rules of MODEL (default: bundled AGoT) one at a time; report which breaks the properties notice.
 
     Each mutant is judged in every checked scenario of its system: killed (a
@@ -428,7 +431,7 @@ def mutants(model: str | None, depth: int, timeout: float, limit: int | None, as
     with budget.limits(plan_budget.time_limit, plan_budget.memory, stage_limit=timeout):
         from .scale.mutants import plan_mutants, run_mutants
 
-        work = plan_mutants(model, opts, limit)
+        work = plan_mutants(model, opts, limit, only)
         if not work.units:  # exit 0 over no mutant would read as "every mutant judged"
             raise InputError("nothing to mutate: the model has no action update or requirement to break and no rule "
                              "mutants")

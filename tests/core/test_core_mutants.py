@@ -159,7 +159,7 @@ def test_every_solver_call_of_the_kill_search_is_bounded_by_the_resource_limit()
     """The kill search runs under --rlimit: with a limit too small for any query nothing is decided by the clock."""
     from dataclasses import replace
 
-    from ruleproof.mutants import baseline, kill
+    from ruleproof.mutants import baseline, equivalence, kill
 
     rules = load_system(discover(METER)[0])
     (m,) = [m for m in mutants_of(rules) if m.label == "drop-guard tick: require at meter.py:13"]
@@ -168,6 +168,10 @@ def test_every_solver_call_of_the_kill_search_is_bounded_by_the_resource_limit()
     j = kill(rules, m.system, base, replace(opts, rlimit=1))
     assert j.status == "unknown", j
     assert "resource limit reached (rlimit 1 per solver call)" in j.reason
+    # and so is the equivalence proof on the product system (1,681 initial states: not explored side by side)
+    (f,) = [m for m in mutants_of(rules) if m.label == "drop-guard follow: require at meter.py:18"]
+    e = equivalence(rules, f.system, replace(opts, rlimit=1))
+    assert e.status == "open" and "resource limit reached (rlimit 1 per solver call)" in e.reason, e
 
 
 def test_the_kill_search_proves_what_it_can_and_keeps_it_as_lemmas() -> None:
@@ -363,3 +367,120 @@ def test_the_product_system_starts_both_sides_from_their_own_initial_states(tmp_
     assert dict(j.trace.initial)["x"] == 1
     same = load_system(spec, "many", {"mutant": ""})
     assert equivalence(rules, same, opts).status == "equivalent"
+
+
+def test_a_mutant_equivalent_in_the_first_scenario_survives_a_difference_in_a_later_one(tmp_path: Path) -> None:
+    """Equivalence is judged in every checked scenario too: with the scenario where it agrees first, the mutant
+    that forgets to switch the lamp off on a reset still survives, on the trace of the other scenario."""
+    from ruleproof.mutants import equivalence
+
+    model = tmp_path / "lamp.py"
+    model.write_text(LAMP.read_text(encoding="utf-8").replace('CHECKED = ("one", "two")', 'CHECKED = ("two", "one")'),
+                     encoding="utf-8")
+    opts = Options(depth=6, rlimit=DEFAULT_RLIMIT, timeout=600)
+    two = _lamp("two")
+    first = equivalence(two, {m.label: m.system for m in mutants_of(two)}["drop-update reset: on"], opts)  # type: ignore[arg-type]
+    assert first.status == "equivalent", first  # the first scenario alone would have called it equivalent
+    res = {r.label: r for _, r in run_mutants(plan_mutants(model, opts))}
+    r = res["drop-update reset: on"]
+    assert r.status == "survived" and r.scenario == "one", r
+    assert r.trace is not None and [s.action for s in r.trace.steps] == ["press", "reset"]
+
+
+def test_a_proof_attempt_out_of_budget_never_hides_a_bounded_kill(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every proof attempt (k-induction, Spacer, auto) runs out of its budget; BMC within the depth still kills the
+    mutant, and the verdict is killed, neither survived nor unknown."""
+    from typing import Sequence
+
+    import ruleproof.mutants as mutants
+    from ruleproof.ir import Property, System
+    from ruleproof.results import Result
+
+    real = mutants.check_guarded
+    proofs: list[str] = []
+
+    def out_of_budget(system: System, prop: Property, engine: str, opts: Options, lemmas: Sequence[Property] = (),
+                      evaluator: object = None) -> Result:
+        if engine == "bmc":
+            return real(system, prop, engine, opts, lemmas, evaluator)  # type: ignore[arg-type]
+        proofs.append(engine)
+        return Result(system.name, system.scenario, prop.name, prop.kind.value, prop.cites, Verdict.UNKNOWN, 0, engine,
+                      reason="resource limit reached (rlimit 1 per solver call)")
+
+    monkeypatch.setattr(mutants, "check_guarded", out_of_budget)
+    rules = load_system(discover(METER)[0])
+    (m,) = [m for m in mutants_of(rules) if m.label == "drop-guard tick: require at meter.py:13"]
+    opts = Options(depth=6, kmax=1, rlimit=DEFAULT_RLIMIT, timeout=600)
+    base = mutants.baseline(rules, opts)
+    r = mutants.judge(m.label, [(rules, m.system, base)], opts)
+    assert r.status == "killed" and r.killed_by == ("the meter stays at most its cap",), r
+    assert r.trace is not None and len(r.trace.steps) == 6
+    assert "kind" in proofs  # a proof was attempted (and ran out of budget) before the kill was found
+
+
+def test_only_judges_the_named_mutants_and_names_the_closest_on_a_typo() -> None:
+    code, out, _ = _cli("mutants", str(TOY), "--json", "--only", "drop-update reset: on",
+                        "--only", "lamp drop-update press: pressed")
+    obj = json.loads(out)
+    assert code == 0 and obj["total"] == 2
+    by = {m["mutant"]: m["status"] for m in obj["mutants"]}
+    assert by == {"drop-update press: pressed": "equivalent", "drop-update reset: on": "survived"}
+    code, out, err = _cli("mutants", str(TOY), "--only", "drop-update reset: of")
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert "--only: no mutant is named 'drop-update reset: of'; the closest: 'drop-update reset: on'" in err
+    code, out, _ = _cli("mutants", str(TOY), "--json", "--only", "drop-update reset: of")
+    assert code == 2 and "no mutant is named" in json.loads(out)["error"]
+
+
+# ---------------------------------------------------------------- bookkeeping a guard reads
+
+ALLOWANCE = '''"""Two dials and bookkeeping: an allowance a guard reads, a record nothing reads, a copy of it."""
+
+from ruleproof.dsl import Bool, Int, Model, Range, Step
+
+
+def build() -> Model:
+    m = Model("allowance")
+    x = m.var("x", Int(0, 60), init=Range(0, 40))
+    y = m.var("y", Int(0, 60), init=Range(0, 40))
+    used = m.var("used", Int(0, 2), init=0, observable=False)
+    seen = m.var("seen", Bool, init=False, observable=False)
+    echo = m.var("echo", Bool, init=False, observable=False)
+
+    @m.action(describe="a bonus step, twice at most")
+    def bonus(a: Step) -> None:
+        a.require(used < 2, x < 60)
+        a.set(x, x + 1)
+        a.set(used, used + 1)
+        a.set(seen, True)
+
+    @m.action(describe="the second dial moves")
+    def move(a: Step) -> None:
+        a.require(y < 60)
+        a.set(y, y + 1)
+        a.set(echo, seen)
+
+    m.invariant("x stays at most 60", x <= 60)
+    return m
+'''
+
+
+def test_bookkeeping_a_guard_reads_is_kept_equal_on_the_product_system(tmp_path: Path) -> None:
+    """The product's agreement alone is not inductive when a guard reads bookkeeping (the allowance): a pair of
+    states with equal dials and unequal allowances satisfies it, and one side then allows a bonus the other does
+    not.  The variables both sides update alike are stated equal with it, and the mutant that forgets the record
+    nothing reads is proved equivalent by a 1-induction (found in model/agot/gold.py: 'entered', 76587f0)."""
+    from ruleproof.mutants import alike, equivalence
+
+    model = tmp_path / "allowance.py"
+    model.write_text(ALLOWANCE, encoding="utf-8")
+    rules = load_system(discover(model)[0])
+    (m,) = [m for m in mutants_of(rules) if m.label == "drop-update bonus: seen"]
+    assert alike(rules, m.system) == ("x", "y", "used")  # not the record, nor its copy
+    j = equivalence(rules, m.system, Options(depth=6, kmax=4, rlimit=DEFAULT_RLIMIT, timeout=600))
+    assert j.status == "equivalent" and j.reason == "proved on the product system (auto/kind: 1-inductive)", j
+    prod = product(rules, m.system)
+    alone = check_property(prod, prod.prop(AGREES), "kind", Options(kmax=4, rlimit=DEFAULT_RLIMIT, timeout=600))
+    assert alone.verdict is not Verdict.PROVED and alone.reason == "not k-inductive for k <= 5"  # the agreement alone
+    (u,) = [m for m in mutants_of(rules) if m.label == "drop-update bonus: used"]
+    assert alike(rules, u.system) == ("x", "y", "seen", "echo")

@@ -15,12 +15,14 @@ whose worker dies or that times out is an ``unknown`` mutant with the reason.
 
 from __future__ import annotations
 
+import difflib
 import functools
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Sequence
 
 from ..engines.common import Options, Progress, ProgressFn
+from ..errors import InputError, clip
 from ..ir import System
 from ..loader import discover, named_mutants
 from ..mutants import RULE, Baseline, Mutant, MutantResult, baseline, judge, mutants_of
@@ -94,18 +96,34 @@ class MutantPlan:
     units: tuple[MutantUnit, ...]
 
 
-def plan_mutants(model: str | Path | None, opts: Options, limit: int | None = None) -> MutantPlan:
-    """Load each system of ``model`` at each checked scenario (once per process) and list its mutants."""
+def plan_mutants(model: str | Path | None, opts: Options, limit: int | None = None,
+                 only: Sequence[str] = ()) -> MutantPlan:
+    """Load each system of ``model`` at each checked scenario (once per process) and list its mutants.
+
+    ``only``: just the mutants with these names (a label as the report prints it, ``drop-update marshal:
+    treasury``, or with its system before it, ``gold drop-update marshal: treasury``); a name that is no
+    mutant's is bad input, with the closest names.
+    """
     ref = model_ref(model)
     systems: list[System] = []
     units: list[MutantUnit] = []
+    wanted = dict.fromkeys(" ".join(n.split()) for n in only)
+    known: dict[str, None] = {}  # every mutant's name, bare and with its system
     for spec in discover(model):
         labels: dict[str, None] = {}
         for sc in spec.checked:
             systems.append(cached_system(ref, spec.name, sc, ()))
             labels.update(dict.fromkeys(_mutants(ref, spec.name, sc)))
-        chosen = list(labels)[:limit] if limit is not None else list(labels)
+        known.update(dict.fromkeys(x for lab in labels for x in (lab, f"{spec.name} {lab}")))
+        hit = [lab for lab in labels if not wanted or lab in wanted or f"{spec.name} {lab}" in wanted]
+        chosen = hit[:limit] if limit is not None else hit
         units += [MutantUnit(ref, spec.name, spec.checked, lab, spec.name, opts) for lab in chosen]
+    missing = [n for n in wanted if n not in known]
+    if missing:
+        n = missing[0]
+        close = difflib.get_close_matches(n, list(known), n=3, cutoff=0.5)
+        hint = f"; the closest: {', '.join(repr(c) for c in close)}" if close else ""
+        raise InputError(f"--only: no mutant is named {clip(repr(n))}{hint} (ruleproof mutants prints the names)")
     return MutantPlan(tuple(systems), tuple(units))
 
 
