@@ -444,7 +444,8 @@ def mutants(model: str | None, depth: int, timeout: float, limit: int | None, as
             elif mode == "jsonl":
                 _write(s.out, json.dumps({"version": JSON_VERSION, "type": "mutant", **result_json(system, r)},
                                          ensure_ascii=False) + "\n")
-            activity.status(f"mutant {len(done)}/{len(work.units)}: {system} {r.label}")
+            # the last verdict, not the mutant being judged now (with workers several are under way at once)
+            activity.status(f"{len(done)} of {len(work.units)} mutants judged; last: {system} {r.label}: {r.status}")
 
         with Activity(s.err) as activity:
             event: BaseException | None = None

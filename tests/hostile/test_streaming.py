@@ -92,6 +92,27 @@ def test_mutants_stream_one_line_per_mutant(tmp_path: Path) -> None:
     assert summary["total"] == 2 and summary["status"] == res.code
 
 
+def test_the_mutants_status_line_names_the_last_verdict_not_a_mutant_under_way(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The heartbeat once read "mutant 90/91: X" for the whole time the 91st ran, X being the 90th, already judged."""
+    from ruleproof import cli_support
+
+    seen: list[str] = []
+    real = cli_support.Activity.status
+
+    def status(self: cli_support.Activity, text: str) -> None:
+        seen.append(text)
+        real(self, text)
+
+    monkeypatch.setattr(cli_support.Activity, "status", status)
+    res = attempt("mutants", MINI, "--limit", "1", "--jsonl", expect={0, 3})
+    *items, _ = [json.loads(x) for x in res.out.splitlines()]
+    judged = [t for t in seen if "mutants judged" in t]
+    assert len(judged) == len(items) == 2
+    for n, (text, item) in enumerate(zip(judged, items, strict=True), 1):
+        assert text.startswith(f"{n} of 2 mutants judged; last: {item['system']} ")
+        assert text.endswith(f": {item['status']}")
+
+
 def test_an_interrupted_report_marks_the_rest_not_run(monkeypatch: pytest.MonkeyPatch) -> None:
     """SIGINT during the third system (simulated by raising the interrupt there): the report of what finished."""
     import ruleproof.scale.check as check
