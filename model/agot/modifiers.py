@@ -68,10 +68,13 @@ def build(adds: int = 3, mults: int = 2, sets: int = 3, max_base: int = 8, max_a
     set_on = m.var("set_on", Bool, index=SetS, init=False)
     # the model's own ranking of the set modifiers: bookkeeping (the game shows which are active and the value)
     set_rank = m.var("set_rank", Int(0, sets), index=SetS, init=0, observable=False)
-    set_value = m.var("set_value", Int(0, max_base), index=SetS, init=0)
-    # observation: the order of application of the active set modifiers (written when one is applied); a ghost
-    # the model never reads, for the properties
-    later = m.var("later", Bool, index=(SetS, SetS), init=False, observable=False)
+    # the value a set modifier sets: the game shows it only while that modifier is active (an expired one sets
+    # nothing, so what its slot keeps then is not part of the game)
+    set_value = m.var("set_value", Int(0, max_base), index=SetS, init=0, observable=lambda s: set_on[s])
+    # the order of application of the active set modifiers (written when one is applied; the model never reads
+    # it, the properties do): part of what the game shows, since it decides which set modifier takes precedence
+    # when the most recent one expires; it holds only of two active set modifiers
+    later = m.var("later", Bool, index=(SetS, SetS), init=False, observable=lambda s, t: set_on[s] & set_on[t])
     # running totals of the active modifiers (bookkeeping: the modifiers themselves are what the game shows)
     add_total = m.var("add_total", Int(-adds * max_amount, adds * max_amount), init=0, observable=False)
     doublings = m.var("doublings", Int(0, mults), init=0, observable=False)
@@ -99,8 +102,9 @@ def build(adds: int = 3, mults: int = 2, sets: int = 3, max_base: int = 8, max_a
 
     @m.action(Add, describe="a +/- modifier is applied ({s})", cites=["Modifiers"])
     def apply_add(a: Step, s: Term) -> None:
+        # any amount, 0 included: "+X STR" with X = 0 (e.g. +1 for each of no cards) is a modifier too
         k = a.choose("amount", Int(-max_amount, max_amount))
-        a.require(~add_on[s] & (k != 0))
+        a.require(~add_on[s])
         a.set(add_on[s], True)
         a.set(amount[s], k)
         a.set(add_total, add_total + k)

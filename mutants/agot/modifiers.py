@@ -131,3 +131,10 @@ def _simultaneous_no_order(m: Model) -> None:
         a.set(v.set_rank[t], n + 2)
         a.set(v.value, k1)
         a.set(v.value, k2)  # which of the two wins is decided by the order of these lines alone
+
+
+@MUTANTS("zero_refused", "a +/- modifier of 0 is never applied")
+def _zero_refused(m: Model) -> None:
+    @m.amend("apply_add")
+    def _(a: Step, s: Term) -> None:
+        a.require(a.choice("amount") != 0)

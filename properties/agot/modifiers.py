@@ -203,6 +203,12 @@ def register(m: Model) -> None:
         cites=["Modifiers", "Base Value"],
     )
     m.reachable(
+        "sanity: a +/- modifier of 0 can be active",
+        Exists(Add, lambda a: And(v.add_on[a], v.amount[a] == 0)),
+        cites=["Modifiers"],
+        doc="A modifier such as '+X STR' applies whatever X is, 0 included; it changes no value.",
+    )
+    m.reachable(
         "sanity: two set modifiers and a halving can be active at once",
         And(Count(SetS, lambda x: v.set_on[x]) >= 2, hlv >= 1, total != 0),
         cites=["Modifiers"],
