@@ -34,7 +34,9 @@ SCENARIOS = {
     "default": {"adds": 3, "mults": 2, "sets": 3, "max_base": 8, "max_amount": 3},
     "small": {"adds": 2, "mults": 1, "sets": 2, "max_base": 4, "max_amount": 2},
 }
-CHECKED = ("default",)
+# small: explored exhaustively, it shows a target unreachable where the default scenario is too large for Spacer
+# within its resource limit (the rule mutant zero_refused: no +/- modifier of 0 is ever active)
+CHECKED = ("default", "small")
 
 
 def scaled(x: Term, doublings: Term, halvings: Term, mults: int) -> Term:
