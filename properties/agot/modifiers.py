@@ -197,6 +197,14 @@ def register(m: Model) -> None:
             cites=["Modifiers", "Set"],
             doc="A set modifier overrides all non-set modifiers, including new ones added while it lasts.",
         )
+    m.action_property(
+        "a change of the base value changes it",
+        "change_base",
+        lambda t: t.post(v.base) != v.base,
+        cites=["Base Value", "Abilities"],
+        doc="Abilities: a card ability can only be initiated if its effect has the potential to change the game "
+        "state; an effect that would change a base value to the value it already has changes nothing.",
+    )
     m.invariant(
         "with no modifier active a value is its base value",
         Implies(no_mods, v.value == v.base),

@@ -9,7 +9,7 @@ against it (the review showed the bug passed all 15 properties there); it passes
 from __future__ import annotations
 
 import pytest
-from agot_rules_helpers import MODEL, Concrete, assert_caught, check, full_check, load, mutant_names
+from agot_rules_helpers import MODEL, Concrete, assert_caught, check, drop_guard_label, full_check, load, mutant_names
 
 from ruleproof.cli_support import DEFAULT_RLIMIT
 from ruleproof.engines.common import Options
@@ -177,3 +177,12 @@ def test_the_value_of_an_active_set_modifier_is_shown():
     """The other side of the declaration: a set modifier applied without its value is a difference, killed."""
     r = _judged("drop-update apply_set: set_value")
     assert r.status == "killed", (r.status, r.reason)
+
+
+def test_a_base_change_to_the_value_it_has_is_not_initiated():
+    """Abilities: "A card ability can only be initiated if its effect has the potential to change the game state."
+    The drop of ``b != base`` in ``change_base`` (a "change" of the base value to the value it has) survived at
+    54f0f34 and at d237b9d (landed as 9ee58ca); the property stating the rule catches it."""
+    r = _judged(drop_guard_label("modifiers", "change_base", "a.require(b != base)"))
+    assert r.status == "killed", (r.status, r.reason)
+    assert r.killed_by == ("a change of the base value changes it",)
