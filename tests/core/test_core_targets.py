@@ -57,6 +57,17 @@ def test_the_guided_simulation_finds_a_shortest_witness_and_bmc_replays_it() -> 
     assert r.reason == "target reached in 12 steps"
 
 
+def test_the_guided_simulation_has_budget_for_every_conjunct_of_a_40_card_target() -> None:
+    """At 40 cards the witness plays every card (49 steps, a second round for the last events): with a fixed
+    budget for the ways out of plateaus the walk got stuck at 38 of 40 cards and the target was unknown."""
+    s = _gold(40)
+    p = s.prop(TARGET)  # type: ignore[attr-defined]
+    ev = Evaluator(s)  # type: ignore[arg-type]
+    raw = simulate(s, p, ev, steps=50)  # type: ignore[arg-type]
+    assert raw is not None and len(raw.steps) <= 50
+    assert ev.holds(p, raw.states[-1])  # type: ignore[arg-type]
+
+
 def test_a_longer_witness_is_shortened_by_bmc(monkeypatch: pytest.MonkeyPatch) -> None:
     """A witness with detours (here: two needless gold gains first) is brought down to the lower bound."""
     s = _gold(8)

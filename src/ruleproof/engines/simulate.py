@@ -54,7 +54,11 @@ HORIZON = 8
 ESCAPE_RLIMIT = 5_000_000
 """Z3 resource limit of one query for a way out of a plateau (deterministic, unlike a time limit)."""
 ESCAPE_BUDGET = 10_000_000
-"""Z3 resources all the ways out of plateaus of one simulation may use together."""
+"""Z3 resources all the ways out of plateaus of one simulation may use together, at least."""
+ESCAPE_PER_CONJUNCT = 1_500_000
+"""... and this much per conjunct of the target, when that is more: each conjunct still false may sit behind a
+plateau of its own (at 40 cards, "every card can end up in play or played" has 40 conjuncts, and the walk got
+stuck at 38 with the fixed 10,000,000)."""
 STARTS = 16
 """Initial states a simulation draws its walks from."""
 
@@ -167,12 +171,13 @@ def simulate(
     solver queries look for the shortest way (at most :data:`HORIZON` steps)
     from the current state to a state where more of them hold, under
     deterministic resource limits (:data:`ESCAPE_RLIMIT` per query,
-    :data:`ESCAPE_BUDGET` in all); when there is none, the walk ends.  Cycles
+    :data:`ESCAPE_BUDGET` in all, or :data:`ESCAPE_PER_CONJUNCT` per conjunct of the target when that is more);
+    when there is none, the walk ends.  Cycles
     are cut out of the witness.
     """
     rng = random.Random(seed)
     sc = _Scorer(system, prop, ev)
-    escape_left = [ESCAPE_BUDGET]
+    escape_left = [max(ESCAPE_BUDGET, ESCAPE_PER_CONJUNCT * len(sc.parts))]
     starts = _starts(ev, rng, STARTS)
     # the most promising initial states first: most of the target true, then most of the rest within one step
     starts.sort(key=lambda x: (-sum(sc.truth(x)), -sc.potential(x, sc.truth(x))))
