@@ -40,7 +40,8 @@ SCENARIOS = {
     "melee": {"players": 3, "unique_titles": 1, "plain_titles": 0, "copies": 2, "max_gold": 3},
     "small": {"players": 2, "unique_titles": 1, "plain_titles": 0, "copies": 3, "max_gold": 3},
 }
-CHECKED = ("default", "melee")
+# small (3 copies of one title): a duplicate can enter while a copy is dead, and a card can have two duplicates
+CHECKED = ("default", "melee", "small")
 
 
 def build(
