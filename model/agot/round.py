@@ -12,8 +12,12 @@ Winning a Challenge, Kneel, Kneeling, Knelt, Stand, Standing, Melee Game;
 FAQ "At Prince Doran's Behest".
 
 A round loop for 2 players (joust) or 3 players (melee); the round count
-saturates at ``max_rounds``.  The game starts at the beginning of the first plot
-phase.  ``next_phase`` is the only step that changes the phase: it ends one
+saturates at ``max_rounds``.  With ``start="game"`` the game starts at the
+beginning of the first plot phase; with ``start="anywhere"`` (the checked
+scenarios) it is observed at any point of a round between two steps, outside a
+challenge: any phase, any first and active player, any plot values, any hand, gold
+and kneeling cards the rules allow there (see ``anywhere`` below), so every phase
+is within a few steps of the start.  ``next_phase`` is the only step that changes the phase: it ends one
 phase and begins the next, and also performs the framework events that need
 no player decision when a phase begins (2.2 draw, 3.2 income of the first
 active player, 5.2 dominance, 6.2 stand, 7.2 and 7.3 taxation).  Players
@@ -31,22 +35,25 @@ Gold and the hand are counters.  A tie for initiative is won by the tied
 player with the lowest power total, a tie in power too at random (Initiative):
 ``reveal_plots`` chooses each player's power total at that time (power is
 gained and moved in ``claim.py``, ``power.py`` and ``unopposed.py``).  Melee titles (1.4,
-7.4) are not modelled.  ``turns`` and ``initiated`` are counters kept for the
-properties: how often each player became the active player this phase, and
-how many challenges of each type each player initiated this phase.
+7.4) are not modelled (review F9): the melee scenario checks only the three-player
+player order.  Who has been the active player this phase is game state: the
+players from the first player, in player order, to the active player.
+``initiated`` is bookkeeping for the properties (not shown by the game): how
+many challenges of each type each player initiated this phase.
 
 The deliberately broken rules are edits in ``mutants/agot/round.py``.
 """
 
 from __future__ import annotations
 
-from ruleproof.dsl import And, Bool, If, Int, Model, OneOf, Or, Range, Step, Sum, Term, lift
+from ruleproof.dsl import And, Bool, If, InitValue, Int, Model, OneOf, Or, Range, Step, Sum, Term, lift
 
 __all__ = ["SCENARIOS", "CHECKED", "PHASES", "CHALLENGES", "build"]
 
 SCENARIOS = {
-    "default": {"players": 2, "chars": 6},
-    "melee": {"players": 3, "chars": 4},
+    "default": {"players": 2, "chars": 6, "start": "anywhere"},
+    "melee": {"players": 3, "chars": 4, "start": "anywhere"},
+    "game": {"players": 2, "chars": 6},
     "small": {"players": 2, "chars": 2},
     "tiny": {"players": 2, "chars": 1},
     "melee_small": {"players": 3, "chars": 1},
@@ -64,16 +71,22 @@ def build(
     chars: int = 6,
     max_rounds: int = 2,
     max_value: int = 3,
+    start: str = "game",
 ) -> Model:
     """The round model: ``players`` players with ``chars`` characters each.
 
     ``max_value`` bounds every plot value (initiative, gold, reserve); a hand
     holds at most ``max_value + 2`` cards (the reserve plus one draw phase).
+    ``start`` is ``"game"`` (the first plot phase) or ``"anywhere"`` (any point of
+    a round outside a challenge).
     """
     if players < 2:
         raise ValueError("a game needs at least 2 players")
+    if start not in ("game", "anywhere"):
+        raise ValueError("start is 'game' or 'anywhere'")
+    anywhere = start == "anywhere"
     m = Model("round", doc=__doc__ or "")
-    m.params.update(players=players, max_rounds=max_rounds, max_value=max_value)
+    m.params.update(players=players, max_rounds=max_rounds, max_value=max_value, start=start)
     Player = m.sort("Player", [f"p{i}" for i in range(1, players + 1)],
                     labels=[f"player {i}" for i in range(1, players + 1)])
     names = [f"c{i}" for i in range(1, players * chars + 1)]
@@ -106,28 +119,36 @@ def build(
     strength = m.static("strength", Int(0, 3), Char, lambda c: (2, 1, 3, 0)[pos(c) % 4])
     cost = m.static("cost", Int(0, 2), Char, lambda c: pos(c) % 3)
 
-    phase = m.var("phase", Phase, init="plot")
+    def either(game: InitValue, later: InitValue) -> InitValue:
+        """The initial value at the start of the game, or anywhere in a round."""
+        return later if anywhere else game
+
+    values = Range(0, max_value)
+    phase = m.var("phase", Phase, init=either("plot", OneOf(*PHASES)))
     round_ = m.var("round", Int(1, max_rounds), init=1)
-    revealed = m.var("revealed", Bool, init=False)
+    revealed = m.var("revealed", Bool, init=either(False, OneOf(False, True)))
     first = m.var("first", Player, init=OneOf(*[p.name for p in Player]))
-    initiative = m.var("initiative", Int(0, max_value), index=Player, init=0)
-    income = m.var("income", Int(0, max_value), index=Player, init=0)
-    reserve = m.var("reserve", Int(0, max_value), index=Player, init=0)
-    gold = m.var("gold", Int(0, max_value), index=Player, init=0)
-    hand = m.var("hand", Int(0, max_hand), index=Player, init=Range(0, max_value))
-    active = m.var("active", Player, init=Player[0].name)
-    turns = m.var("turns", Int(0, 2), index=Player, init=0)
+    initiative = m.var("initiative", Int(0, max_value), index=Player, init=either(0, values))
+    income = m.var("income", Int(0, max_value), index=Player, init=either(0, values))
+    reserve = m.var("reserve", Int(0, max_value), index=Player, init=either(0, values))
+    gold = m.var("gold", Int(0, max_value), index=Player, init=either(0, values))
+    hand = m.var("hand", Int(0, max_hand), index=Player, init=either(values, Range(0, max_hand)))
+    active = m.var("active", Player, init=either(Player[0].name, OneOf(*[p.name for p in Player])))
     in_play = m.var("in_play", Bool, index=Char, init=OneOf(False, True))
-    knelt = m.var("knelt", Bool, index=Char, init=False)
-    used = m.var("used", Bool, index=ChType, init=False)
-    initiated = m.var("initiated", Int(0, 2), index=(Player, ChType), init=0)
+    knelt = m.var("knelt", Bool, index=Char, init=either(False, OneOf(False, True)))
+    # the challenge types the active player has used this phase: they matter only in the challenges phase
+    used = m.var("used", Bool, index=ChType, init=either(False, OneOf(False, True)),
+                 observable=lambda t: phase == "challenges")
+    initiated = m.var("initiated", Int(0, 2), index=(Player, ChType), init=either(0, Range(0, 1)), observable=False)
     stage = m.var("stage", Stage, init="none")
-    ctype = m.var("ctype", ChType, init="military")
-    attacker = m.var("attacker", Player, init=Player[0].name)
-    defender = m.var("defender", Player, init=Player[1].name)
+    # the challenge under way (its type and players are shown only while it is), and the winner of the last one
+    # (shown once it is resolved)
+    ctype = m.var("ctype", ChType, init="military", observable=lambda: stage != "none")
+    attacker = m.var("attacker", Player, init=Player[0].name, observable=lambda: stage != "none")
+    defender = m.var("defender", Player, init=Player[1].name, observable=lambda: stage != "none")
     attacking = m.var("attacking", Bool, index=Char, init=False)
     defending = m.var("defending", Bool, index=Char, init=False)
-    outcome = m.var("outcome", Outcome, init="nobody")
+    outcome = m.var("outcome", Outcome, init="nobody", observable=lambda: stage == "none")
     dominance = m.var("dominance", Bool, index=Player, init=False)
 
     def clockwise(p: Term, steps: int = 1) -> Term:
@@ -141,14 +162,45 @@ def build(
         """``x + 1``, saturating at the top of the ghost counters' range (2)."""
         return If(x >= 2, 2, x + 1)
 
-    def become_active(a: Step, p: Term, when: Term, collect: Term, fresh: bool) -> None:
+    def been_active(p: Term) -> Term:
+        """``p`` has been the active player this phase: a seat from the first player to the active player."""
+        cases = []
+        for f in range(players):
+            for act in range(players):
+                arc = {order[(f + k) % players].name for k in range((act - f) % players + 1)}
+                if p.name in arc:
+                    cases.append((first == order[f]) & (active == order[act]))
+        return Or(*cases)
+
+    if anywhere:
+        # the rules' invariants where the round is observed: plots are revealed only during the plot phase;
+        # gold is collected as income once per round, on becoming the active player in the marshaling phase,
+        # and returned in the taxation phase; hands are checked against the reserve in the taxation phase;
+        # only cards in play kneel; the challenge types used belong to the active player in the challenges
+        # phase (and are cleared when the marshaling phase begins); at most one challenge of each type
+        # per player, none by a player not yet active
+        m.init_constraint(~revealed | (phase == "plot"))
+        no_gold = (phase == "plot") | (phase == "draw") | (phase == "taxation")
+        for q in Player:
+            m.init_constraint(gold[q] <= income[q])
+            m.init_constraint(~no_gold | (gold[q] == 0))
+            m.init_constraint((phase != "marshaling") | been_active(q) | (gold[q] == 0))
+            m.init_constraint((phase != "taxation") | (hand[q] <= reserve[q]))
+            m.init_constraint((phase != "plot") | (hand[q] <= max_value))
+            for t in ChType:
+                fresh = (phase == "challenges") & ~been_active(q)
+                m.init_constraint(~fresh | (initiated[q, t] == 0))
+                mine = (phase == "challenges") & (active == q)
+                m.init_constraint(~mine | ((initiated[q, t] == 1) == used[t]))
+        for t in ChType:
+            m.init_constraint((phase != "marshaling") | ~used[t])
+        for c in Char:
+            m.init_constraint(~knelt[c] | in_play[c])
+
+    def become_active(a: Step, p: Term, when: Term, collect: Term) -> None:
         """When ``when`` holds, ``p`` becomes the active player (collecting income when ``collect`` holds)."""
         a.set(active, p, when=when)
         for q in Player:
-            if fresh:
-                a.set(turns[q], If(q == p, 1, 0), when=when)
-            else:
-                a.set(turns[q], bump(turns[q]), when=when & (q == p))
             a.set(gold[q], gold[q] + income[q], when=when & collect & (q == p))
         for t in ChType:
             a.set(used[t], False, when=when)
@@ -199,7 +251,7 @@ def build(
         for q in Player:
             a.set(hand[q], hand[q] + 2, when=phase == "plot")
         # 3.2 / 4.2: the first player becomes the active player first
-        become_active(a, first, (phase == "draw") | (phase == "marshaling"), phase == "draw", fresh=True)
+        become_active(a, first, (phase == "draw") | (phase == "marshaling"), phase == "draw")
         for q in Player:
             for t in ChType:
                 a.set(initiated[q, t], 0, when=phase == "marshaling")
@@ -226,7 +278,7 @@ def build(
     def end_turn(a: Step, p: Term) -> None:
         a.require(((phase == "marshaling") | (phase == "challenges")) & (active == p) & (stage == "none"))
         a.require(clockwise(p) != first)
-        become_active(a, clockwise(p), lift(True), phase == "marshaling", fresh=False)
+        become_active(a, clockwise(p), lift(True), phase == "marshaling")
 
     @m.action(Player, Char, describe="{p} marshals {c}", cites=["Marshal", "Active Player", "Marshaling Phase"])
     def marshal(a: Step, p: Term, c: Term) -> None:

@@ -22,16 +22,11 @@ def _clockwise(m: Model, p: Term, steps: int = 1) -> Term:
     return out
 
 
-def _bump(x: Term) -> Term:
-    return If(x >= 2, 2, x + 1)
-
-
 def _active_instead(m: Model, a: Step, nxt: Term) -> None:
     """On a pass, ``nxt`` becomes the active player instead of the next player (income in the marshaling phase)."""
     v = m.v
     a.set(v.active, nxt)
     for q in m.sorts.Player:
-        a.set(v.turns[q], If(q == nxt, _bump(v.turns[q]), v.turns[q]))
         a.set(v.gold[q], If((v.phase == "marshaling") & (q == nxt), v.gold[q] + v.income[q], v.gold[q]))
 
 
@@ -114,7 +109,6 @@ def _first_not_first(m: Model) -> None:
         starter, begins = _clockwise(m, v.first), (v.phase == "draw") | (v.phase == "marshaling")
         a.set(v.active, starter, when=begins)
         for q in m.sorts.Player:
-            a.set(v.turns[q], If(q == starter, 1, 0), when=begins)
             a.set(v.gold[q], If((v.phase == "draw") & (q == starter), v.gold[q] + v.income[q], v.gold[q]), when=begins)
 
 

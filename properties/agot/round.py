@@ -42,6 +42,12 @@ def register(m: Model) -> None:
                 return set(out)
             i += 1
 
+    def been_active(p: Term) -> Term:
+        """``p`` has been the active player this phase (Player Order, 3.3, 4.3): the rotation began at the first
+        player and went clockwise, one player at a time, to the active player."""
+        return Or(*(And(v.first == f, v.active == a) for f in seats for a in seats
+                    if p.name in has_been_active(f.name, a.name)))
+
     turning = Or(v.phase == "marshaling", v.phase == "challenges")
 
     def controls(p: Term, c: Term) -> bool:
@@ -103,6 +109,35 @@ def register(m: Model) -> None:
         doc="FAQ, At Prince Doran's Behest: initiative was already compared in step I, so the first player "
         "does not change when a card ability reveals a new plot.",
     )
+    m.action_property(
+        "plots are revealed once per plot phase",
+        "reveal_plots",
+        lambda t, w, f: And(v.phase == "plot", Not(v.revealed), t.post(v.revealed), t.post(v.phase) == v.phase),
+        cites=["1.3 Reveal plots", "Plot Phase"],
+        doc="Each player reveals one plot in step 1.3; the plot phase goes on (the first player is chosen next).",
+    )
+    m.action_property(
+        "each revealed plot gives its player its initiative, gold and reserve values",
+        "reveal_plots",
+        lambda t, w, f: And(*(
+            And(t.post(v.initiative[q]) == t.choice(f"initiative[{q.name}]"),
+                t.post(v.income[q]) == t.choice(f"gold[{q.name}]"),
+                t.post(v.reserve[q]) == t.choice(f"reserve[{q.name}]"))
+            for q in seats)),
+        cites=["1.3 Reveal plots", "Initiative", "Income", "Reserve Value"],
+    )
+    m.action_property(
+        "a plot revealed by a card ability, in the plot phase after the plots, gives its values to its player only",
+        "ability_reveals_plot",
+        lambda t, p: And(
+            v.phase == "plot", v.revealed,
+            *(And(t.post(v.initiative[q]) == (t.choice("initiative") if q.name == p.name else v.initiative[q]),
+                  t.post(v.income[q]) == (t.choice("gold") if q.name == p.name else v.income[q]),
+                  t.post(v.reserve[q]) == (t.choice("reserve") if q.name == p.name else v.reserve[q]))
+              for q in seats)),
+        cites=["1.3 Reveal plots", "Revealed Plot"],
+        doc="FAQ, At Prince Doran's Behest: the new plot is revealed during step 1.3, after the plots.",
+    )
     m.invariant(
         "plots are revealed only in the plot phase (strengthening)",
         Implies(v.revealed, v.phase == "plot"),
@@ -133,26 +168,12 @@ def register(m: Model) -> None:
     )
 
     # ---------------------------------------------------------------- active player
-    def arc_matches() -> Term:
-        cases = []
-        for f in seats:
-            for a in seats:
-                been = has_been_active(f.name, a.name)
-                turns = And(*(v.turns[q] == (1 if q.name in been else 0) for q in seats))
-                cases.append(Implies(And(v.first == f, v.active == a), turns))
-        return Implies(turning, And(*cases))
-
-    m.invariant(
-        "the players active so far this phase are those from the first player to the active player (strengthening)",
-        arc_matches(),
-        cites=["Player Order", "3.3 Next player becomes active player", "4.3 Next player becomes active player"],
-    )
     m.action_property(
         "the first player is active first",
         "next_phase",
         lambda t: Implies(
             Or(t.post(v.phase) == "marshaling", t.post(v.phase) == "challenges"),
-            And(t.post(v.active) == v.first, ForAll(Player, lambda p: t.post(v.turns[p]) == If(p == v.first, 1, 0))),
+            And(t.post(v.active) == v.first, t.post(v.first) == v.first),
         ),
         cites=["First Player, First Player Token", "3.2 Active player collects income",
                "4.2 Active player may initiate a challenge"],
@@ -160,26 +181,26 @@ def register(m: Model) -> None:
     m.action_property(
         "the next player in player order becomes the active player",
         "end_turn",
-        lambda t, p: And(
-            t.post(v.active) == left_of(p),
-            ForAll(Player, lambda q: t.post(v.turns[q]) == If(q == left_of(p), v.turns[q] + 1, v.turns[q])),
-        ),
+        lambda t, p: And(turning, v.active == p, t.post(v.active) == left_of(p), t.post(v.phase) == v.phase,
+                         t.post(v.first) == v.first),
         cites=["3.3 Next player becomes active player", "4.3 Next player becomes active player", "Player Order"]
-        + (["Melee Game"] if len(Player) >= 3 else []),
+        + (["Melee Game"] if n >= 3 else []),
+        doc="Only the active player passes, during the marshaling or challenges phase; the phase goes on.",
     )
-    m.invariant(
+    m.action_property(
         "a player is active at most once per phase",
-        ForAll(Player, lambda p: v.turns[p] <= 1),
+        "end_turn",
+        lambda t, p: Not(been_active(left_of(p))),
         cites=["3.3 Next player becomes active player", "4.3 Next player becomes active player", "Active Player"],
+        doc="The player who becomes the active player has not been the active player this phase.",
     )
-
     m.action_property(
         "each player is active exactly once per marshaling and challenges phase",
         "next_phase",
-        lambda t: Implies(turning, ForAll(Player, lambda p: v.turns[p] == 1)),
+        lambda t: Implies(turning, ForAll(Player, lambda p: been_active(p))),
         cites=["3.3 Next player becomes active player", "4.3 Next player becomes active player", "Active Player"]
-        + (["Melee Game"] if len(Player) >= 3 else []),
-        doc="When the marshaling or challenges phase ends, every player has been the active player exactly once.",
+        + (["Melee Game"] if n >= 3 else []),
+        doc="The marshaling or challenges phase ends only when every player has been the active player.",
     )
 
     # ---------------------------------------------------------------- 3. marshaling
@@ -188,6 +209,16 @@ def register(m: Model) -> None:
         "marshal",
         lambda t, p, c: And(v.phase == "marshaling", v.active == p),
         cites=["Active Player", "Marshal", "Marshaling Phase"],
+    )
+    m.action_property(
+        "marshalling a card pays its cost and puts it into play standing",
+        "marshal",
+        lambda t, p, c: And(
+            Not(v.in_play[c]), t.post(v.in_play[c]), Not(t.post(v.knelt[c])),
+            t.post(v.hand[p]) == v.hand[p] - 1, t.post(v.gold[p]) == v.gold[p] - v.cost[c],
+        ),
+        cites=["Marshal", "Marshaling Phase", "Costs"],
+        doc="The card comes from the hand (one card fewer) into play, upright; its cost in gold is paid.",
     )
     m.action_property(
         "the active player collects income on becoming active",
@@ -217,7 +248,7 @@ def register(m: Model) -> None:
                 v.income[p] >= 0,
                 v.income[p] <= max_value,
                 Implies(Or(v.phase == "taxation", v.phase == "plot", v.phase == "draw"), v.gold[p] == 0),
-                Implies(v.phase == "marshaling", Implies(v.turns[p] == 0, v.gold[p] == 0)),
+                Implies(v.phase == "marshaling", Implies(Not(been_active(p)), v.gold[p] == 0)),
             ),
         ),
         cites=["3.2 Active player collects income", "7.2 Return unspent gold"],
@@ -229,6 +260,16 @@ def register(m: Model) -> None:
         "initiate_challenge",
         lambda t, p, q, ty: And(v.phase == "challenges", v.active == p),
         cites=["Active Player", "4.2 Active player may initiate a challenge", "Challenges Phase"],
+    )
+    m.action_property(
+        "a challenge of its type is initiated by the active player against the chosen opponent, one at a time",
+        "initiate_challenge",
+        lambda t, p, q, ty: And(
+            v.stage == "none", t.post(v.stage) == "attack",
+            t.post(v.ctype) == ty, t.post(v.attacker) == p, t.post(v.defender) == q,
+        ),
+        cites=["4.2 Active player may initiate a challenge", "4.2.1 Defending player declares defenders"],
+        doc="No challenge is under way when one is initiated; the defending player declares defenders next.",
     )
     m.action_property(
         "a player never challenges themselves",
@@ -246,12 +287,28 @@ def register(m: Model) -> None:
                 lambda ty: And(
                     v.initiated[p, ty] >= 0,
                     v.initiated[p, ty] <= 1,
-                    Implies(v.phase == "challenges", Implies(v.turns[p] == 0, v.initiated[p, ty] == 0)),
+                    Implies(v.phase == "challenges", Implies(Not(been_active(p)), v.initiated[p, ty] == 0)),
                     Implies(And(v.phase == "challenges", v.active == p), (v.initiated[p, ty] == 1) == v.used[ty]),
                 ),
             ),
         ),
         cites=["4.2 Active player may initiate a challenge"],
+    )
+    # ``initiated`` is bookkeeping: these two tie it to the challenges initiated (and the invariant above to the
+    # challenge types the active player has used)
+    m.action_property(
+        "a challenge initiated is counted for its attacking player and type (bookkeeping)",
+        "initiate_challenge",
+        lambda t, p, q, ty: ForAll(Player, lambda r: ForAll(ChType, lambda u: t.post(v.initiated[r, u]) == If(
+            And(r == p, u == ty), v.initiated[r, u] + 1, v.initiated[r, u]))),
+        cites=["4.2 Active player may initiate a challenge"],
+    )
+    m.action_property(
+        "the challenges counted start afresh when the challenges phase begins (bookkeeping)",
+        "next_phase",
+        lambda t: ForAll(Player, lambda r: ForAll(ChType, lambda u: t.post(v.initiated[r, u]) == If(
+            t.post(v.phase) == "challenges", 0, v.initiated[r, u]))),
+        cites=["4.2 Active player may initiate a challenge", "Challenges Phase"],
     )
     m.invariant(
         "at most one challenge of each type per player per phase",
@@ -289,6 +346,17 @@ def register(m: Model) -> None:
         cites=["4.2.1 Defending player declares defenders"],
     )
 
+    m.action_property(
+        "the characters the defending player chooses defend, after the attackers are declared",
+        "declare_defenders",
+        lambda t, q: And(
+            v.stage == "attack", t.post(v.stage) == "defend",
+            *(t.post(v.defending[c]) == (t.choice(f"defenders[{c.name}]") if controls(q, c) else False)
+              for c in Char),
+        ),
+        cites=["4.2.1 Defending player declares defenders", "Defender, Defending Character, Defending Player"],
+    )
+
     def winner(t: Transition) -> Term:
         att = Sum(If(v.attacking[c], v.strength[c], 0) for c in Char)
         dfn = Sum(If(v.defending[c], v.strength[c], 0) for c in Char)
@@ -300,7 +368,7 @@ def register(m: Model) -> None:
             If(And(def_chars, dfn >= 1, dfn > att), s.Outcome.defender, s.Outcome.nobody),
         )
         ends = ForAll(Char, lambda c: And(Not(t.post(v.attacking[c])), Not(t.post(v.defending[c]))))
-        return And(t.post(v.outcome) == expected, ends)
+        return And(v.stage == "defend", t.post(v.outcome) == expected, ends, t.post(v.stage) == "none")
 
     m.action_property(
         "the challenge is won by the side with the higher STR, ties to the attacker",
@@ -318,6 +386,19 @@ def register(m: Model) -> None:
             ),
         ),
         cites=["Participating"],
+    )
+
+    m.action_property(
+        "a card ability kneels a standing card in play",
+        "kneel",
+        lambda t, c: And(v.in_play[c], Not(v.knelt[c]), t.post(v.knelt[c])),
+        cites=["Kneel, Kneeling, Knelt"],
+        doc="A card that is already kneeling cannot kneel.",
+    )
+    m.invariant(
+        "only cards in play kneel",
+        ForAll(Char, lambda c: Implies(v.knelt[c], v.in_play[c])),
+        cites=["Kneel, Kneeling, Knelt", "Stand, Standing"],
     )
 
     # ---------------------------------------------------------------- 5. dominance
@@ -392,7 +473,7 @@ def register(m: Model) -> None:
         cites=["5.2 Determine dominance"],
     )
     m.reachable(
-        "sanity: every player is active in the challenges phase",
-        And(v.phase == "challenges", ForAll(Player, lambda p: v.turns[p] == 1)),
+        "sanity: every player has been active in the challenges phase",
+        And(v.phase == "challenges", ForAll(Player, lambda p: been_active(p))),
         cites=["4.3 Next player becomes active player"],
     )

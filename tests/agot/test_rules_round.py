@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from agot_rules_helpers import Concrete, assert_caught, full_check, load
+from agot_rules_helpers import Concrete, assert_caught, check, drop_guard_label, full_check, load
 
 from ruleproof.cli_support import DEFAULT_RLIMIT
 from ruleproof.engines.common import Options
 from ruleproof.engines.runner import check_property
+from ruleproof.mutants import mutants_of
 from ruleproof.results import Verdict
 
 ORDER = "phases follow the Appendix I order"
@@ -29,10 +30,11 @@ def test_every_round_property_is_proved_at_two_players_six_characters(default_re
     assert len([x for x in s.vars if x.array == "in_play"]) == 12  # 2 players x 6 characters
 
 
-def test_a_full_round_is_witnessed_in_the_appendix_order(default_results):
-    """The witness of the full-round sanity target walks through every phase once, in order."""
-    r = next(r for r in default_results if r.property == FULL_ROUND)
-    assert r.trace is not None
+def test_a_full_round_is_witnessed_in_the_appendix_order():
+    """From the start of the game, the witness of the full-round sanity target walks through every phase once, in
+    order."""
+    r = check(load("round", "small"), FULL_ROUND, depth=10)
+    assert r.verdict is Verdict.PROVED and r.trace is not None
     phases = [ch.new for st in r.trace.steps for ch in st.changes if ch.var == "phase"]
     assert phases == ["draw", "marshaling", "challenges", "dominance", "standing", "taxation", "plot"]
 
@@ -47,7 +49,6 @@ def test_melee_round_properties_are_proved_at_three_players_four_characters_and_
     """The rules that depend on the number of players, with the strengthening invariants they need."""
     names = [
         "plots are revealed only in the plot phase (strengthening)",
-        "the players active so far this phase are those from the first player to the active player (strengthening)",
         "the first player is active first",
         "the next player in player order becomes the active player",
         "a player is active at most once per phase",
@@ -82,8 +83,8 @@ def test_melee_round_properties_are_proved_at_three_players_four_characters_and_
         ("new_plot_new_first", "a plot revealed by a card ability does not change the first player", "tiny", 3),
         ("any_tied_player", "a tie for initiative is won by the tied player with the lowest power total", "tiny", 2),
         ("draw_one", "each player draws 2 cards in the draw phase", "tiny", 3),
-        ("no_rotation", "a player is active at most once per phase", "tiny", 5),
-        ("skip_player", ONCE, "melee_small", 6),
+        ("no_rotation", "the next player in player order becomes the active player", "tiny", 5),
+        ("skip_player", "the next player in player order becomes the active player", "melee_small", 6),
         ("first_not_first", "the first player is active first", "tiny", 4),
         ("income_first_only", "the active player collects income on becoming active", "tiny", 5),
         ("marshal_not_active", "only the active player marshals, during the marshaling phase", "tiny", 5),
@@ -222,7 +223,7 @@ def test_ties_go_to_the_attacker_and_zero_str_wins_nothing():
 def test_dominance_counts_standing_str_and_gold_and_a_tie_wins_nothing():
     """Rules Reference, 5.2 Determine dominance: standing STR plus 1 per gold; a tie: no player wins."""
     c = Concrete(load("round", "small"))
-    base = {"phase": "challenges", "first": "p1", "active": "p2", "turns[p1]": 1, "turns[p2]": 1}
+    base = {"phase": "challenges", "first": "p1", "active": "p2"}
     s = c.step("next_phase", _start(c, **base, **{"knelt[c1]": True, "gold[p1]": 1}))
     # player 1: c2 (1) + 1 gold = 2; player 2: c3 (2) + c4 (1) = 3
     assert (c.get(s, "dominance[p1]"), c.get(s, "dominance[p2]")) == (False, True)
@@ -247,3 +248,77 @@ def test_standing_and_taxation_phases():
     assert [c.get(s, k) for k in ("gold[p1]", "hand[p1]", "hand[p2]")] == [0, 2, 1]
     s = c.step("next_phase", s)
     assert (c.get(s, "phase"), c.get(s, "round")) == ("plot", 2)
+
+
+# ------------------------------------------------------------------ the properties that catch the generated mutants
+# The checked scenarios observe the round anywhere (``start="anywhere"``): every phase is within a few steps.
+
+REVEALED_ONCE = "plots are revealed once per plot phase"
+PLOT_VALUES = "each revealed plot gives its player its initiative, gold and reserve values"
+NEW_PLOT = "a plot revealed by a card ability, in the plot phase after the plots, gives its values to its player only"
+MARSHALS = "marshalling a card pays its cost and puts it into play standing"
+INITIATES = "a challenge of its type is initiated by the active player against the chosen opponent, one at a time"
+DEFENDS = "the characters the defending player chooses defend, after the attackers are declared"
+WINNER = "the challenge is won by the side with the higher STR, ties to the attacker"
+KNEELS = "a card ability kneels a standing card in play"
+IN_PLAY = "only cards in play kneel"
+COUNTED = "a challenge initiated is counted for its attacking player and type (bookkeeping)"
+AFRESH = "the challenges counted start afresh when the challenges phase begins (bookkeeping)"
+AT_MOST_ONCE = "a player is active at most once per phase"
+
+
+def _guard(require: str, part: str = "") -> str:
+    """The drop-guard label of the requirement ``require`` (its source text), with its part (" (part 2 of 2)")."""
+    family = {
+        '(phase == "plot") & ~revealed': "reveal_plots",
+        '(phase == "plot") & revealed': "ability_reveals_plot",
+        "ready & (~turning | (clockwise(active) == first))": "next_phase",
+        "clockwise(p) != first": "end_turn",
+        '(stage == "attack") & (defender == q)': "declare_defenders",
+        'stage == "defend"': "resolve_challenge",
+        "in_play[c] & ~knelt[c]": "kneel",
+    }[require]
+    return drop_guard_label("round", family, f"a.require({require})") + part
+
+
+@pytest.fixture(scope="module")
+def anywhere():
+    """The tiny scenario observed anywhere in the round, and its generated mutants by label (built once)."""
+    s = load("round", "tiny", start="anywhere")
+    return s, {x.label: x.system for x in mutants_of(s)}
+
+
+@pytest.mark.parametrize(
+    ("label", "prop", "depth"),
+    [
+        ("drop-update reveal_plots: revealed", REVEALED_ONCE, 1),
+        (_guard("(phase == \"plot\") & ~revealed", " (part 2 of 2)"), REVEALED_ONCE, 2),
+        ("off-by-one reveal_plots: income", PLOT_VALUES, 1),
+        ("drop-update reveal_plots: reserve", PLOT_VALUES, 1),
+        ("drop-update ability_reveals_plot: income", NEW_PLOT, 1),
+        (_guard("(phase == \"plot\") & revealed", " (part 2 of 2)"), NEW_PLOT, 1),
+        ("drop-update marshal: in_play", MARSHALS, 1),
+        ("off-by-one marshal: gold", MARSHALS, 1),
+        ("drop-update initiate_challenge: ctype", INITIATES, 1),
+        ("drop-update initiate_challenge: defender", INITIATES, 1),
+        ("drop-update declare_defenders: defending", DEFENDS, 2),
+        (_guard("(stage == \"attack\") & (defender == q)", " (part 1 of 2)"), DEFENDS, 1),
+        ("drop-update resolve_challenge: stage", WINNER, 3),
+        (_guard("stage == \"defend\""), WINNER, 1),
+        ("drop-update kneel: knelt", KNEELS, 1),
+        (_guard("in_play[c] & ~knelt[c]", " (part 2 of 2)"), KNEELS, 1),
+        (_guard("in_play[c] & ~knelt[c]", " (part 1 of 2)"), IN_PLAY, 1),
+        ("drop-update initiate_challenge: initiated", COUNTED, 1),
+        ("off-by-one next_phase: initiated", AFRESH, 1),
+        (_guard("clockwise(p) != first"), AT_MOST_ONCE, 1),
+        (_guard("ready & (~turning | (clockwise(active) == first))", " (part 2 of 2)"), ONCE, 1),
+    ],
+)
+def test_a_generated_mutant_is_caught_where_the_round_is_observed_anywhere(anywhere, label, prop, depth):
+    """Each property stated from the rule text catches the mutant that breaks its rule, within a few steps of a
+    point anywhere in the round; the rules themselves keep it."""
+    s, mutants = anywhere
+    bad = check(mutants[label], prop, depth=depth)
+    assert bad.verdict is Verdict.VIOLATED and bad.trace is not None, (label, bad.verdict, bad.reason)
+    assert check(s, prop, depth=depth).verdict is not Verdict.VIOLATED
+
