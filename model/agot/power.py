@@ -28,10 +28,11 @@ Power is unlimited (Tokens, Running out of): the treasury starts with more
 power than the cards can hold before the game ends, and the game ends when
 a player has 15 power (Winning the Game): no power is gained or moved after
 that.  The game may be observed at any point before a player won: each
-faction card starts with any power below 15.  The amount a move ability moves
-and whether it moves to a character (``move_n``, ``to_char``) are shown only
-while the move resolves, and where an attachment is attached only while it
-is in play (``observable=``).  The deliberately broken rules are edits in ``mutants/agot/power.py``.
+faction card starts with any power below 15.  The amount a power move ability
+moves and whether it moves to a character (``move_n``, ``to_char``) are shown
+only while a power move resolves (an attachment move names neither), and where
+an attachment is attached only while it is in play (``observable=``).  The
+deliberately broken rules are edits in ``mutants/agot/power.py``.
 """
 
 from __future__ import annotations
@@ -114,10 +115,12 @@ def build(players: int = 2, chars: int = 6, atts: int = 2, max_move: int = 2) ->
                         observable=lambda x: att_in_play[x])
     moving_att = m.var("moving_att", Bool, index=Att, init=False)
     moving_pow = m.var("moving_pow", Bool, index=Card, init=False)
-    busy = Or(*(moving_att[x] for x in Att), *(moving_pow[c] for c in Card))
-    # the amount a move ability moves and whether it moves to a character: its text, shown while it resolves
-    move_n = m.var("move_n", Int(0, max_move), init=0, observable=lambda: busy)
-    to_char = m.var("to_char", Bool, init=False, observable=lambda: busy)
+    power_moving = Or(*(moving_pow[c] for c in Card))
+    busy = Or(*(moving_att[x] for x in Att), power_moving)
+    # the amount a power move ability moves and whether it moves to a character: its text, shown while it
+    # resolves (not while an attachment moves: that ability names neither)
+    move_n = m.var("move_n", Int(0, max_move), init=0, observable=lambda: power_moving)
+    to_char = m.var("to_char", Bool, init=False, observable=lambda: power_moving)
     m.init_constraint(treasury + Sum(power[c] for c in Card) == supply)
     for p in Player:
         m.init_constraint(total[p] == Sum(power[c] for c in Card if owners[c.name] == p.name))

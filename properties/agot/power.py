@@ -31,7 +31,7 @@ def register(m: Model) -> None:
         "at most one move resolves at a time, with the power it moves on its source (strengthening)",
         And(
             Count(Att, lambda x: v.moving_att[x]) + Count(Card, lambda c: v.moving_pow[c]) <= 1,
-            ForAll(Card, lambda c: Implies(v.moving_pow[c], And(v.move_n >= 1, v.move_n <= v.power[c], v.in_play[c]))),
+            ForAll(Card, lambda c: Implies(v.moving_pow[c], And(v.move_n >= 1, v.move_n <= v.power[c]))),
         ),
         cites=["Move", "Moving Power"],
     )
@@ -50,6 +50,13 @@ def register(m: Model) -> None:
         cites=["Leaves Play", "In Play and Out of Play", "Moving Power"],
         doc="FAQ 'A Cask of Ale': power can be moved to a revealed plot card (in play) but not to an agenda, "
         "which is not in play; a card leaving play returns its tokens to the treasury.",
+    )
+    m.invariant(
+        "power is moved only off a card in play",
+        ForAll(Card, lambda c: Implies(v.moving_pow[c], v.in_play[c])),
+        cites=["Abilities", "Moving Power"],
+        doc="Card abilities only interact with, and can only target, cards that are in play: the card a move "
+        "ability takes power off is in play from the ability's initiation to its resolution.",
     )
     victory = m.params["victory"]
     m.invariant(

@@ -13,7 +13,9 @@ from pathlib import Path
 import pytest
 from agot_rules_helpers import Concrete, assert_caught, full_check, ir_mutant_violates, load, mutant_names
 
-from ruleproof.mutants import mutants_of
+from ruleproof.cli_support import DEFAULT_RLIMIT
+from ruleproof.engines.common import Options
+from ruleproof.mutants import baseline, judge, mutants_of
 from ruleproof.results import Verdict
 
 REFERENCE = Path(__file__).resolve().parents[2] / "docs" / "reference" / "agot-rules-reference.txt"
@@ -209,6 +211,7 @@ ONCE = "a 'when you gain power' reaction is initiated once for each gain"
 INITIATED = "a power move ability initiated is the move that resolves: its amount and its kind of destination"
 ATT_INITIATED = "an attachment move ability initiated is the move that resolves"
 ATTACH = "an attachment out of play enters play attached to the chosen character"
+SOURCE_IN_PLAY = "power is moved only off a card in play"
 STEPS = [
     ("gain_power", "", BUSY, QUIET.format("gain_power")),
     ("gain_power", "", WON, "no power changes hands once a player has won (gain_power)"),
@@ -231,6 +234,7 @@ STEPS = [
     ("enter_play", "", BUSY, QUIET.format("enter_play")),
     ("leave_play", "drop-update in_play", "", "a card leaving play is out of play"),
     ("leave_play", "", BUSY, QUIET.format("leave_play")),
+    ("leave_play", "", BUSY, SOURCE_IN_PLAY),
 ]
 
 
@@ -239,7 +243,39 @@ def test_a_step_of_a_move_or_of_play_that_goes_wrong_is_caught(family, target, d
     """Each of these mutants survived the power properties before these were added (judged by reading the
     model; the row's measurement was stopped): a gain, reaction or card entering play while a move resolves,
     a move ability initiated that never resolves, a move 'to a character' that goes to a plot, a reaction
-    initiated twice for one gain, an attachment that re-enters play where it is."""
+    initiated twice for one gain, an attachment that re-enters play where it is; a character leaving play while
+    power is being moved off it (Abilities: card abilities only interact with cards in play)."""
     s = load("power", "small")
     label = _label(s, family, target, detail)
     assert ir_mutant_violates(s, label, [prop], depth=4) == [prop]
+
+
+# ------------------------------------------------------------------ what the game does not show (equivalent mutants)
+OPTS = Options(depth=6, kmax=4, rlimit=DEFAULT_RLIMIT, timeout=600)
+
+
+@pytest.fixture(scope="module")
+def small_rules():
+    s = load("power", "small")
+    return s, baseline(s, OPTS)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("family", "target", "detail"),
+    [
+        ("resolve_power_move", "drop-update to_char", ""),
+        ("initiate_power_move", "", "in_play[f1]"),
+    ],
+)
+def test_a_mutant_that_changes_only_what_the_game_does_not_show_is_equivalent(small_rules, family, target, detail):
+    """Judged as ``ruleproof mutants`` judges them (every property kept, then the product system).  The kind of
+    destination a power move ability names is shown only while a power move resolves, not while an attachment
+    moves (it was declared shown while any move resolved: the stale flag then differed); and the requirement
+    that the source of a power move be in play is implied by "power on a card implies it is in play" together
+    with "a power move takes at least 1 power off its source", once both are proved of the mutant."""
+    s, base = small_rules
+    label = _label(s, family, target, detail)
+    (mut,) = [x.system for x in mutants_of(s) if x.label == label]
+    r = judge(label, [(s, mut, base)], OPTS)
+    assert r.status == "equivalent", (r.status, r.reason)
