@@ -311,6 +311,13 @@ def register(m: Model) -> None:
         cites=["4.2 Active player may initiate a challenge", "Challenges Phase"],
     )
     m.invariant(
+        "no challenge type is used when the marshaling phase is under way (strengthening)",
+        Implies(v.phase == "marshaling", ForAll(ChType, lambda ty: Not(v.used[ty]))),
+        cites=["4.2 Active player may initiate a challenge", "Marshaling Phase"],
+        doc="Challenges are initiated only in the challenges phase: a player active in the marshaling phase has "
+        "initiated none this phase.",
+    )
+    m.invariant(
         "at most one challenge of each type per player per phase",
         ForAll(Player, lambda p: ForAll(ChType, lambda ty: v.initiated[p, ty] <= 1)),
         cites=["4.2 Active player may initiate a challenge"],

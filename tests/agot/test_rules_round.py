@@ -310,6 +310,8 @@ def anywhere():
         (_guard("in_play[c] & ~knelt[c]", " (part 1 of 2)"), IN_PLAY, 1),
         ("drop-update initiate_challenge: initiated", COUNTED, 1),
         ("off-by-one next_phase: initiated", AFRESH, 1),
+        ("drop-update next_phase: used", "no challenge type is used when the marshaling phase is under way "
+         "(strengthening)", 1),
         (_guard("clockwise(p) != first"), AT_MOST_ONCE, 1),
         (_guard("ready & (~turning | (clockwise(active) == first))", " (part 2 of 2)"), ONCE, 1),
     ],
