@@ -43,7 +43,10 @@ history in the rules' own terms (initiations of each object this period, of
 each title by each player this round, of each object against the open
 occurrence; the window closed while an optional reaction was still
 available; the parity of declarations).  The model writes them at the moments
-the rules name and never reads them; only the properties read them.
+the rules name and never reads them; only the properties read them, and tie
+each ``g_*`` record and ``declined`` to the game's steps.  The game shows none
+of them, so none is observable: a mutant that changes only a record is caught
+by those ties, not by a difference the game would show.
 ``declared`` makes a refused declaration a step that changes the state:
 k-induction's simple-path constraint excludes steps that return to an earlier
 state, so without it the properties "... can be initiated" about refused
@@ -151,10 +154,12 @@ def build(
     busy = m.var("busy", Bool, init=False)  # an ability's effect is attempting to initiate
     src = m.var("src", Card, init=names[0])  # ... that ability's card
     # observations (read by properties only)
-    g_period = m.var("g_period", Int(0, max_n + 1), index=Card, init=lambda c: 0 if info[c.name][2] else mid)
-    g_title = m.var("g_title", Int(0, max_n + 1), index=(Player, Title), init=mid)
-    g_occ = m.var("g_occ", Int(0, 2), index=Card, init=0)
-    declined = m.var("declined", Bool, init=False)
+    # (records of the history for the properties, which tie each to the game's steps: the game shows none of them)
+    g_period = m.var("g_period", Int(0, max_n + 1), index=Card, init=lambda c: 0 if info[c.name][2] else mid,
+                     observable=False)
+    g_title = m.var("g_title", Int(0, max_n + 1), index=(Player, Title), init=mid, observable=False)
+    g_occ = m.var("g_occ", Int(0, 2), index=Card, init=0, observable=False)
+    declined = m.var("declined", Bool, init=False, observable=False)
     # flips at every declaration, so that a refused declaration is a step that changes the state
     # (k-induction's simple-path constraint would otherwise skip refusals when proving action properties)
     # (a device of the proof, not of the game: the game shows no such flag, so it is not observable)

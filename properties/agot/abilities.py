@@ -4,14 +4,24 @@ Each property restates a rule from the Rules Reference over the state and
 the observation variables (``g_period``: initiations of a card's current
 object this period; ``g_title``: initiations of a title by a player this
 round; ``g_occ``: initiations of a card's current object against the open
-occurrence); "the rules allow it" is spelled out here from the sections, not
-taken from the model's guards.  Properties marked *strengthening* relate the
-game's bookkeeping to those observations; they are rules in their own right
-("the count the game keeps for a copy is the number of times that object's
-ability was used this period") and make the others provable by induction.
+occurrence; ``declined``: the last reaction window closed while an optional
+reaction could still be initiated); "the rules allow it" is spelled out here
+from the sections, not taken from the model's guards.  The model writes these
+observations and never reads them, and the game shows none of them
+(``observable=False``): the properties "the records of initiations follow the
+game (...)" tie each one to the game's steps (one more initiation when a card's
+ability begins to initiate, none once its period ends, none for a card that
+enters play, none once a triggering condition occurs), so a record the model
+keeps wrong is caught rather than trusted.  Properties marked *strengthening*
+relate the game's bookkeeping to those observations; they are rules in their
+own right ("the count the game keeps for a copy is the number of times that
+object's ability was used this period") and make the others provable by
+induction.
 """
 
 from __future__ import annotations
+
+from typing import Callable
 
 from ruleproof.dsl import And, ForAll, If, Implies, Model, Not, Or, Term, Transition
 
@@ -19,6 +29,8 @@ __all__ = ["register"]
 
 LIMITS = "Limits and Maxima"
 INIT = "Initiating Abilities / Marshaling Cards"
+# the steps that write the observation variables (no other step writes them)
+RECORDING = ("initiate", "play_event", "occur", "close_window", "end_phase", "end_round", "enter_play")
 
 
 def register(m: Model) -> None:
@@ -50,6 +62,70 @@ def register(m: Model) -> None:
 
     forced = [c for c in chars if st.forced.value(c.name)]
     no_forced_due = And(*(Not(forced_still_due(c)) for c in forced))
+
+    # ------------------------------------------------------------- the observations, tied to the game
+    # The observation variables are written by the model and read here; these properties say what each one
+    # records in terms of the game's own steps, so that a wrong record is caught, not trusted.
+    def begins(t: Transition, c: Term) -> Term:
+        """The step begins an initiation of ``c``'s ability: nothing was being initiated, now ``c``'s effect is."""
+        return And(Not(v.busy), started(t, c))
+
+    def enters(t: Transition, c: Term) -> Term:
+        """The step puts ``c`` into play from an out of play area: a new object (In Play and Out of Play)."""
+        return And(Not(v.zone[c] == "play"), t.post(v.zone[c]) == "play")
+
+    def period_ends(fam: str, c: Term) -> bool:
+        """The step ends the period of ``c``'s limit: a phase ends at end_phase and end_round, a round at end_round."""
+        return fam == "end_round" or (fam == "end_phase" and str(st.period.value(c.name)) == "phase")
+
+    def optional_open(c: Term) -> Term:
+        """Optional reaction ``c`` could still be initiated against the open occurrence (the rules allow it)."""
+        return And(v.zone[c] == "play", ~v.knelt[c], v.g_occ[c] == 0, v.g_period[c] < v.printed[v.title[c]],
+                   v.deck[v.owner[c]] >= 1)
+
+    def records_follow(fam: str) -> Callable[..., Term]:
+        def cond(t: Transition, *_ps: Term) -> Term:
+            per_card = [
+                And(
+                    t.post(v.g_period[c])
+                    == (0 if period_ends(fam, c) else If(enters(t, c), 0, v.g_period[c] + If(begins(t, c), 1, 0))),
+                    t.post(v.g_occ[c])
+                    == If(Or(enters(t, c), And(Not(v.open), t.post(v.open))), 0, v.g_occ[c] + If(begins(t, c), 1, 0)),
+                )
+                for c in chars
+            ]
+            per_title = [
+                t.post(v.g_title[p, ti])
+                == (
+                    0
+                    if fam == "end_round"
+                    else v.g_title[p, ti]
+                    + If(Or(False, *(begins(t, e) for e in events if st.owner.value(e.name) == p.name
+                                     and st.title.value(e.name) == ti.name)), 1, 0)
+                )
+                for p in Player
+                for ti in Title
+            ]
+            closes = And(v.open, Not(t.post(v.open)))
+            declined = t.post(v.declined) == If(closes, Or(False, *(optional_open(c) for c in chars if optional(c))),
+                                                v.declined)
+            return And(*per_card, *per_title, declined)
+
+        return cond
+
+    for fam in RECORDING:
+        m.action_property(
+            f"the records of initiations follow the game ({fam})",
+            fam,
+            records_follow(fam),
+            cites=[LIMITS, "Reactions", "In Play and Out of Play", "Leaves Play", "May"],
+            doc="What the observations the other properties read record, stated on the game's steps: an object's "
+            "initiations this period (one more when its ability begins to initiate; none for a card that enters "
+            "play, a new object, and none once its period ends), a player's initiations of a title's events this "
+            "round (none once the round ends), an object's initiations against the current occurrence (none once "
+            "a triggering condition occurs or the card enters play), and whether the last reaction window closed "
+            "while an optional reaction could still be initiated.",
+        )
 
     # ------------------------------------------------------------- strengthening
     m.invariant(

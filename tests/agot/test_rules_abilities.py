@@ -344,3 +344,35 @@ def test_a_mutant_that_changes_only_what_the_game_does_not_show_is_equivalent(la
     (mut,) = [x.system for x in mutants_of(s) if x.label == label]
     j = equivalence(s, mut, Options(depth=6, kmax=4, rlimit=DEFAULT_RLIMIT, timeout=600))
     assert j.status == "equivalent", j.reason
+
+
+# ------------------------------------------------------------------ the observation records, tied to the game
+RECORDS = "the records of initiations follow the game ({})"
+
+
+@pytest.mark.parametrize(
+    ("label", "family"),
+    [
+        ("drop-update initiate: g_period", "initiate"),
+        ("off-by-one initiate: g_occ", "initiate"),
+        ("drop-update play_event: g_title", "play_event"),
+        ("drop-update occur: g_occ", "occur"),
+        ("drop-update close_window: declined", "close_window"),
+        ("drop-update end_phase: g_period", "end_phase"),
+        ("drop-update end_round: g_title", "end_round"),
+        ("drop-update enter_play: g_occ", "enter_play"),
+    ],
+)
+def test_a_record_the_model_keeps_wrong_is_caught_by_its_tie_to_the_game(label, family):
+    """The properties read the observation records (``g_period``, ``g_title``, ``g_occ``, ``declined``) that the
+    model writes; each step that writes one is tied to the game by a property, which catches a wrong record."""
+    s = load("abilities", "small")
+    prop = RECORDS.format(family)
+    assert ir_mutant_violates(s, label, [prop], depth=6) == [prop]
+
+
+def test_the_records_are_not_observable():
+    """The game shows no record of initiations: a survivor is compared on the game's state, not on them."""
+    s = load("abilities", "small")
+    hidden = {v.array for v in s.vars if not v.observable}
+    assert {"g_period", "g_title", "g_occ", "declined", "declared"} <= hidden
