@@ -382,6 +382,13 @@ def register(m: Model) -> None:
             "only interrupt to an initiation in this model, so nothing else happens in between.",
         )
     m.action_property(
+        "a triggering condition that occurs opens its reaction window",
+        "occur",
+        lambda t: t.post(v.open),
+        cites=["Reactions", "Triggering Condition"],
+        doc="After a triggering condition resolves, a reaction window for that triggering condition opens.",
+    )
+    m.action_property(
         "a reaction window closes only while it is open",
         "close_window",
         lambda t: And(v.open, Not(t.post(v.open))),

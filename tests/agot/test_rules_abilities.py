@@ -287,6 +287,7 @@ RESOLVES = "an effect resolves only after it attempted to initiate, and once"
 CANCELS = "a cancel prevents an effect attempting to initiate, which is then no longer imminent"
 QUIET = "while an effect attempts to initiate, only its cancel or its resolution follows ({})"
 CLOSES = "a reaction window closes only while it is open"
+OPENS = "a triggering condition that occurs opens its reaction window"
 PERIOD = "a period ends only once the triggering condition's sequence is complete ({})"
 LEAVES = "a card leaving play goes from play to an out of play area"
 STANDS = "an effect stands a kneeling card in play"
@@ -295,6 +296,7 @@ STEPS = [
     ("resolve", "drop-update busy", "", RESOLVES),
     ("cancel", "", "busy", CANCELS),
     ("cancel", "drop-update busy", "", CANCELS),
+    ("occur", "drop-update open", "", OPENS),
     ("close_window", "", "open", CLOSES),
     ("close_window", "drop-update open", "", CLOSES),
     ("end_phase", "", "not open", PERIOD.format("end_phase")),
@@ -330,7 +332,8 @@ def test_a_step_around_an_initiation_that_goes_wrong_is_caught(family, target, d
     """Each of these IR mutants was not caught by the properties before these were stated (read against the
     model): an effect resolved or cancelled with nothing initiating, or that stays initiating; a window closed
     that was not open; a phase or round ending inside a reaction window; a card entering play that was in play,
-    or knelt, or during an initiation; a card leaving play that was not in play; a stand that stands nothing."""
+    or knelt, or during an initiation; a card leaving play that was not in play; a stand that stands nothing; a
+    triggering condition that opens no reaction window (before, only a sanity target, unreachable then, noticed)."""
     s = load("abilities", "small")
     assert ir_mutant_violates(s, _label(s, family, target, detail), [prop], depth=4) == [prop]
 
