@@ -241,6 +241,34 @@ class Evaluator:
                         nxt[i] = f(s, None, ch)
                     yield ai, ch, tuple(nxt)
 
+    def update(self, ai: int, s: State, choices: Mapping[str, Value]) -> State:
+        """The successor of ``s`` under action ``ai`` with ``choices``, its guard not evaluated (known to hold)."""
+        nxt = list(s)
+        for i, f in self._updates[ai]:
+            nxt[i] = f(s, None, choices)
+        return tuple(nxt)
+
+    def choice_space(self, ai: int) -> Sequence[Mapping[str, Value]]:
+        """Every choice vector of action ``ai``, in the order :meth:`successors` tries them."""
+        return self._choice_space(ai)
+
+    def edges(self, s: State, actions: Sequence[int] | None = None) -> list[tuple[int, int, State]]:
+        """``(action index, choice vector index, successor)`` of ``s`` in the order of :meth:`successors`.
+
+        ``actions``: only these actions (in increasing order); the index is into :meth:`choice_space`.
+        """
+        out: list[tuple[int, int, State]] = []
+        for ai in range(len(self.system.actions)) if actions is None else actions:
+            g = self._guards[ai]
+            ups = self._updates[ai]
+            for ci, ch in enumerate(self._choice_space(ai)):
+                if g(s, None, ch):
+                    nxt = list(s)
+                    for i, f in ups:
+                        nxt[i] = f(s, None, ch)
+                    out.append((ai, ci, tuple(nxt)))
+        return out
+
     def enabled(self, ai: int, s: State) -> bool:
         g = self._guards[ai]
         return any(g(s, None, ch) for ch in self._choice_space(ai))

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import itertools
 from collections import deque
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterator, Mapping, Sequence
 
@@ -216,12 +216,23 @@ def mutants_of(system: System) -> Iterator[Mutant]:
 # --------------------------------------------------------------------------- exhaustive search
 
 
+Edge = tuple[int, int, State]
+"""One step of an explored system: action index, index of the choice vector (:meth:`Evaluator.choice_space`),
+successor."""
+
+Graph = Mapping[State, tuple[Edge, ...]]
+"""An exhaustive search's steps: every visited state's edges, in the order :meth:`Evaluator.successors` gives."""
+
+_NO_GRAPH: Graph = {}
+
+
 @dataclass(frozen=True)
 class _Search:
     complete: bool  # every reachable state was visited
     violated: tuple[tuple[str, RawTrace], ...]  # property, shortest counterexample (BFS order)
     reached: frozenset[str]  # sanity targets reached
     states: frozenset[State]  # the states visited
+    graph: Graph = field(default_factory=dict, compare=False, repr=False)  # the steps of every state expanded
 
 
 @dataclass(frozen=True)
@@ -230,11 +241,41 @@ class _Known:
 
     A mutant can violate a shared invariant only in a state the rules do not reach, and a shared
     action property only on a step the rules do not take (same action, choices and successor).
+    ``graph``: the rules' own steps from each of their reachable states; an action the mutant has
+    unchanged takes the same steps there, so only the mutant's changed actions are evaluated.
     """
 
     rules: System
     states: frozenset[State]
     shared: frozenset[str]  # properties the mutant states exactly as the rules do
+    graph: Graph = field(default_factory=dict, compare=False, repr=False)
+
+
+def _same_vars(a: System, b: System) -> bool:
+    """The same state variables in the same order (a state of one is a state of the other)."""
+    return a.vars is b.vars or [(v.name, v.type) for v in a.vars] == [(v.name, v.type) for v in b.vars]
+
+
+def _unchanged(rules: System, mutant: System) -> tuple[dict[int, int], dict[int, int]]:
+    """The mutant's actions that are the rules' own (the same object, or equal), by the rules' index; and
+    those that differ only in their updates (the same guard and choices: enabled exactly where the rules' are)."""
+    ri = {a.label: i for i, a in enumerate(rules.actions)}
+    same: dict[int, int] = {}
+    guarded: dict[int, int] = {}
+    for ai, a in enumerate(mutant.actions):
+        i = ri.get(a.label)
+        if i is None:
+            continue
+        b = rules.actions[i]
+        if b is a or b == a:
+            same[i] = ai
+        elif (b.guard is a.guard or b.guard == a.guard) and b.choices == a.choices:
+            guarded[i] = ai
+    return same, guarded
+
+
+def _edge_order(e: Edge) -> tuple[int, int]:
+    return e[0], e[1]
 
 
 def _explore(system: System, ev: Evaluator, names: Sequence[str], stop_at_first: bool,
@@ -255,7 +296,15 @@ def _explore(system: System, ev: Evaluator, names: Sequence[str], stop_at_first:
     rules_ev = Evaluator(known.rules) if known is not None else None
     rules_index = {a.label: i for i, a in enumerate(known.rules.actions)} if known is not None else {}
     same_step: list[int | None] = [rules_index.get(a.label) for a in system.actions]
+    # from a state the rules reach, an action the mutant has unchanged takes the rules' recorded steps
+    rules_graph = known.graph if known is not None and _same_vars(known.rules, system) else _NO_GRAPH
+    same_as, same_guard = _unchanged(known.rules, system) if known is not None and rules_graph else ({}, {})
+    reused = frozenset(same_as.values())
+    fresh = [ai for ai in range(len(system.actions)) if ai not in reused and ai not in same_guard.values()]
+    fresh_set = frozenset(fresh)
+    spaces = [ev.choice_space(ai) for ai in range(len(system.actions))]
     parents: dict[State, Parent] = {}
+    graph: dict[State, tuple[Edge, ...]] = {}
     violated: dict[str, RawTrace] = {}
     reached: set[str] = set()
     empty: dict[str, Value] = {}
@@ -270,7 +319,7 @@ def _explore(system: System, ev: Evaluator, names: Sequence[str], stop_at_first:
                 reached.add(name)
 
     def done(complete: bool) -> _Search:
-        return _Search(complete, tuple(violated.items()), frozenset(reached), frozenset(parents))
+        return _Search(complete, tuple(violated.items()), frozenset(reached), frozenset(parents), graph)
 
     queue: deque[State] = deque()
     for s in ev.initial_states():
@@ -284,13 +333,39 @@ def _explore(system: System, ev: Evaluator, names: Sequence[str], stop_at_first:
     while queue:
         s = queue.popleft()
         old = s in seen_before
-        for ai, ch, t in ev.successors(s):
+        theirs = rules_graph.get(s) if rules_graph else None
+        agreed: set[tuple[int, int]] = set()  # the mutant's steps from s that are the rules' own steps
+        if theirs is None:
+            edges = ev.edges(s)
+        else:
+            edges = []
+            for rj, ci, tr in theirs:
+                mine = same_as.get(rj)
+                if mine is not None:
+                    edges.append((mine, ci, tr))
+                    agreed.add((mine, ci))
+                    continue
+                mine = same_guard.get(rj)
+                if mine is not None:  # enabled as the rules' action is: only its updates differ
+                    tm = ev.update(mine, s, spaces[mine][ci])
+                    edges.append((mine, ci, tm))
+                    if tm == tr:
+                        agreed.add((mine, ci))
+            if fresh or same_guard:
+                edges += ev.edges(s, fresh)
+                edges.sort(key=_edge_order)
+        graph[s] = tuple(edges)
+        for ai, ci, t in edges:
+            ch = spaces[ai][ci]
             chs = tuple(sorted(ch.items()))
             checks = per_action[ai]
             if checks and old and rules_ev is not None:
-                ri = same_step[ai]
-                if ri is not None and rules_ev.apply(ri, s, ch) == t:  # a step the rules take: shared ones hold
+                if (ai, ci) in agreed:  # the rules' own step: shared ones hold
                     checks = [c for c in checks if not c[2]]
+                elif theirs is None or ai in fresh_set:
+                    ri = same_step[ai]
+                    if ri is not None and rules_ev.apply(ri, s, ch) == t:  # a step the rules take
+                        checks = [c for c in checks if not c[2]]
             for name, f, _sh in checks:
                 if name not in violated and not f(s, t, ch):
                     violated[name] = trace_path(parents, s, (ai, chs, t))
@@ -323,6 +398,7 @@ class Baseline:
     reasons: tuple[tuple[str, str], ...] = ()
     states: frozenset[State] = frozenset()  # the rules' reachable states (exhaustive only)
     proved: tuple[str, ...] = ()  # invariants and action properties the rules keep at every depth
+    graph: Graph = field(default_factory=dict, compare=False, repr=False)  # the rules' steps (exhaustive only)
 
 
 def baseline(system: System, opts: Options) -> Baseline:
@@ -336,7 +412,7 @@ def baseline(system: System, opts: Options) -> Baseline:
             kept = tuple(p.name for p in system.properties if p.name in names and p.kind is not PropKind.REACH
                          and p.name not in bad)
             return Baseline(system.scenario, tuple(n for n in names if n in bad | unreached), True,
-                            states=found.states, proved=kept)
+                            states=found.states, proved=kept, graph=found.graph)
     results = check_system(system, "auto", opts, names, with_coverage=False)  # (a mutant is judged on properties)
     ignored = [r.property for r in results if r.verdict is Verdict.VIOLATED
                or (r.kind == PropKind.REACH.value and r.verdict is not Verdict.PROVED)]
@@ -362,6 +438,7 @@ class Judgement:
     trace: Trace | None = None
     reason: str = ""
     proved: tuple[str, ...] = ()  # the mutant's own properties proved by the kill search (lemmas for equivalence)
+    graph: Graph = field(default_factory=dict, compare=False, repr=False)  # the mutant's steps (exhaustive search)
 
 
 def _shared(rules: System, mutant: System) -> frozenset[str]:
@@ -372,7 +449,7 @@ def _shared(rules: System, mutant: System) -> frozenset[str]:
 
 def _kill_exhaustive(rules: System, mutant: System, base: Baseline, names: Sequence[str]) -> Judgement | None:
     ev = Evaluator(mutant)
-    known = _Known(rules, base.states, _shared(rules, mutant))
+    known = _Known(rules, base.states, _shared(rules, mutant), base.graph)
     found = _explore(mutant, ev, [n for n in names if n not in base.ignored], stop_at_first=True, known=known)
     if found.violated:
         name, raw = found.violated[0]
@@ -384,7 +461,7 @@ def _kill_exhaustive(rules: System, mutant: System, base: Baseline, names: Seque
     if lost:
         return Judgement(base.scenario, "killed", tuple(lost),
                          reason=f"sanity target unreachable: all {len(found.states)} reachable states explored")
-    return Judgement(base.scenario, "open")
+    return Judgement(base.scenario, "open", graph=found.graph)
 
 
 def _kill_symbolic(mutant: System, base: Baseline, names: Sequence[str], opts: Options) -> Judgement:
@@ -469,22 +546,28 @@ Scenario = tuple[System, "System | None", Baseline]
 """One checked scenario of a system: the rules, the mutant there (None: not made there), the rules' verdicts."""
 
 
-def judge(label: str, scenarios: Sequence[Scenario], opts: Options, detail: str = "") -> MutantResult:
-    """The verdict on one mutant over the scenarios: kills are searched in all of them before any equivalence."""
+def judge(label: str, scenarios: Sequence[Scenario], opts: Options, detail: str = "",
+          reuse: bool = True) -> MutantResult:
+    """The verdict on one mutant over the scenarios: kills are searched in all of them before any equivalence.
+
+    ``reuse``: an exhaustive search of the mutant takes the rules' recorded steps for the actions it has
+    unchanged, and the side-by-side exploration reads both sides' recorded steps instead of evaluating
+    them again (the same verdicts, reasons and traces as without; ``False`` evaluates every step afresh).
+    """
     present = [(r, m, b) for r, m, b in scenarios if m is not None]
     if not present:
         return MutantResult(label, "unknown", reason="the mutant exists in no checked scenario", detail=detail)
     kills: list[Judgement] = []
     for r, m, b in present:
         assert m is not None
-        j = kill(r, m, b, opts)
+        j = kill(r, m, b if reuse else replace(b, graph=_NO_GRAPH), opts)
         if j.status == "killed":
             return combine(label, [j], detail)
         kills.append(j)
     out: list[Judgement] = []
     for (r, m, b), k in zip(present, kills, strict=True):
         assert m is not None
-        eq = equivalence(r, m, opts, b.proved, k.proved)
+        eq = equivalence(r, m, opts, b.proved, k.proved, *((b.graph, k.graph) if reuse else ()))
         if k.status == "unknown" and eq.status != "equivalent":
             eq = replace(k, reason=f"{k.reason}; {eq.reason}" if eq.reason else k.reason)
         out.append(eq)
@@ -522,17 +605,19 @@ def _choice_vectors(rules: System, mutant: System, io: int | None, im: int | Non
 
 
 def equivalence(rules: System, mutant: System, opts: Options, rules_proved: Sequence[str] = (),
-                mutant_proved: Sequence[str] = ()) -> Judgement:
+                mutant_proved: Sequence[str] = (), rules_graph: Graph = _NO_GRAPH,
+                mutant_graph: Graph = _NO_GRAPH) -> Judgement:
     """Do the mutant and the rules agree on what the game shows?  ``equivalent``, ``differs`` or ``open``.
 
     ``rules_proved`` / ``mutant_proved``: invariants proved of the rules / of the mutant, assumed of each side
-    of the product system (each side of it runs only its own reachable states).
+    of the product system (each side of it runs only its own reachable states).  ``rules_graph`` /
+    ``mutant_graph``: each side's steps recorded by its exhaustive search (read instead of evaluated again).
     """
     start = _same_start(rules, mutant)
     if start is not None:
         return start
     if few_initial_states(rules):
-        j = _paired_search(rules, mutant)
+        j = _paired_search(rules, mutant, rules_graph, mutant_graph)
         if j is not None:
             return j
     return _product_check(rules, mutant, opts, rules_proved, mutant_proved)
@@ -583,14 +668,35 @@ def _same_start(rules: System, mutant: System) -> Judgement | None:
     return None
 
 
-def _paired_search(rules: System, mutant: System) -> Judgement | None:
-    """Explore the rules and the mutant side by side (same action, same choices) from each initial state."""
+def _aligned(rules: System, mutant: System, pairs: Sequence[tuple[int | None, int | None]]) -> bool:
+    """Each paired action's choice vectors are its own on each side (the same choices, in the same order)."""
+    for io, im in pairs:
+        if io is not None and im is not None:
+            a, b = rules.actions[io].choices, mutant.actions[im].choices
+            if [(c.name, c.type) for c in a] != [(c.name, c.type) for c in b]:
+                return False
+    return True
+
+
+def _paired_search(rules: System, mutant: System, rules_graph: Graph = _NO_GRAPH,
+                   mutant_graph: Graph = _NO_GRAPH) -> Judgement | None:
+    """Explore the rules and the mutant side by side (same action, same choices) from each initial state.
+
+    Each side's steps from a state are read from its recorded graph when there (an exhaustive search of that
+    side recorded them), otherwise evaluated; the pairs are visited in the same order either way.
+    """
     evr, evm = Evaluator(rules), Evaluator(mutant)
     obs = _observed(rules, evr)
     obs_m = dict(_observed(mutant, evm))
     empty: dict[str, Value] = {}
+    shown_m = {v.name: v.shown for v in mutant.vars}
+    # twins (equal states) agree on what is shown when each observable variable is shown under the same condition
+    twins_agree = _same_vars(rules, mutant) and all(v.shown == shown_m.get(v.name)
+                                                    for v in rules.vars if v.observable)
 
     def unequal(sr: State, sm: State) -> list[int]:
+        if twins_agree and sr == sm:
+            return []
         out: list[int] = []
         for i, f in obs:
             g = obs_m.get(i)
@@ -629,6 +735,17 @@ def _paired_search(rules: System, mutant: System) -> Judgement | None:
     for s in evr.initial_states():  # the mutant's are the same (_same_start)
         parents[(s, s)] = (None, -1, ())
         queue.append((s, s))
+    fast = _aligned(rules, mutant, pairs)
+    k_of_m = {im: k for k, (_io, im) in enumerate(pairs) if im is not None}  # the rules' action io is pair io
+
+    def steps_r(sr: State) -> dict[tuple[int, int], State]:
+        es = rules_graph.get(sr)
+        return {(io, ci): t for io, ci, t in (es if es is not None else evr.edges(sr))}
+
+    def steps_m(sm: State) -> dict[tuple[int, int], State]:
+        es = mutant_graph.get(sm)
+        return {(k_of_m[im], ci): t for im, ci, t in (es if es is not None else evm.edges(sm))}
+
     while queue:
         p = queue.popleft()
         sr, sm = p
@@ -637,6 +754,27 @@ def _paired_search(rules: System, mutant: System) -> Judgement | None:
             diff = ", ".join(f"{rules.vars[i].label} is {_show(rules, i, sr[i])} by the rules, "
                              f"{_show(rules, i, sm[i])} in the mutant" for i in bad)
             return differs(p, f"then {diff}")
+        if fast:  # the steps both sides allow, in the order of (pair, choice vector), as the loop below visits them
+            rs = steps_r(sr)
+            ms = steps_m(sm)
+            for key in sorted(rs.keys() | ms.keys()):
+                nr, nm = rs.get(key), ms.get(key)
+                k, ci = key
+                if nr is None or nm is None:
+                    io, im = pairs[k]
+                    ch = vectors[k][ci]
+                    a = (rules.actions[io] if io is not None else mutant.actions[im])  # type: ignore[index]
+                    chosen = f" ({', '.join(f'{n}={v}' for n, v in ch.items())})" if ch else ""
+                    who = ("the mutant allows it, the rules do not" if nr is None
+                           else "the rules allow it, the mutant does not")
+                    return differs(p, f"then '{a.description}'{chosen}: {who}")
+                q = (nr, nm)
+                if q not in parents:
+                    parents[q] = (p, k, tuple(sorted(vectors[k][ci].items())))
+                    queue.append(q)
+                    if len(parents) > EXHAUST_STATES:
+                        return None
+            continue
         twins = sr == sm
         for k, (io, im) in enumerate(pairs):
             for ch in vectors[k]:

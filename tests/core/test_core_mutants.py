@@ -484,3 +484,49 @@ def test_bookkeeping_a_guard_reads_is_kept_equal_on_the_product_system(tmp_path:
     assert alone.verdict is not Verdict.PROVED and alone.reason == "not k-inductive for k <= 5"  # the agreement alone
     (u,) = [m for m in mutants_of(rules) if m.label == "drop-update bonus: used"]
     assert alike(rules, u.system) == ("x", "y", "seen", "echo")
+
+
+RULE_EFFECTS = Path(__file__).resolve().parents[2] / "model" / "berserk" / "rule_effects.py"
+
+
+@pytest.mark.parametrize("model", [TOY, SHOWN, RULE_EFFECTS], ids=["toy", "shown", "rule_effects"])
+def test_the_rules_recorded_steps_give_the_verdicts_of_a_fresh_search(model: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A mutant's exhaustive search reads the rules' recorded steps for its unchanged actions, and the side-by-side
+    exploration both sides' recorded steps: every verdict, reason and trace is the one evaluating every step gives."""
+    import ruleproof.mutants as mutants
+    from ruleproof.evaluator import Evaluator
+    from ruleproof.scale.mutants import _baseline, _mutants
+    from ruleproof.scale.systems import cached_system
+
+    full: list[int] = []  # states whose every action was evaluated (no recorded step read)
+    real = Evaluator.edges
+
+    def counted(self: Evaluator, s: tuple[object, ...], actions: object = None) -> object:
+        if actions is None:
+            full.append(1)
+        return real(self, s, actions)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Evaluator, "edges", counted)
+    opts = Options()
+    plan = plan_mutants(model, opts)
+    statuses: set[str] = set()
+    evaluated = {True: 0, False: 0}
+    for u in plan.units:
+        scen = []
+        for sc in u.scenarios:
+            rules = cached_system(u.model, u.system, sc, ())
+            m = _mutants(u.model, u.system, sc).get(u.mutant)
+            base = _baseline(u.model, u.system, sc, u.options)
+            assert base.exhaustive and len(base.graph) == len(base.states) > 0
+            scen.append((rules, m.system if m is not None else None, base))
+        got = {}
+        for reuse in (True, False):
+            full.clear()
+            got[reuse] = mutants.judge(u.mutant, scen, opts, reuse=reuse)
+            evaluated[reuse] += len(full)
+        assert got[True] == got[False], u.mutant  # status, properties, reason, scenario and trace
+        statuses.add(got[True].status)
+    assert {"killed", "equivalent"} <= statuses
+    assert model == RULE_EFFECTS or "survived" in statuses
+    assert evaluated[True] < evaluated[False] / 2  # the recorded steps were read, not evaluated again
