@@ -79,6 +79,19 @@ def register(m: Model) -> None:
         Implies(v.phase == "marshaling", ForAll(Player, lambda p: Implies(v.collected[p], v.been_active[p]))),
         cites=["3.2 Active player collects income", "Income"],
     )
+    m.invariant(
+        "outside the marshaling phase no player's marshaling turn is under way",
+        Implies(
+            v.phase != "marshaling",
+            Or(ForAll(Player, lambda p: v.been_active[p]), ForAll(Player, lambda p: Not(v.collected[p]))),
+        ),
+        cites=["3.2 Active player collects income", "3.3 Next player becomes active player",
+               "3.4 Marshaling phase ends", "Marshaling Phase"],
+        doc="Income is collected in step 3.2 of the marshaling phase, and the phase ends (3.4) only once every "
+        "player has been the active player (3.3): outside it, either the phase has ended with every player having "
+        "been active, or no player has collected income (a game observed before its first marshaling phase). So "
+        "the turn never passes there.",
+    )
     m.action_property(
         "the marshaling phase begins once per round, after the plot phase",
         "begin_marshaling",

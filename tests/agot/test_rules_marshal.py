@@ -246,3 +246,34 @@ def test_a_step_the_rules_do_not_allow_is_caught(mutant, prop):
     label = mutant if isinstance(mutant, str) else _guard(*mutant)
     assert ir_mutant_violates(load("marshal", "small"), label, [prop], depth=6) == [prop]
 
+
+
+TURN_UNDER_WAY = "outside the marshaling phase no player's marshaling turn is under way"
+
+
+def test_income_outside_the_marshaling_phase_is_caught():
+    """3.2: income is collected in the marshaling phase; a mutant that lets the active player collect it in the plot
+    phase (the drop of ``phase == "marshaling"`` in ``collect_income``) leaves a player's income collected outside
+    the phase while not every player has been active."""
+    label = "drop-guard collect_income: require at marshal.py:121"
+    assert _guard("collect_income", 'a.require(phase == "marshaling", active == p, ~collected[p])') == label
+    assert ir_mutant_violates(load("marshal", "small"), label, [TURN_UNDER_WAY], depth=3) == [TURN_UNDER_WAY]
+
+
+@pytest.mark.parametrize("scenario", ["default", "melee"])
+def test_a_turn_passing_outside_the_marshaling_phase_is_proved_equivalent(scenario):
+    """The drop of ``phase == "marshaling"`` in ``next_active`` survived at 2cdf9f8, proved equivalent only in the
+    small scenario: outside the phase the turn cannot pass anyway (3.3, 3.4), but that is no k-inductive fact of the
+    product system.  Stated from the rule text and proved of the rules (1-inductive), it is assumed of each side
+    as :func:`ruleproof.mutants.judge` does with the rules' proved invariants, and the product is 1-inductive."""
+    from ruleproof.engines.runner import check_property
+    from ruleproof.mutants import equivalence, mutants_of
+
+    opts = Options(depth=6, rlimit=DEFAULT_RLIMIT, timeout=600)
+    rules = load("marshal", scenario)
+    proved = check_property(rules, rules.prop(TURN_UNDER_WAY), "kind", opts)
+    assert proved.verdict is Verdict.PROVED, proved.reason
+    label = _guard("next_active", 'a.require((phase == "marshaling") & collected[active])', "part 1 of 2")
+    (mutant,) = [x for x in mutants_of(rules) if x.label == label]
+    j = equivalence(rules, mutant.system, opts, (TURN_UNDER_WAY,), ())
+    assert j.status == "equivalent", (j.status, j.reason)
