@@ -102,9 +102,13 @@ def build(adds: int = 3, mults: int = 2, sets: int = 3, max_base: int = 8, max_a
 
     ranks: dict[str, Term] = {s.name: set_rank[s] for s in SetS}
 
-    @m.action(Add, describe="a +/- modifier is applied ({s})", cites=["Modifiers"])
+    @m.action(Add, describe="a +/- modifier is applied ({s})", cites=["Modifiers", "Constant Abilities"])
     def apply_add(a: Step, s: Term) -> None:
-        # any amount, 0 included: "+X STR" with X = 0 (e.g. +1 for each of no cards) is a modifier too
+        # any amount, 0 included: "+X STR" with X = 0 (e.g. +1 for each of no cards) is a modifier too. A modifier
+        # here comes from any source, a constant ability among them, which is active while its card is in play and
+        # applies whatever X is (Constant Abilities; Abilities: its application is mandatory); only the initiation
+        # of a triggered ability needs an effect with the potential to change the game state (Abilities), and that
+        # is unopposed.py's action-window modifier (modify_str), which refuses a 0 STR modifier
         k = a.choose("amount", Int(-max_amount, max_amount))
         a.require(~add_on[s])
         a.set(add_on[s], True)

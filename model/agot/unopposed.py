@@ -170,8 +170,12 @@ def build(players: int = 2, chars: int = 6, max_str: int = 3, max_mod: int = 2, 
             a.set(standing[c], False, when=x)
         a.set(stage, "defenders")
 
-    @m.action(Char, describe="a STR modifier is applied to {c}", cites=["Modifiers", "Strength, Strength Modifiers"])
+    @m.action(Char, describe="a STR modifier is applied to {c}",
+              cites=["Modifiers", "Strength, Strength Modifiers", "Action Windows", "Abilities"])
     def modify_str(a: Step, c: Term) -> None:
+        # an Action initiated in the challenge's action window: it can only be initiated if its effect has the
+        # potential to change the game state (Abilities), so never with a 0 STR modifier. A constant ability's
+        # "+X STR" with X = 0 is an active modifier all the same (modifiers.py); none is modelled here
         k = a.choose("amount", Int(-max_mod, max_mod))
         a.require(window & (k != 0) & (mod[c] + k >= -max_mod) & (mod[c] + k <= max_mod))
         a.set(mod[c], mod[c] + k)

@@ -186,3 +186,22 @@ def test_a_base_change_to_the_value_it_has_is_not_initiated():
     r = _judged(drop_guard_label("modifiers", "change_base", "a.require(b != base)"))
     assert r.status == "killed", (r.status, r.reason)
     assert r.killed_by == ("a change of the base value changes it",)
+
+
+def test_a_0_modifier_is_active_and_changes_no_value():
+    """Modifiers and Constant Abilities: a "+X STR" with X = 0 (a constant ability's "+1 STR for each" of no cards) is
+    an active modifier; it changes no value, and a later doubling still doubles the same value.  Such a modifier
+    comes from any source here, a constant ability among them, which is never initiated (Abilities: its application
+    is mandatory), so the rule that an initiated ability's effect must have the potential to change the game state
+    does not refuse it; unopposed.py's action-window modifier, an initiated Action, refuses it
+    (``test_rules_unopposed``).  The rule mutant ``zero_refused`` is caught by the sanity target (CAUGHT_BY)."""
+    c = Concrete(load("modifiers", "default"))
+    s = c.state({"base": 3, "value": 3})
+    s = c.step("apply_add(a1)", s, {"amount": 0})
+    assert s is not None and c.get(s, "add_on[a1]") and c.get(s, "value") == 3
+    s = c.step("apply_double(x1)", s)
+    assert s is not None and c.get(s, "value") == 6
+    cites = {a.family: a.cites for a in load("modifiers", "default").actions}
+    assert "Constant Abilities" in cites["apply_add"]
+    assert {"Abilities", "Action Windows"} <= set({a.family: a.cites for a in load("unopposed", "default").actions}
+                                                  ["modify_str"])

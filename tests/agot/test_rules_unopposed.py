@@ -182,6 +182,24 @@ def test_negative_str_of_one_defender_does_not_cancel_another():
     assert decided == ("defender", False, 2, 3)
 
 
+def test_an_action_applies_no_0_str_modifier_but_applies_one_in_excess_of_str():
+    """The challenge's STR modifiers are Actions initiated in its action window (Action Windows), and "a card ability
+    can only be initiated if its effect has the potential to change the game state" (Abilities): a 0 STR modifier is
+    refused.  A -1 STR modifier on c7 at 0 STR leaves its STR at 0 but is applied (Modifiers: negative modifiers in
+    excess of a value's current quantity can be applied): after a +1 STR modifier c7 still counts 0, and the
+    attacker wins unopposed.  modifiers.py's "+X STR" with X = 0 is a constant ability's, never initiated, and is
+    active (``test_rules_modifiers``)."""
+    c = Concrete(load("unopposed", "default"))
+    s = _attack(c, _start(c, {"c1": 2, "c7": 0}), ["c1"], ["c7"])
+    assert c.step("modify_str(c7)", s, {"amount": 0}) is None
+    s = c.step("modify_str(c7)", s, {"amount": -1})
+    assert s is not None and c.get(s, "mod[c7]") == -1
+    s = c.step("modify_str(c7)", s, {"amount": 1})
+    assert s is not None and c.get(s, "mod[c7]") == 0
+    decided, _ = _resolve(c, s)
+    assert decided == ("attacker", True, 2, 0)
+
+
 def test_a_contributing_character_makes_the_challenge_opposed_but_cannot_win_it():
     """FAQ (2.10): the STR of a character contributing its STR to a side is added to that player's total.
     No defenders are declared, but player 2's c9 (STR 3, not participating) contributes to the defending
