@@ -63,9 +63,65 @@ def register(m: Model) -> None:
     forced = [c for c in chars if st.forced.value(c.name)]
     no_forced_due = And(*(Not(forced_still_due(c)) for c in forced))
 
+    # ------------------------------------------------------------- strengthening
+    m.invariant(
+        "printed limits and maxima are positive and counts are never negative (strengthening)",
+        And(
+            ForAll(Title, lambda t: And(v.printed[t] >= 1, v.printed[t] <= m.params["max_n"])),
+            ForAll(Card, lambda c: And(v.uses[c] >= 0, v.g_period[c] >= 0, v.g_occ[c] >= 0)),
+            ForAll(
+                Player, lambda p: And(v.gold[p] >= 0, v.deck[p] >= 0, ForAll(Title, lambda t: v.g_title[p, t] >= 0))
+            ),
+        ),
+        cites=[LIMITS, "Negative Quantities"],
+    )
+    m.invariant(
+        "an initiation in progress belongs to the open window and its card's area (strengthening)",
+        And(
+            Implies(v.busy, v.open),
+            ForAll(
+                Card,
+                lambda c: And(
+                    Implies(
+                        And(v.busy, v.src == c),
+                        And(v.zone[c] == ("playing" if event(c) else "play"), v.deck[v.owner[c]] >= 1),
+                    ),
+                    Implies(v.zone[c] == "playing", And(v.busy, v.src == c)),
+                    Implies(v.is_event[c], v.zone[c] != "play"),
+                    Implies(~v.is_event[c], v.zone[c] != "playing"),
+                ),
+            ),
+        ),
+        cites=[INIT, "Event Cards"],
+        doc="FAQ (1.5): an event being played is in no out-of-play area until it is placed in the discard pile.",
+    )
+    m.invariant(
+        "the count of a copy's limit is the uses of its current object this period (strengthening)",
+        ForAll(Card, lambda c: v.uses[c] == If(And(~v.is_event[c], v.zone[c] == "play"), v.g_period[c], 0)),
+        cites=[LIMITS, "Leaves Play"],
+    )
+    m.invariant(
+        "the count of a title's maximum is its uses by the player this round (strengthening)",
+        ForAll(Player, lambda p: ForAll(Title, lambda t: v.max_used[p, t] == v.g_title[p, t])),
+        cites=[LIMITS],
+    )
+    m.invariant(
+        "a copy is marked used for the open occurrence exactly when it reacted to it (strengthening)",
+        ForAll(
+            Card,
+            lambda c: If(
+                And(v.open, v.zone[c] == "play"),
+                v.g_occ[c] == If(v.answered[c], 1, 0),
+                And(Not(v.answered[c]), v.g_occ[c] <= 1),
+            ),
+        ),
+        cites=["Reactions"],
+    )
     # ------------------------------------------------------------- the observations, tied to the game
     # The observation variables are written by the model and read here; these properties say what each one
-    # records in terms of the game's own steps, so that a wrong record is caught, not trusted.
+    # records in terms of the game's own steps, so that a wrong record is caught, not trusted.  (Declared after
+    # the strengthening invariants: properties are proved in declaration order, each with the earlier ones as
+    # lemmas, and the close_window tie is inductive only with them.)
     def begins(t: Transition, c: Term) -> Term:
         """The step begins an initiation of ``c``'s ability: nothing was being initiated, now ``c``'s effect is."""
         return And(Not(v.busy), started(t, c))
@@ -127,60 +183,6 @@ def register(m: Model) -> None:
             "while an optional reaction could still be initiated.",
         )
 
-    # ------------------------------------------------------------- strengthening
-    m.invariant(
-        "printed limits and maxima are positive and counts are never negative (strengthening)",
-        And(
-            ForAll(Title, lambda t: And(v.printed[t] >= 1, v.printed[t] <= m.params["max_n"])),
-            ForAll(Card, lambda c: And(v.uses[c] >= 0, v.g_period[c] >= 0, v.g_occ[c] >= 0)),
-            ForAll(
-                Player, lambda p: And(v.gold[p] >= 0, v.deck[p] >= 0, ForAll(Title, lambda t: v.g_title[p, t] >= 0))
-            ),
-        ),
-        cites=[LIMITS, "Negative Quantities"],
-    )
-    m.invariant(
-        "an initiation in progress belongs to the open window and its card's area (strengthening)",
-        And(
-            Implies(v.busy, v.open),
-            ForAll(
-                Card,
-                lambda c: And(
-                    Implies(
-                        And(v.busy, v.src == c),
-                        And(v.zone[c] == ("playing" if event(c) else "play"), v.deck[v.owner[c]] >= 1),
-                    ),
-                    Implies(v.zone[c] == "playing", And(v.busy, v.src == c)),
-                    Implies(v.is_event[c], v.zone[c] != "play"),
-                    Implies(~v.is_event[c], v.zone[c] != "playing"),
-                ),
-            ),
-        ),
-        cites=[INIT, "Event Cards"],
-        doc="FAQ (1.5): an event being played is in no out-of-play area until it is placed in the discard pile.",
-    )
-    m.invariant(
-        "the count of a copy's limit is the uses of its current object this period (strengthening)",
-        ForAll(Card, lambda c: v.uses[c] == If(And(~v.is_event[c], v.zone[c] == "play"), v.g_period[c], 0)),
-        cites=[LIMITS, "Leaves Play"],
-    )
-    m.invariant(
-        "the count of a title's maximum is its uses by the player this round (strengthening)",
-        ForAll(Player, lambda p: ForAll(Title, lambda t: v.max_used[p, t] == v.g_title[p, t])),
-        cites=[LIMITS],
-    )
-    m.invariant(
-        "a copy is marked used for the open occurrence exactly when it reacted to it (strengthening)",
-        ForAll(
-            Card,
-            lambda c: If(
-                And(v.open, v.zone[c] == "play"),
-                v.g_occ[c] == If(v.answered[c], 1, 0),
-                And(Not(v.answered[c]), v.g_occ[c] <= 1),
-            ),
-        ),
-        cites=["Reactions"],
-    )
     # ------------------------------------------------------------- limits and maxima
     m.invariant(
         "each copy of an ability is used at most its limit per period",
