@@ -10,8 +10,10 @@ attempt of the lemma fixpoint (per system, property and stage, with the
 number of lemmas it had, its verdict and the engine that answered), a
 total per system, replay of traces, and the rest
 (report, CLI).  Below the phases, across them: step encoding
-(``Unrolling.extend``), solving (``Unrolling.check``), the CHC encoding and
-Spacer (``chc_prove``) and the guided simulation.  CPU time is
+(``Unrolling.extend``), solving (``Unrolling.check``), k-induction's first
+round on the solvers kept per system (``OneStep.proves``), coverage's
+exploration of small state spaces, the CHC encoding and Spacer
+(``chc_prove``) and the guided simulation.  CPU time is
 ``time.process_time()`` (the machine's load changes wall time, hardly CPU).
 """
 
@@ -126,6 +128,11 @@ def instrument(prof: Profile) -> None:
     encoder.Unrolling.extend = prof.wrap("step encoding (Unrolling.extend)", encoder.Unrolling.extend)  # type: ignore
     encoder.Unrolling.check = prof.wrap("solving (Unrolling.check)", encoder.Unrolling.check)  # type: ignore
     encoder._Relation.__init__ = prof.wrap("building relations (_Relation)", encoder._Relation.__init__)  # type: ignore
+    encoder.OneStep.proves = prof.wrap("1-induction on shared solvers (OneStep.proves)",  # type: ignore
+                                       encoder.OneStep.proves)
+    explicit = sys.modules["ruleproof.engines.explicit"]
+    explicit.first_steps = prof.wrap("coverage: small state spaces explored whole",  # type: ignore[attr-defined]
+                                     explicit.first_steps)
     chc_mod = sys.modules["ruleproof.engines.chc"]
     chc_mod.chc_prove = prof.wrap("CHC encoding + Spacer (chc_prove)", encoder.chc_prove)  # type: ignore[attr-defined]
     bmc.simulate = prof.wrap("guided simulation", simulate.simulate)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import enum
 import time
 from dataclasses import dataclass
+from functools import partial
 from typing import Callable, Mapping, Sequence, TypeVar
 
 import z3  # type: ignore[import-untyped]
@@ -48,8 +49,8 @@ from .ir import (
 )
 from .results import RawTrace
 
-__all__ = ["SatResult", "Unrolling", "chc_prove", "Cond", "fresh_context", "new_solver", "evaluate", "writers",
-           "Z3_OPS", "smtlib_queries", "initial_state"]
+__all__ = ["SatResult", "Unrolling", "OneStep", "one_step", "chc_prove", "Cond", "fresh_context", "new_solver",
+           "evaluate", "writers", "Z3_OPS", "smtlib_queries", "initial_state"]
 
 SEED = 0
 _T = TypeVar("_T")
@@ -655,6 +656,10 @@ class _View:
         """Invariant or target ``prop`` over the generic pre-state."""
         return self._cached(("inv", prop.expr), lambda rel: rel.invariant(prop))
 
+    def keeps_step(self, prop: Property) -> z3.BoolRef:
+        """Action property ``prop`` holds on the generic step."""
+        return self._cached(("keep", prop.name, prop.conds), lambda rel: rel.keeps_step(prop))
+
 
 _VIEWS: list[tuple[z3.Context, dict[tuple[int, ...], _View]]] = []
 
@@ -884,6 +889,126 @@ class Unrolling:
             vals = tuple((c.name, _from_z3(c.type, m.eval(ch[c.name], model_completion=True))) for c in a.choices)
             steps.append((int(ai), vals))
         return RawTrace(tuple(states), tuple(steps))
+
+
+class OneStep:
+    """The 1-induction queries of one system on one incremental solver, in a Z3 context of its own.
+
+    k-induction's first round asks two questions of every property: does an
+    initial state violate it (the base case at depth 0), and does a step
+    from a state where it holds (and every lemma holds) lead to one where it
+    fails (the step case, 1-induction)?  Asked as separate queries, each
+    builds its relation and solver again in a fresh context (what a
+    counterexample's model must depend on).  Here both are asked, for every
+    property of a run, on two solvers kept per system: the base solver holds
+    the initial condition on the generic pre-state, the step solver the
+    transition relation from the pre- to the post-state; each lemma and each
+    property is guarded by assumption literals (so any set of lemmas can be
+    assumed), and the solvers keep what they learnt from one query to the
+    next.  Only an UNSAT answer is used (:meth:`proves`): a model found here
+    is never shown (the engine asks its own fresh query for that), so the
+    answers of the other queries stay a function of their own input alone.
+    """
+
+    def __init__(self, system: System, seed: int) -> None:
+        self.system = system
+        self.seed = seed
+        self.ctx = z3.Context()
+        self.reason = ""
+        _in_context(self.ctx, self._build)
+
+    def _build(self) -> None:
+        system = self.system
+        self.view = _View(system, ())
+        v = self.view
+        self.to_post = _Subst([(v.pre[x.name], v.post[x.name]) for x in system.vars])
+        self.base = new_solver(self.seed)
+        self.base.add(v.state, v.initial(v.pre))
+        self.step = new_solver(self.seed)
+        self.step.add(v.state, self.to_post(v.state), v.trans, v.acts)
+        self.distinct = z3.FreshBool("distinct")
+        self.step.add(z3.Implies(self.distinct, _or([v.pre[x.name] != v.post[x.name] for x in system.vars])))
+        self._lits: dict[tuple[object, ...], z3.BoolRef] = {}
+
+    def _lit(self, solver: z3.Solver, key: tuple[object, ...], build: Callable[[], z3.BoolRef]) -> z3.BoolRef:
+        """A literal that implies ``build()`` on ``solver`` (made once per key)."""
+        lit = self._lits.get(key)
+        if lit is None:
+            lit = self._lits[key] = z3.FreshBool("lit")
+            solver.add(z3.Implies(lit, build()))
+        return lit
+
+    def _holds(self, solver: z3.Solver, tag: str, prop: Property, post: bool = False, negate: bool = False
+               ) -> z3.BoolRef:
+        """The literal of invariant ``prop`` (or its negation) at the pre- (or post-) state, on ``solver``."""
+        def build() -> z3.BoolRef:
+            z = self.view.invariant(prop)
+            z = self.to_post(z) if post else z
+            return z3.Not(z) if negate else z
+        return self._lit(solver, (tag, post, negate, prop.kind, prop.expr), build)
+
+    def _lemmas(self, lemmas: Sequence[Property], step: bool) -> list[z3.BoolRef]:
+        out: list[z3.BoolRef] = []
+        for lem in lemmas:
+            if lem.kind is PropKind.INVARIANT:
+                if step:
+                    out.append(self._holds(self.step, "step", lem))
+                    out.append(self._holds(self.step, "step", lem, post=True))
+                else:
+                    out.append(self._holds(self.base, "base", lem))
+            elif lem.kind is PropKind.ACTION and step:
+                out.append(self._lit(self.step, ("keep", lem.name, lem.conds), partial(self.view.keeps_step, lem)))
+        return out
+
+    def proves(self, prop: Property, lemmas: Sequence[Property], deadline: float | None) -> bool:
+        """No initial state violates ``prop``, and it is 1-inductive relative to ``lemmas`` (as
+        :mod:`ruleproof.engines.kind` asks it at k = 0: with the simple-path constraint for an invariant).
+
+        False means "not shown here" (a violation, a step out of it, or an UNKNOWN; :attr:`reason` says which).
+        """
+        return _in_context(self.ctx, lambda: self._proves(prop, lemmas, deadline))
+
+    def _proves(self, prop: Property, lemmas: Sequence[Property], deadline: float | None) -> bool:
+        if prop.kind is PropKind.INVARIANT:
+            base = [*self._lemmas(lemmas, False), self._holds(self.base, "base", prop, negate=True)]
+            if not self._unsat(self.base, base, deadline):
+                return False
+            step = [*self._lemmas(lemmas, True), self.distinct, self._holds(self.step, "step", prop),
+                    self._holds(self.step, "step", prop, post=True, negate=True)]
+        elif prop.kind is PropKind.ACTION:  # (the base case at depth 0 has no step to violate)
+            bad = self._lit(self.step, ("bad", prop.name, prop.conds), partial(self.view.bad_step, prop))
+            step = [*self._lemmas(lemmas, True), bad]
+        else:
+            self.reason = "not an invariant or action property"
+            return False
+        return self._unsat(self.step, step, deadline)
+
+    def _unsat(self, solver: z3.Solver, lits: Sequence[z3.BoolRef], deadline: float | None) -> bool:
+        limit = _limit(solver, deadline)
+        if limit is None:
+            self.reason = "timeout"
+            return False
+        budget.set_interruptor(self.ctx.interrupt)
+        r = _check(solver, *lits)
+        if r == z3.unsat:
+            return True
+        self.reason = "sat" if r == z3.sat else _unknown_reason(solver, limit)
+        return False
+
+
+_ONE_STEP: list[OneStep] = []
+_ONE_STEP_KEPT = 2
+
+
+def one_step(system: System, seed: int = SEED) -> OneStep:
+    """The :class:`OneStep` solvers of ``system`` (kept for the systems checked last)."""
+    for o in _ONE_STEP:
+        if o.system is system and o.seed == seed:
+            return o
+    o = OneStep(system, seed)
+    _ONE_STEP.insert(0, o)
+    del _ONE_STEP[_ONE_STEP_KEPT:]
+    return o
 
 
 # --------------------------------------------------------------------------- SMT-LIB export

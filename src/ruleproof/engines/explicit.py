@@ -15,7 +15,7 @@ from ..ir import Property, PropKind, System, Value
 from ..results import RawTrace, Result, Verdict
 from .common import Clock, Options, Progress, ProgressFn, replay, result
 
-__all__ = ["check", "explore", "trace_path", "Parent"]
+__all__ = ["check", "explore", "first_steps", "trace_path", "Parent"]
 
 Parent = tuple[State | None, int, tuple[tuple[str, Value], ...]]
 
@@ -138,3 +138,31 @@ def explore(system: System, depth: int, max_states: int,
         if not frontier or len(seen) > max_states:
             break
     return fired, len(seen), not frontier
+
+
+def first_steps(system: System, max_states: int, evaluator: Evaluator | None = None) -> dict[str, int] | None:
+    """For each family that fires in some reachable state, the fewest steps of a path that ends with one of its
+    actions; None as soon as more than ``max_states`` states are reachable (the search stops there)."""
+    ev = evaluator or Evaluator(system)
+    seen: set[State] = set()
+    for s in ev.initial_states():
+        seen.add(s)
+        if len(seen) > max_states:
+            return None
+    frontier = list(seen)
+    first: dict[str, int] = {}
+    steps = 0
+    while frontier:
+        steps += 1
+        nxt: list[State] = []
+        for s in frontier:
+            budget.checkpoint()  # the query's deadline, an interrupt or the run's time limit stops the search here
+            for ai, _ch, t in ev.successors(s):
+                first.setdefault(system.actions[ai].family, steps)
+                if t not in seen:
+                    seen.add(t)
+                    if len(seen) > max_states:
+                        return None
+                    nxt.append(t)
+        frontier = nxt
+    return first

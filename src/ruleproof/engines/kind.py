@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..encoder import SatResult, Unrolling, fresh_context
+from ..encoder import SatResult, Unrolling, fresh_context, one_step
 from ..evaluator import Evaluator
 from ..ir import Property, PropKind, System
 from ..results import Result, Verdict
@@ -35,11 +35,15 @@ def check(
     clock = Clock(opts.timeout)
     if prop.kind is PropKind.REACH:
         return result(system, prop, Verdict.UNKNOWN, 0, "kind", clock, reason="k-induction does not search for targets")
+    if progress:
+        progress(Progress(system.name, prop.name, "kind", 0, opts.kmax))
+    if one_step(system, opts.seed).proves(prop, lemmas, clock.deadline):
+        return result(system, prop, Verdict.PROVED, 1, "kind", clock, reason="1-inductive")
     ev = evaluator or Evaluator(system)
     base = Unrolling(system, initial=True, lemmas=lemmas, seed=opts.seed, deadline=clock.deadline)
     step = Unrolling(system, initial=False, lemmas=lemmas, seed=opts.seed, deadline=clock.deadline)
     for k in range(opts.kmax + 1):
-        if progress:
+        if progress and k:
             progress(Progress(system.name, prop.name, "kind", k, opts.kmax))
         if k:
             base.extend()

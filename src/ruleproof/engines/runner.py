@@ -30,7 +30,7 @@ from ..ir import TRUE, Expr, Property, PropKind, System, or_, show_expr
 from ..results import Coverage, Result, RuleCoverage, Verdict
 from . import explicit
 from .common import Clock, Options, ProgressFn, result
-from .registry import AUTO, EXHAUST_STATES, REGISTRY, Stage, few_initial_states
+from .registry import AUTO, EXHAUST_FIRST, EXHAUST_STATES, REGISTRY, Stage, few_initial_states
 
 __all__ = ["check_property", "check_guarded", "check_system", "coverage"]
 
@@ -158,7 +158,10 @@ def coverage(system: System, depth: int, opts: Options, engine: str, evaluator: 
 
     By BMC (by explicit search with ``engine="explicit"``); a family it does
     not see fire in a system with few initial states is looked for in the
-    whole state space (:func:`_exhaustive_fired`).  With ``rules``, also
+    whole state space (:func:`_exhaustive_fired`).  A system with few initial
+    states and at most :data:`~.registry.EXHAUST_FIRST` reachable states is
+    explored whole first, with the same answer BMC and that search would give
+    (a family fires within ``depth`` steps exactly when BMC sees it fire).  With ``rules``, also
     every conditional effect and declared coverage point
     (:meth:`ruleproof.dsl.Model.cover`), by BMC to ``depth``.
     """
@@ -171,6 +174,14 @@ def coverage(system: System, depth: int, opts: Options, engine: str, evaluator: 
             return _whole_coverage(depth, fams, whole)
         fired, _n, _done = explicit.explore(system, depth, opts.max_states, evaluator)
         return Coverage(depth, tuple(f for f in fams if f in fired), tuple(f for f in fams if f not in fired))
+    if few_initial_states(system):
+        # a small state space, explored whole at once: BMC would see exactly the families that fire within
+        # ``depth`` steps, and where it misses one the coverage is the whole space's (below), without a query
+        first = explicit.first_steps(system, EXHAUST_FIRST, evaluator)
+        if first is not None:
+            if all(first.get(f, depth + 1) <= depth for f in fams):
+                return Coverage(depth, fams, (), ())
+            return _whole_coverage(depth, fams, set(first))
     status = _reach(system, depth, opts, [(f, partial(_fired, f)) for f in fams])
     if any(v != "reached" for v in status.values()):
         # a family BMC did not see fire: exploring a small system's whole state space can say "never, at any depth"
