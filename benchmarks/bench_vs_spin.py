@@ -1,7 +1,7 @@
 """SPIN side by side with ruleproof on the gold economy, and the performance goals, measured in one run.
 
     PYTHONHASHSEED=0 python benchmarks/bench_vs_spin.py [--cards 2,4,6,8,12,20,40] [--gold 20,50]
-        [--spin-cpu 120] [--spin-wall 900] [--rp-timeout S] [--baseline REV] [--skip spin,bmc,bundled]
+        [--spin-cpu 120] [--spin-wall 900] [--rp-timeout S] [--baseline REV] [--skip spin,bmc,bundled,table]
         [--json FILE]
 
 1. **SPIN vs ruleproof.**  For each gold size G and number of cards N (two players, starting pools
@@ -22,7 +22,8 @@
 2. **Goals.**  The whole gold check at 40 cards / 50 gold; the SPIN / ruleproof CPU ratio at the
    largest size SPIN finishes within 120 s and ruleproof on the size SPIN gives up at; conservation's
    CPU from 2 to 40 cards; BMC time(depth 40) / time(depth 20) on gold conservation at 6 cards (one
-   incremental BMC run to depth 40: time(20) is when depth 21 starts); the bundled ``ruleproof check``
+   BMC run to depth 40: time(20) is when depth 21 starts), and the same with every depth asked on the
+   forward unrolling, as before the reversed one (the baseline); the bundled ``ruleproof check``
    with this code and with the code of ``--baseline REV`` (both on that revision's model, so only the
    checker differs), CPU and wall.
 
@@ -186,12 +187,15 @@ def print_table(rows: list[Row]) -> None:
               f"(within 60 s wall on this machine: {max(wall60, default='none')})")
 
 
-def bmc_scaling(depth: int = 40) -> dict[str, Any]:
+def bmc_scaling(depth: int = 40, forward_only: bool = False) -> dict[str, Any]:
     """One incremental BMC run of gold conservation (6 cards) to ``depth``: CPU when each depth starts.
 
-    Also, per depth: the CPU of adding the step to the unrolling (``Unrolling.extend``) and of the
-    solver's query (``Unrolling.check``), and Z3's conflicts and decisions in that query, so that a
-    growing per-depth cost shows whether it is the encoding or the search that grows.
+    Also, per depth: the CPU of adding the step to the unrolling (``extend``) and of the solver's
+    query (``check``), and Z3's conflicts and decisions in that query, so that a growing per-depth
+    cost shows whether it is the encoding or the search that grows.  Depths up to
+    ``bmc.FORWARD_TO`` are asked on the forward unrolling, deeper ones on the reversed one
+    (``ReversedUnrolling``); ``forward_only`` asks every depth on the forward unrolling, as BMC did
+    before the reversed one (the baseline, measured in the same run).
     """
     from ruleproof import encoder
     from ruleproof.engines import bmc
@@ -203,33 +207,46 @@ def bmc_scaling(depth: int = 40) -> dict[str, Any]:
     encode: dict[int, float] = {}
     solve: dict[int, float] = {}
     search: dict[int, tuple[int, int]] = {}
+    by: dict[int, str] = {}
     t0 = time.process_time()
-    extend, check = encoder.Unrolling.extend, encoder.Unrolling.check
+    saved = [(cls, cls.extend, cls.check) for cls in (encoder.Unrolling, encoder.ReversedUnrolling)]
+
+    def timed(cls: Any, extend: Any, check: Any) -> None:
+        name = "reversed" if cls is encoder.ReversedUnrolling else "forward"
+
+        def timed_extend(u: Any) -> None:
+            c = time.process_time()
+            extend(u)
+            encode[u.k] = encode.get(u.k, 0.0) + time.process_time() - c
+
+        def timed_check(u: Any, *a: Any, **kw: Any) -> Any:
+            st0 = u.solver.statistics()
+            before = [int(st0.get_key_value(k)) if k in st0.keys() else 0 for k in ("conflicts", "decisions")]
+            c = time.process_time()
+            r = check(u, *a, **kw)
+            solve[u.k] = solve.get(u.k, 0.0) + time.process_time() - c
+            st = u.solver.statistics()
+            after = [int(st.get_key_value(k)) if k in st.keys() else 0 for k in ("conflicts", "decisions")]
+            search[u.k] = (after[0] - before[0], after[1] - before[1])
+            by[u.k] = name
+            return r
+
+        cls.extend, cls.check = timed_extend, timed_check
 
     def hook(ev: Progress) -> None:
         starts.setdefault(ev.depth, time.process_time() - t0)
 
-    def timed_extend(u: Any) -> None:
-        c = time.process_time()
-        extend(u)
-        encode[u.k] = encode.get(u.k, 0.0) + time.process_time() - c
-
-    def timed_check(u: Any, *a: Any, **kw: Any) -> Any:
-        st0 = u.solver.statistics()
-        before = [int(st0.get_key_value(k)) if k in st0.keys() else 0 for k in ("conflicts", "decisions")]
-        c = time.process_time()
-        r = check(u, *a, **kw)
-        solve[u.k] = solve.get(u.k, 0.0) + time.process_time() - c
-        st = u.solver.statistics()
-        after = [int(st.get_key_value(k)) if k in st.keys() else 0 for k in ("conflicts", "decisions")]
-        search[u.k] = (after[0] - before[0], after[1] - before[1])
-        return r
-
-    encoder.Unrolling.extend, encoder.Unrolling.check = timed_extend, timed_check  # type: ignore[method-assign, assignment]
+    forward_to = bmc.FORWARD_TO
+    for cls, extend, check in saved:
+        timed(cls, extend, check)
+    if forward_only:
+        bmc.FORWARD_TO = depth
     try:
         r = bmc.check(s, s.prop("gold is conserved"), Options(depth=depth, timeout=None), progress=hook)
     finally:
-        encoder.Unrolling.extend, encoder.Unrolling.check = extend, check  # type: ignore[method-assign]
+        for cls, extend, check in saved:
+            cls.extend, cls.check = extend, check
+        bmc.FORWARD_TO = forward_to
     total = time.process_time() - t0
     half = starts.get(depth // 2 + 1, total)
 
@@ -241,14 +258,15 @@ def bmc_scaling(depth: int = 40) -> dict[str, Any]:
     mid, end = depth // 2, depth
     return {"verdict_ok": float(r.verdict.value == "holds_to_depth"), "time_half": half, "time_full": total,
             "ratio": total / half if half else float("inf"),
+            "reversed_depths": sum(1 for v in by.values() if v == "reversed"),
             "encode_per_depth": (around(encode, mid), around(encode, end)),
             "solve_per_depth": (around(solve, mid), around(solve, end)),
             "conflicts_per_depth": (around({k: v[0] for k, v in search.items()}, mid),
                                     around({k: v[0] for k, v in search.items()}, end)),
             "decisions_per_depth": (around({k: v[1] for k, v in search.items()}, mid),
                                     around({k: v[1] for k, v in search.items()}, end)),
-            "per_depth": {k: {"encode": encode.get(k, 0.0), "solve": solve.get(k, 0.0), "search": search.get(k)}
-                          for k in sorted(solve)}}
+            "per_depth": {k: {"by": by.get(k), "encode": encode.get(k, 0.0), "solve": solve.get(k, 0.0),
+                              "search": search.get(k)} for k in sorted(solve)}}
 
 
 def bundled(baseline: str) -> dict[str, Any]:
@@ -272,15 +290,17 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--rp-timeout", type=float, default=None,
                     help="ruleproof's --timeout per property, wall seconds (default: ruleproof's own, 60; on a loaded "
                          "machine a larger one keeps the verdicts from depending on the load)")
-    ap.add_argument("--skip", default="", help="comma-separated parts to leave out: spin, bmc, bundled")
+    ap.add_argument("--skip", default="", help="comma-separated parts to leave out: spin, bmc, bundled, table (the "
+                    "whole table: SPIN and ruleproof per size)")
     ap.add_argument("--json", default=None, help="also write every measurement to this file")
     a = ap.parse_args(argv)
     skip = set(filter(None, a.skip.split(",")))
     cards = [int(x) for x in a.cards.split(",")]
     golds = [int(x) for x in a.gold.split(",")]
     print(f"load average at start: {os.getloadavg()[0]:.1f} (1 min) on {os.cpu_count()} CPUs\n", flush=True)
-    rows = spin_table(cards, golds, a.spin_cpu, a.spin_wall, "spin" in skip, a.rp_timeout)
-    print_table(rows)
+    rows = [] if "table" in skip else spin_table(cards, golds, a.spin_cpu, a.spin_wall, "spin" in skip, a.rp_timeout)
+    if rows:
+        print_table(rows)
     out: dict[str, Any] = {"rows": [asdict(r) for r in rows]}
 
     print("\nGoals")
@@ -305,15 +325,19 @@ def main(argv: list[str]) -> int:
         print(f"- conservation proof 2 -> 40 cards (G=50): {c2.conserved.cpu:.2f} -> {r40.conserved.cpu:.2f} s CPU, "
               f"{r40.conserved.cpu / c2.conserved.cpu:.2f}x (goal: <= 4x)")
     if "bmc" not in skip:
-        b = bmc_scaling()
-        out["bmc"] = b
-        print(f"- BMC of gold conservation at 6 cards: time(20) {b['time_half']:.1f} s, time(40) {b['time_full']:.1f} s"
-              f" CPU, ratio {b['ratio']:.2f} (goal: <= 2.5)", flush=True)
-        (e20, e40), (s20, s40) = b["encode_per_depth"], b["solve_per_depth"]
-        (c20, c40), (d20, d40) = b["conflicts_per_depth"], b["decisions_per_depth"]
-        print(f"  per depth (mean of depths 16-20 / 36-40): encoding the step {e20:.3f} / {e40:.3f} s CPU, "
-              f"the solver's query {s20:.2f} / {s40:.2f} s CPU, {c20:.0f} / {c40:.0f} conflicts, "
-              f"{d20:.0f} / {d40:.0f} decisions", flush=True)
+        out["bmc"] = {}
+        for label, fwd in (("BMC", False), ("baseline: the forward unrolling alone", True)):
+            b = bmc_scaling(forward_only=fwd)
+            out["bmc"]["forward_only" if fwd else "bmc"] = b
+            print(f"- {label}, gold conservation at 6 cards: time(20) {b['time_half']:.1f} s, time(40) "
+                  f"{b['time_full']:.1f} s CPU, ratio {b['ratio']:.2f} (goal: <= 2.5); verdict holds to depth 40: "
+                  f"{bool(b['verdict_ok'])}; depths asked on the reversed unrolling: {b['reversed_depths']}",
+                  flush=True)
+            (e20, e40), (s20, s40) = b["encode_per_depth"], b["solve_per_depth"]
+            (c20, c40), (d20, d40) = b["conflicts_per_depth"], b["decisions_per_depth"]
+            print(f"  per depth (mean of depths 16-20 / 36-40): encoding the step {e20:.3f} / {e40:.3f} s CPU, "
+                  f"the solver's query {s20:.2f} / {s40:.2f} s CPU, {c20:.0f} / {c40:.0f} conflicts, "
+                  f"{d20:.0f} / {d40:.0f} decisions", flush=True)
     if "bundled" not in skip:
         res = bundled(a.baseline)
         out["bundled"] = res

@@ -49,8 +49,8 @@ from .ir import (
 )
 from .results import RawTrace
 
-__all__ = ["SatResult", "Unrolling", "OneStep", "one_step", "chc_prove", "Cond", "fresh_context", "new_solver",
-           "evaluate", "writers", "Z3_OPS", "smtlib_queries", "initial_state"]
+__all__ = ["SatResult", "Unrolling", "OneStep", "one_step", "ReversedUnrolling", "chc_prove", "Cond",
+           "fresh_context", "new_solver", "evaluate", "writers", "Z3_OPS", "smtlib_queries", "initial_state"]
 
 SEED = 0
 _T = TypeVar("_T")
@@ -1009,6 +1009,129 @@ def one_step(system: System, seed: int = SEED) -> OneStep:
     _ONE_STEP.insert(0, o)
     del _ONE_STEP[_ONE_STEP_KEPT:]
     return o
+
+
+class ReversedUnrolling:
+    """BMC's question "is there a first violation of ``prop`` at depth ``k``?" on a path unrolled from its end.
+
+    State ``r0`` is the last state of the path and ``r_j`` the state ``j``
+    steps before it: going one depth deeper adds the step ``r_k -> r_(k-1)``
+    before the first state, and the query asks for an initial ``r_k`` under an
+    assumption literal.  What stays asserted is what every deeper query
+    shares: the violation at the end of the path and, before it, the property
+    (a first violation at depth ``k`` has the property hold at every earlier
+    state once the shallower depths are known to have none: :meth:`extend`
+    may only be called after the current depth's query was unsatisfiable).
+    So the clauses the solver learns about the end of the path serve every
+    later depth, where on a forward unrolling the violation moves to fresh
+    constants at each depth.  The solver lives in a Z3 context of its own, so
+    that it changes nothing in the forward unrolling's context (whose models
+    give the counterexamples).  Only unsatisfiability is read from it: it
+    builds no traces.
+    """
+
+    def __init__(self, system: System, prop: Property, depth: int, *, lemmas: Sequence[Property] = (),
+                 seed: int = SEED, deadline: float | None = None) -> None:
+        if prop.kind not in (PropKind.INVARIANT, PropKind.ACTION):
+            raise ValueError(f"a reversed unrolling checks invariants and action properties, not {prop.kind}")
+        if prop.kind is PropKind.ACTION and depth < 1:
+            raise ValueError("an action property's violation needs a step")
+        self.system = system
+        self.prop = prop
+        self.deadline = deadline
+        self.reason = ""
+        self.ctx = z3.Context()
+        outer = z3.main_ctx()
+        self.solver: z3.Solver = _in_context(self.ctx, lambda: new_solver(seed))
+        mine = self.ctx
+
+        def stop_both() -> None:  # the forward unrolling's query or this one: whichever is running
+            outer.interrupt()
+            mine.interrupt()
+
+        budget.set_interruptor(stop_both)
+        self.rel: _View = _in_context(self.ctx, lambda: _View(system, tuple(lemmas)))
+        self.states: list[dict[str, z3.ExprRef]] = []
+        self._state_pairs: list[_Subst] = []
+        self._steps = 0
+        _in_context(self.ctx, self._start)
+        for _ in range(depth):
+            self.extend()
+
+    @property
+    def k(self) -> int:
+        """The depth asked about: the number of steps of the path."""
+        return self._steps
+
+    def _start(self) -> None:
+        self._init = _init_formula(self.system, self.rel.pre)
+        self._new_state()
+        if self.prop.kind is PropKind.INVARIANT:
+            self.solver.add(z3.Not(self._at_state(self.rel.invariant(self.prop), 0)))
+
+    def _new_state(self) -> None:
+        j = len(self.states)
+        st = _state_consts(self.system, f"r{j}")
+        self.states.append(st)
+        self._state_pairs.append(_Subst([(self.rel.pre[v.name], st[v.name]) for v in self.system.vars]))
+        self.solver.add(self._at_state(self.rel.state, j))
+
+    def _at_state(self, z: z3.ExprRef, j: int) -> z3.ExprRef:
+        return self._state_pairs[j](z)
+
+    def extend(self) -> None:
+        """Add the step before the first state (one depth deeper); the property holds at the old first state."""
+        budget.checkpoint()
+        _in_context(self.ctx, self._extend)
+
+    def _extend(self) -> None:
+        j = self._steps
+        self._new_state()
+        pre, post = self.states[j + 1], self.states[j]
+        rel = self.rel
+        pairs = [(rel.pre[v.name], pre[v.name]) for v in self.system.vars]
+        pairs += [(rel.post[v.name], post[v.name]) for v in self.system.vars]
+        pairs.append((rel.act, z3.Int(f"act@r{j}")))
+        for ai, (generic, a) in enumerate(zip(rel.choices, self.system.actions, strict=True)):
+            mine = _choice_consts(a, ai, f"r{j}")
+            pairs += [(generic[name], mine[name]) for name in generic]
+        step = _Subst(pairs)
+        self.solver.add(step(rel.trans), step(rel.acts))
+        if self.prop.kind is PropKind.INVARIANT:
+            self.solver.add(self._at_state(rel.invariant(self.prop), j + 1))
+        else:
+            bad = step(rel.bad_step(self.prop))
+            self.solver.add(bad if j == 0 else z3.Not(bad))
+        self._steps = j + 1
+
+    def check(self, rlimit: int | None = None) -> SatResult:
+        """Is there a path of :attr:`k` steps from an initial state to a first violation?
+
+        UNKNOWN sets :attr:`reason` as :meth:`Unrolling.check` does.
+        """
+        return _in_context(self.ctx, lambda: self._check(rlimit))
+
+    def _check(self, rlimit: int | None) -> SatResult:
+        limit = _limit(self.solver, self.deadline, rlimit)
+        if limit is None:
+            self.reason = "timeout"
+            return SatResult.UNKNOWN
+        lit = z3.FreshBool("initial")
+        self.solver.add(z3.Implies(lit, self._at_state(self._init, self._steps)))
+        r = _check(self.solver, lit)
+        if r == z3.sat:
+            return SatResult.SAT
+        if r == z3.unsat:
+            return SatResult.UNSAT
+        self.reason = _unknown_reason(self.solver, limit)
+        if self.reason == limit and self.deadline is not None and time.monotonic() >= self.deadline:
+            self.reason = "timeout"
+        return SatResult.UNKNOWN
+
+    def spent(self) -> int:
+        """Z3's resource count of this solver so far (what ``rlimit`` bounds)."""
+        st = self.solver.statistics()
+        return int(st.get_key_value("rlimit count")) if "rlimit count" in st.keys() else 0
 
 
 # --------------------------------------------------------------------------- SMT-LIB export
