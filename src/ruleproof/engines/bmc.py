@@ -14,10 +14,11 @@ Past :data:`FORWARD_TO`, each depth is first asked on a
 exactly ``k`` steps from an initial state to a first violation) on a path
 unrolled from its end, where the violation and the property before it stay
 on the same constants at every depth, so what the solver learned about the
-last steps serves the next depth (gold conservation at 6 cards to depth 40:
-a query at depth 40 costs about as much as one at depth 12, where on the
-forward unrolling it costs 4 times one at depth 20).  It gives
-unsatisfiability only.  Each of its queries may spend at most
+last steps serves the next depth (gold conservation at 6 cards, a query
+around depth 40: 0.03 s of CPU, 1.6 s on the forward unrolling; that
+property is inductive, so the refutation of the last step, learnt once, is
+all a depth needs; a property whose refutation needs the whole path gets
+no such reuse).  It gives unsatisfiability only.  Each of its queries may spend at most
 :data:`REVERSED_FACTOR` times the forward unrolling's costliest one; on a
 violation, a query past that budget or any other unknown but a timeout, the
 forward unrolling asks every depth it skipped and goes on alone: the same
