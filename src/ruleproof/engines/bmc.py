@@ -15,7 +15,7 @@ exactly ``k`` steps from an initial state to a first violation) on a path
 unrolled from its end, where the violation and the property before it stay
 on the same constants at every depth, so what the solver learned about the
 last steps serves the next depth (gold conservation at 6 cards, a query
-around depth 40: 0.03 s of CPU, 1.6 s on the forward unrolling; that
+around depth 40: 0.03 s of CPU, 1.1 to 1.6 s on the forward unrolling; that
 property is inductive, so the refutation of the last step, learnt once, is
 all a depth needs; a property whose refutation needs the whole path gets
 no such reuse).  It gives unsatisfiability only.  Each of its queries may spend at most
