@@ -140,12 +140,19 @@ def enabled_expr(a: Action) -> Expr:
             f"m.skip_check('{DEADLOCK}', reason=...)",
             a.loc,
         )
+    # exists ch. (F and B(ch)) is F and (exists ch. B(ch)) when F reads no choice: only B is expanded, and the
+    # expansion stops at the first choice vector that makes B true (a guard that compares chosen values among
+    # themselves, beside requirements on the state, is then expanded once, not once per vector)
+    parts = ir.conjuncts(a.guard)
+    reads = [any(isinstance(x, ir.Choice) for x in ir.walk(e)) for e in parts]
+    free = [e for e, r in zip(parts, reads, strict=True) if not r]
+    bound = ir.and_(*(e for e, r in zip(parts, reads, strict=True) if r))
     out: list[Expr] = []
     for combo in itertools.product(*(_values(c.type) for c in chs)):
-        out.append(ir.substitute(a.guard, {c.name: v for c, v in zip(chs, combo, strict=True)}))
+        out.append(ir.substitute(bound, {c.name: v for c, v in zip(chs, combo, strict=True)}))
         if out[-1] == ir.TRUE:
-            return ir.TRUE
-    return ir.or_(*out)
+            return ir.and_(*free)
+    return ir.and_(*free, ir.or_(*out))
 
 
 def _union(groups: Sequence[Sequence[str]]) -> tuple[str, ...]:

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import sys
 from pathlib import Path
 
 import pytest
 
+from ruleproof import ir
 from ruleproof.cli import run
 from ruleproof.cli_support import DEFAULT_RLIMIT
-from ruleproof.consistency import DEADLOCK, MUST_CANNOT
+from ruleproof.consistency import DEADLOCK, MUST_CANNOT, enabled_expr
 from ruleproof.dsl import Bool, Int, Model, Step
 from ruleproof.engines.common import Options
 from ruleproof.engines.runner import check_system, coverage
@@ -109,6 +111,36 @@ def test_deadlock_check_quantifies_over_the_choices_a_guard_reads():
     assert run_check(good, DEADLOCK_NAME, engine="explicit", depth=8).verdict is Verdict.PROVED
     bad = run_check(build(4).finish(), DEADLOCK_NAME, depth=3)
     assert bad.verdict is Verdict.VIOLATED and bad.trace.steps[-1].changes[0].new == 5
+
+
+def test_enabled_expands_only_the_requirements_that_read_choices():
+    """exists k. (F and B(k)) is F and exists k. B(k) when F reads no choice: the state requirements are kept once,
+    and the requirements on the choices are expanded (here: stopping at the first vector that satisfies them);
+    the result agrees with the expansion of the whole guard in every state."""
+    m = Model("split")
+    x = m.var("x", Int(0, 3), init=0)
+    on = m.var("on", Bool, init=False)
+
+    @m.action(describe="pick two values, the first at least the second")
+    def pick(a: Step) -> None:
+        j, k = a.choose("j", Int(0, 3)), a.choose("k", Int(0, 3))
+        a.require(on)
+        a.require(j >= k)
+        a.require(k >= x)
+        a.set(x, j)
+
+    s = m.finish()
+    (act,) = s.actions
+    got = enabled_expr(act)
+    assert not any(isinstance(e, ir.Choice) for e in ir.walk(got))
+    chs = list(act.choices)
+    whole = ir.or_(*(ir.substitute(act.guard, {c.name: ir.const(v) for c, v in zip(chs, vs, strict=True)})
+                     for vs in itertools.product(range(4), range(4))))
+    ev = Evaluator(s)
+    for xv in range(4):
+        for onv in (False, True):
+            st = ev.from_dict({"x": xv, "on": onv})
+            assert ev.compile(got)(st, st, {}) == ev.compile(whole)(st, st, {}) == onv, (xv, onv)
 
 
 # ------------------------------------------------------------------ determinism
