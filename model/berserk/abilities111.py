@@ -44,9 +44,11 @@ The deliberately broken rules are edits in ``mutants/berserk/abilities111.py``.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ruleproof.dsl import Bool, If, Int, Min, Model, Or, Step, Term
 
-__all__ = ["PRINTED", "ORDERS", "SCENARIOS", "CHECKED", "build"]
+__all__ = ["PRINTED", "ORDERS", "SCENARIOS", "CHECKED", "build", "has"]
 
 CREATURES = ("vail", "talos", "berserk")
 CREATURE_LABELS = ("Вайл", "Талос", "Берсерк")
@@ -82,6 +84,17 @@ SCENARIOS = {
     "statics": {"order": "lifo", "turns": 2, "vail_prints": False, "statics": True},
 }
 CHECKED = ("lifo", "fifo", "printed", "statics")
+
+
+def has(v: Any, c: Term, ab: Term) -> Term:
+    """111.2: the abilities card ``c`` has now: its printed features, applied effects, Талос's copy and the static
+    Знамя (``v``: the model's variables and static data, ``m.v``), less what a removal took."""
+    return ~v.lost[c, ab] & Or(
+        v.printed[c, ab],
+        v.grants[c, ab] >= 1,
+        v.copied[ab] if c.name == "talos" else False,
+        v.static_opyt if (c.name, ab.name) == ("vail", "opyt") else False,
+    )
 
 
 def build(order: str = "lifo", turns: int = 2, vail_prints: bool = False, statics: bool = False) -> Model:
@@ -123,15 +136,6 @@ def build(order: str = "lifo", turns: int = 2, vail_prints: bool = False, static
 
     vail, ryvok, opyt = Creature.vail, Ability.ryvok, Ability.opyt
     slots = list(Slot)
-
-    def has(c: Term, ab: Term) -> Term:
-        """111.2: a card's abilities come from its features, applied effects and the rules."""
-        return ~lost[c, ab] & Or(
-            printed[c, ab],
-            grants[c, ab] >= 1,
-            copied[ab] if c.name == "talos" else False,
-            static_opyt if (c.name, ab.name) == ("vail", "opyt") else False,
-        )
 
     def push(a: Step, item: str) -> None:
         a.require(qlen < 3)

@@ -5,12 +5,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Callable
 
 from ruleproof.dsl import Bool, If, Min, Model, Or, Step, Term
+from ruleproof.loader import import_file
 from ruleproof.rule_mutants import RuleMutants
 
 MUTANTS = RuleMutants()
+
+_MODEL = Path(__file__).resolve().parents[2] / "model" / "berserk" / "abilities111.py"
 
 
 def _taken(m: Model) -> Term:
@@ -26,14 +30,8 @@ def _vail_ryvok(m: Model) -> tuple[Term, Term]:
 
 
 def _has(m: Model, c: Term, ab: Term) -> Term:
-    """The abilities ``c`` has now: printed features, applied effects, Талос's copy, the static Знамя."""
-    v = m.v
-    return ~v.lost[c, ab] & Or(
-        v.printed[c, ab],
-        v.grants[c, ab] >= 1,
-        v.copied[ab] if c.name == "talos" else False,
-        v.static_opyt if (c.name, ab.name) == ("vail", "opyt") else False,
-    )
+    """The abilities ``c`` has now, by the model's own reading (its module-level ``has``, 111.2)."""
+    return import_file(_MODEL).has(m.v, c, ab)
 
 
 def _push(m: Model, a: Step, item: str, when: Term | bool = True) -> None:
