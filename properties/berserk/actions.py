@@ -523,12 +523,13 @@ def register(m: Model) -> None:
             "respond_wound",
             lambda t: And(
                 Or(v.stage == "heal_a", v.stage == "heal_d"), Not(v.responded), t.post(v.responded),
-                t.post(v.stage) == v.stage,
-                *(t.post(v.wounds[c]) == If(healer() == c, Min(v.wounds[c] + 1, v.lives[c]), v.wounds[c])
-                  for c in Card),
+                t.post(v.stage) == v.stage, alive(healer()),
+                *(t.post(v.wounds[c]) == If(healer() == c, v.wounds[c] + 1, v.wounds[c]) for c in Card),
             ),
             cites=["539.4"],
-            doc="The scenario's fast effect answers the declared heal before it resolves.",
+            doc="The scenario's fast effect answers the declared heal before it resolves: it deals 1 wound to the "
+            "healing creature, which must be in play (one destroyed by the counter-strike dealt together with the "
+            "strike still has its «при ударе» heal declared, but no effect targets it).",
         )
         m.action_property(
             "539.4: излечение можно заблокировать, пока оно заявлено",

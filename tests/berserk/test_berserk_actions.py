@@ -198,3 +198,21 @@ def test_any_number_of_attacks_and_the_539_3_exception_are_checked() -> None:
                    "sanity: атака Неутомимого доходит до этапа оплаты, открытой картой"):
         r = check_property(system, system.prop(target), "explicit", Options(depth=40))
         assert r.verdict is Verdict.PROVED and r.trace is not None, (target, r.reason)
+
+
+def test_a_response_wounding_a_destroyed_healer_is_caught() -> None:
+    """With the strikes dealt together, Келе can be destroyed by the counter-strike and still have her «при ударе»
+    heal declared; the response that wounds the healer then has no creature in play to wound.  The generated mutant
+    that drops that requirement (the only survivor of the actions row at 046af79) breaks the respond_wound property."""
+    from ruleproof.mutants import mutants_of
+
+    name = "539.4: ответ на излечение: противник наносит излечивающейся карте 1 рану, один раз за действие"
+    rules = load("kele_attacks_together")
+    (m,) = [m for m in mutants_of(rules) if m.kind == "drop-guard" and m.family == "respond_wound"
+            and m.detail.endswith("< (if ((if (stage == heal_a) then actor else (if has_def then defender else "
+                                  "target)) == kele) then 5 else 4))")]
+    r = check_property(m.system, m.system.prop(name), "explicit", Options(depth=60))
+    assert r.verdict is Verdict.VIOLATED and r.trace is not None
+    before = dict(zip(r.trace.var_names, r.trace.states[-2], strict=True))
+    assert r.trace.steps[-1].family == "respond_wound" and before["wounds[kele]"] == 5, (before, r.trace.steps[-1])
+    assert check_property(rules, rules.prop(name), "explicit", Options(depth=60)).verdict is Verdict.PROVED
