@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ruleproof.dsl import Model
+from ruleproof.dsl import Model, Step, Term
 from ruleproof.loader import import_file
 from ruleproof.rule_mutants import RuleMutants
 from ruleproof.timing.berserk import berserk_sequence
@@ -40,3 +40,25 @@ def _triggered_order_mixed(m: Model) -> None:
     v = m.v
     m.replace_require("initiate", lambda k, ab: v.step[k] == "optional",
                       lambda k, ab: (v.step[k] == "optional") | (v.step[k] == "triggered"))
+
+
+@MUTANTS("horn_uncounted", "the use of Боевой рог for an entry is not recorded: it may answer the same entry again, "
+         "and the order of the triggered abilities (review F12) is judged as if it had not entered the Очередь")
+def _horn_uncounted(m: Model) -> None:
+    v = m.v
+
+    @m.amend("initiate")
+    def _(a: Step, k: Term, ab: Term) -> None:
+        if ab.name == "boevoy_rog":
+            a.set(v.used[k, ab], v.used[k, ab])
+
+
+@MUTANTS("uses_forgotten_on_pass", "a pass forgets which abilities were used for the entry: an ability may answer the "
+         "same entry again after a pass")
+def _uses_forgotten_on_pass(m: Model) -> None:
+    v = m.v
+
+    @m.amend("pass")
+    def _(a: Step, k: Term, mv: Term, p: Term) -> None:
+        for ab in m.sorts.Ability:
+            a.set(v.used[k, ab], 0)

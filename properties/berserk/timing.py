@@ -77,6 +77,34 @@ def register(m: Model) -> None:
         else "sanity: the optional ability has entered and the mandatory one not yet (optional_first)",
         Or(*(one_entered_before_the_other(k) for k in levels)), cites=["111.4"],
     )
+    # ``used`` is the generator's record; these tie it to the game: using an ability for an entry (``initiate``)
+    # counts it there and nothing else does, and a count goes back to zero only when the triggering conditions
+    # held at that place of the Очередь change (a new entry, an ability resolved, the place emptied)
+    Cond = s.Cond
+
+    def conditions_change(t: Transition, k: Term) -> Term:
+        return Or(*(t.post(v.has[k, c]) != v.has[k, c] for c in Cond))
+
+    def kept_or_reset(t: Transition, k: Term, ab: Term) -> Term:
+        return Implies(t.post(v.used[k, ab]) != v.used[k, ab],
+                       And(t.post(v.used[k, ab]) == 0, conditions_change(t, k)))
+
+    m.action_property(
+        "using an ability for an entry counts it for that entry, and nothing else",
+        "initiate",
+        lambda t, k, ab: And(*(t.post(v.used[j, b]) == v.used[j, b] + (1 if (j.name, b.name) == (k.name, ab.name)
+                                                                         else 0)
+                               for j in levels for b in s.Ability)),
+        cites=["111.4", "112"],
+        doc="Ties the generator's count of the abilities used for an entry (read by the F12 property above) to the "
+        "game: an ability initiated for an entry is one more use of it there.",
+    )
+    for fam in ("proceed", "pass", "resolve", "nest", "return"):
+        m.action_property(
+            f"a count of uses goes back to zero only when the entry's conditions change ({fam})", fam,
+            lambda t, *_: And(*(kept_or_reset(t, k, ab) for k in levels for ab in s.Ability)),
+            cites=["111.4", "112"],
+        )
     names = [k.name for k in levels]
     Player = s.Player
     players = list(Player)

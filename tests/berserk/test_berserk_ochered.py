@@ -109,3 +109,35 @@ def test_mixing_the_order_of_triggered_abilities_is_caught(scenario, prop):
     s = load(scenario, mutant="triggered_order_mixed")
     r = check_property(s, s.prop(prop), "bmc", Options(depth=12, rlimit=DEFAULT_RLIMIT, timeout=600))
     assert r.verdict is Verdict.VIOLATED and r.trace is not None and r.trace.steps
+
+
+COUNTED = "using an ability for an entry counts it for that entry, and nothing else"
+
+
+@pytest.mark.parametrize("scenario", ["lifo_optional_first", "fifo_optional_first", "lifo"])
+def test_the_count_the_triggered_order_reads_is_tied_to_the_game(scenario):
+    """The F12 property reads the generator's count ``used``; a second property ties it to the game (an ability
+    used for an entry is counted there).  With Боевой рог's use not recorded (rule mutant ``horn_uncounted``), the
+    optional_first property is blind to it, and the tie catches it."""
+    s = load(scenario, mutant="horn_uncounted")
+    opts = Options(depth=10, rlimit=DEFAULT_RLIMIT, timeout=600)
+    r = check_property(s, s.prop(COUNTED), "bmc", opts)
+    assert r.verdict is Verdict.VIOLATED and r.trace is not None and r.trace.steps
+    assert r.trace.steps[-1].action.startswith("initiate"), r.trace.steps[-1]
+    if scenario.endswith("optional_first"):
+        f12 = check_property(s, s.prop(MIXED_CAUGHT["optional_first"]), "bmc", opts)
+        assert f12.verdict is not Verdict.VIOLATED  # the property that reads the count alone misses it
+    rules = load(scenario)
+    assert check_property(rules, rules.prop(COUNTED), "kind", opts).verdict is Verdict.PROVED
+
+
+@pytest.mark.parametrize("scenario", ["fifo", "fifo_optional_first"])
+def test_a_count_of_uses_forgotten_at_a_pass_is_caught(scenario):
+    """Rule mutant ``uses_forgotten_on_pass``: a pass resets the count of uses, the entry's conditions unchanged."""
+    s = load(scenario, mutant="uses_forgotten_on_pass")
+    name = "a count of uses goes back to zero only when the entry's conditions change (pass)"
+    opts = Options(depth=10, rlimit=DEFAULT_RLIMIT, timeout=600)
+    r = check_property(s, s.prop(name), "bmc", opts)
+    assert r.verdict is Verdict.VIOLATED and r.trace is not None and r.trace.steps[-1].action.startswith("pass")
+    rules = load(scenario)
+    assert check_property(rules, rules.prop(name), "kind", opts).verdict is Verdict.PROVED
