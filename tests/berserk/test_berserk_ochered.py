@@ -100,6 +100,16 @@ def test_each_order_of_triggered_abilities_is_checked_and_reached(order):
     assert reached == {OPTIONAL_FIRST, MANDATORY_FIRST}
 
 
+@pytest.mark.parametrize(("scenario", "target"), [("lifo", MANDATORY_FIRST), ("lifo_optional_first", OPTIONAL_FIRST)])
+def test_the_plain_check_reaches_the_order_of_triggered_abilities_past_its_depth(scenario, target):
+    """Under LIFO these witnesses are longer than `ruleproof check`'s default depth of 12 (a nested entry first):
+    the check ended UNKNOWN (Spacer out of its limit), exit 3; a system this small is now explored whole."""
+    s = load(scenario)
+    r = check_property(s, s.prop(target), "auto", Options(depth=12, rlimit=DEFAULT_RLIMIT, timeout=600))
+    assert r.verdict is Verdict.PROVED and r.engine == "auto/explicit" and r.trace is not None, r.reason
+    assert len(r.trace.steps) > 12
+
+
 @pytest.mark.parametrize(("scenario", "prop"), [
     ("lifo", MIXED_CAUGHT["mandatory_first"]),
     ("fifo", MIXED_CAUGHT["mandatory_first"]),

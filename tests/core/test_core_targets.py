@@ -125,8 +125,21 @@ def test_an_unreachable_target_is_unknown_for_bmc_and_violated_for_auto() -> Non
     opts = Options(depth=6, rlimit=DEFAULT_RLIMIT, timeout=600)
     r = bmc.check(s, p, opts)
     assert r.verdict is Verdict.UNKNOWN and r.reason == "target not reached within 6 steps"
+    a = runner.check_property(s, p, "auto", opts)  # a small system: explored whole after BMC
+    assert a.verdict is Verdict.VIOLATED and a.engine == "auto/explicit", (a.engine, a.reason)
+    assert a.reason == "target is unreachable: all 3 reachable states explored"
+    c = runner.check_property(s, p, "chc", opts)  # Spacer, auto's last stage for a larger system, agrees
+    assert c.verdict is Verdict.VIOLATED and "unreachable" in c.reason
+
+
+def test_auto_finds_a_witness_past_the_depth_in_a_small_system() -> None:
+    s = _ends_early().finish()
+    p = s.prop("x reaches 2")
+    opts = Options(depth=1, rlimit=DEFAULT_RLIMIT, timeout=600)
+    assert bmc.check(s, p, opts).verdict is Verdict.UNKNOWN  # two steps are needed, BMC looks at one
     a = runner.check_property(s, p, "auto", opts)
-    assert a.verdict is Verdict.VIOLATED and a.engine == "auto/chc" and "unreachable" in a.reason
+    assert a.verdict is Verdict.PROVED and a.engine == "auto/explicit" and a.trace is not None
+    assert len(a.trace.steps) == 2 and a.reason == "target reached in 2 steps"
 
 
 def _counters(name: str, top: int, y_follows: bool) -> tuple[Model, Term, Term]:

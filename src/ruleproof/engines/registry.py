@@ -136,6 +136,9 @@ AUTO: Mapping[PropKind, tuple[Stage, ...]] = {
 } | {
     PropKind.REACH: (
         Stage("bmc", None, frozenset({Verdict.PROVED})),
+        # a small system whose target lies past --depth (Berserk's Очередь under LIFO: 16 steps) is explored
+        # whole: a shortest witness at any depth, or every reachable state seen without it (unreachable)
+        Stage("explicit", 1 / 3, _DECIDED, when=few_initial_states, options=_exhaustive, note=None),
         Stage("chc", 1 / 3, _DECIDED, min_left=CHC_MIN_SECONDS, note="chc"),
     ),
 }
@@ -144,4 +147,5 @@ k-induction, Spacer, an exhaustive explicit search (small systems only), then
 BMC to the depth; in a system's lemma fixpoint, first a shallow k-induction
 (``early``), retried as lemmas arrive, before any of these runs.  A target:
 BMC's witness search (lower bound, guided simulation, one query, shortening),
-then Spacer to show it unreachable."""
+then, in a small system, the whole state space explored (a witness past the
+depth, or the target shown unreachable), then Spacer to show it unreachable."""
