@@ -260,13 +260,9 @@ class Evaluator:
         out: list[tuple[int, int, State]] = []
         for ai in range(len(self.system.actions)) if actions is None else actions:
             g = self._guards[ai]
-            ups = self._updates[ai]
             for ci, ch in enumerate(self._choice_space(ai)):
                 if g(s, None, ch):
-                    nxt = list(s)
-                    for i, f in ups:
-                        nxt[i] = f(s, None, ch)
-                    out.append((ai, ci, tuple(nxt)))
+                    out.append((ai, ci, self.update(ai, s, ch)))
         return out
 
     def enabled(self, ai: int, s: State) -> bool:
