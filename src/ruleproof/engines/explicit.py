@@ -121,38 +121,33 @@ def _found(system: System, prop: Property, ev: Evaluator, raw: RawTrace, depth: 
 def explore(system: System, depth: int, max_states: int,
             evaluator: Evaluator | None = None) -> tuple[set[str], int, bool]:
     """Families fired within ``depth``, states seen, and whether the space was exhausted."""
-    ev = evaluator or Evaluator(system)
-    seen: set[State] = set(ev.initial_states())
-    frontier = list(seen)
-    fired: set[str] = set()
-    for _ in range(depth):
-        nxt: list[State] = []
-        for s in frontier:
-            budget.checkpoint()  # the query's deadline, an interrupt or the run's time limit stops the search here
-            for ai, _ch, t in ev.successors(s):
-                fired.add(system.actions[ai].family)
-                if t not in seen:
-                    seen.add(t)
-                    nxt.append(t)
-        frontier = nxt
-        if not frontier or len(seen) > max_states:
-            break
-    return fired, len(seen), not frontier
+    found = _layers(system, evaluator or Evaluator(system), depth, max_states, strict=False)
+    assert found is not None  # only a strict search gives up
+    first, n, done = found
+    return set(first), n, done
 
 
 def first_steps(system: System, max_states: int, evaluator: Evaluator | None = None) -> dict[str, int] | None:
     """For each family that fires in some reachable state, the fewest steps of a path that ends with one of its
     actions; None as soon as more than ``max_states`` states are reachable (the search stops there)."""
-    ev = evaluator or Evaluator(system)
+    found = _layers(system, evaluator or Evaluator(system), None, max_states, strict=True)
+    return None if found is None else found[0]
+
+
+def _layers(system: System, ev: Evaluator, depth: int | None, max_states: int,
+            strict: bool) -> tuple[dict[str, int], int, bool] | None:
+    """Breadth-first search, one layer per step, to ``depth`` (None: until exhausted): each fired family's fewest
+    steps, the states seen, whether the space was exhausted.  Past ``max_states`` states a strict search gives up
+    at once (None); otherwise it stops after the layer that passed the cap."""
     seen: set[State] = set()
     for s in ev.initial_states():
         seen.add(s)
-        if len(seen) > max_states:
+        if strict and len(seen) > max_states:
             return None
     frontier = list(seen)
     first: dict[str, int] = {}
     steps = 0
-    while frontier:
+    while frontier and (depth is None or steps < depth):
         steps += 1
         nxt: list[State] = []
         for s in frontier:
@@ -161,8 +156,10 @@ def first_steps(system: System, max_states: int, evaluator: Evaluator | None = N
                 first.setdefault(system.actions[ai].family, steps)
                 if t not in seen:
                     seen.add(t)
-                    if len(seen) > max_states:
+                    if strict and len(seen) > max_states:
                         return None
                     nxt.append(t)
         frontier = nxt
-    return first
+        if len(seen) > max_states:
+            break
+    return first, len(seen), not frontier
