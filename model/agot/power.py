@@ -21,16 +21,19 @@ A move is an ability whose only effect is the move: it is initiated
 (``initiate_power_move``: which card, how much power, and whether the ability
 moves it to a character or to any card; ``initiate_attachment_move``) and
 then resolved by choosing the destination (``resolve_power_move``,
-``resolve_attachment_move``).  While a move is resolving nothing else
-happens.  Power moved is not gained: no "when you gain power" reaction opens.
+``resolve_attachment_move``).  A pending power move is held on its source
+alone: ``moving_pow`` is the power the ability moves off each card (0: none),
+so the amount is never kept apart from the move it belongs to.  While a move
+is resolving nothing else happens.  Power moved is not gained: no "when you
+gain power" reaction opens.
 
 Power is unlimited (Tokens, Running out of): the treasury starts with more
 power than the cards can hold before the game ends, and the game ends when
 a player has 15 power (Winning the Game): no power is gained or moved after
 that.  The game may be observed at any point before a player won: each
-faction card starts with any power below 15.  The amount a power move ability
-moves and whether it moves to a character (``move_n``, ``to_char``) are shown
-only while a power move resolves (an attachment move names neither), and where
+faction card starts with any power below 15.  Whether a power move ability
+moves to a character (``to_char``) is shown only while a power move resolves
+(an attachment move names no kind of destination), and where
 an attachment is attached only while it is in play (``observable=``).  The
 deliberately broken rules are edits in ``mutants/agot/power.py``.
 """
@@ -114,12 +117,13 @@ def build(players: int = 2, chars: int = 6, atts: int = 2, max_move: int = 2) ->
     attached_to = m.var("attached_to", Card, index=Att, init=lambda x: first_char[str(att_owner.value(x.name))],
                         observable=lambda x: att_in_play[x])
     moving_att = m.var("moving_att", Bool, index=Att, init=False)
-    moving_pow = m.var("moving_pow", Bool, index=Card, init=False)
-    power_moving = Or(*(moving_pow[c] for c in Card))
+    # the power a pending move ability moves off each card, its source (0: no power move off it): the amount
+    # is part of the pending move, not a record of its own that could outlive it
+    moving_pow = m.var("moving_pow", Int(0, max_move), index=Card, init=0)
+    power_moving = Or(*(moving_pow[c] >= 1 for c in Card))
     busy = Or(*(moving_att[x] for x in Att), power_moving)
-    # the amount a power move ability moves and whether it moves to a character: its text, shown while it
-    # resolves (not while an attachment moves: that ability names neither)
-    move_n = m.var("move_n", Int(0, max_move), init=0, observable=lambda: power_moving)
+    # whether a power move ability moves to a character: its text, shown while it resolves (not while an
+    # attachment moves: that ability names no kind of destination)
     to_char = m.var("to_char", Bool, init=False, observable=lambda: power_moving)
     m.init_constraint(treasury + Sum(power[c] for c in Card) == supply)
     for p in Player:
@@ -159,23 +163,22 @@ def build(players: int = 2, chars: int = 6, atts: int = 2, max_move: int = 2) ->
         only_chars = a.choose("to_character", Bool)
         a.require(~busy, ~won, in_play[src], power[src] >= n)
         a.require(Or(*(power_destination(src, d, only_chars) for d in Card)))
-        a.set(moving_pow[src], True)
-        a.set(move_n, n)
+        a.set(moving_pow[src], n)
         a.set(to_char, only_chars)
 
     @m.action(Card, describe="the power on {src} is moved", cites=["Move", "Moving Power"])
     def resolve_power_move(a: Step, src: Term) -> None:
         dst = a.choose("to", Card)
-        a.require(moving_pow[src] & power_destination(src, dst, to_char))
+        n = moving_pow[src]
+        a.require((n >= 1) & power_destination(src, dst, to_char))
         for c in Card:
-            taken = move_n if c.name == src.name else 0
-            a.set(power[c], power[c] - taken + If(dst == c, move_n, 0))
+            taken = n if c.name == src.name else 0
+            a.set(power[c], power[c] - taken + If(dst == c, n, 0))
         for p in Player:
-            into = If(owner[dst] == p, move_n, 0)
-            out = If(owner[src] == p, move_n, 0)
+            into = If(owner[dst] == p, n, 0)
+            out = If(owner[src] == p, n, 0)
             a.set(total[p], total[p] - out + into)
-        a.set(moving_pow[src], False)
-        a.set(move_n, 0)
+        a.set(moving_pow[src], 0)
         a.set(to_char, False)
 
     # ------------------------------------------------------------------ moving attachments

@@ -52,7 +52,7 @@ def _copy_power(m: Model) -> None:
         dst = a.choice("to")
         a.set(v.power[src], v.power[src])
         for p in m.sorts.Player:
-            a.set(v.total[p], v.total[p] + If(v.owner[dst] == p, v.move_n, 0))
+            a.set(v.total[p], v.total[p] + If(v.owner[dst] == p, v.moving_pow[src], 0))
 
 
 @MUTANTS("out_of_play_destination", "power may be moved to a card out of play (an agenda, a character in hand)")

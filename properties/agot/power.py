@@ -30,8 +30,8 @@ def register(m: Model) -> None:
     m.invariant(
         "at most one move resolves at a time, with the power it moves on its source (strengthening)",
         And(
-            Count(Att, lambda x: v.moving_att[x]) + Count(Card, lambda c: v.moving_pow[c]) <= 1,
-            ForAll(Card, lambda c: Implies(v.moving_pow[c], And(v.move_n >= 1, v.move_n <= v.power[c]))),
+            Count(Att, lambda x: v.moving_att[x]) + Count(Card, lambda c: v.moving_pow[c] >= 1) <= 1,
+            ForAll(Card, lambda c: v.moving_pow[c] <= v.power[c]),
         ),
         cites=["Move", "Moving Power"],
     )
@@ -53,7 +53,7 @@ def register(m: Model) -> None:
     )
     m.invariant(
         "power is moved only off a card in play",
-        ForAll(Card, lambda c: Implies(v.moving_pow[c], v.in_play[c])),
+        ForAll(Card, lambda c: Implies(v.moving_pow[c] >= 1, v.in_play[c])),
         cites=["Abilities", "Moving Power"],
         doc="Card abilities only interact with, and can only target, cards that are in play: the card a move "
         "ability takes power off is in play from the ability's initiation to its resolution.",
@@ -160,7 +160,7 @@ def register(m: Model) -> None:
         "a move with no valid destination is never attempted",
         And(
             ForAll(Att, lambda x: Implies(v.moving_att[x], And(v.att_in_play[x], attachment_has_destination(x)))),
-            ForAll(Card, lambda c: Implies(v.moving_pow[c], power_has_destination(c))),
+            ForAll(Card, lambda c: Implies(v.moving_pow[c] >= 1, power_has_destination(c))),
         ),
         cites=["Move"],
         doc="If there is no valid destination for a move, the move attempt cannot be made: an ability whose "
@@ -168,7 +168,7 @@ def register(m: Model) -> None:
     )
     # ---------------------------------------------------------------- a move ability, from initiation to resolution
     def moving() -> Term:
-        return Or(*(v.moving_att[x] for x in Att), *(v.moving_pow[c] for c in Card))
+        return Or(*(v.moving_att[x] for x in Att), *(v.moving_pow[c] >= 1 for c in Card))
 
     for fam in ("gain_power", "react_to_gain", "initiate_power_move", "initiate_attachment_move", "attach",
                 "enter_play", "leave_play"):
@@ -184,8 +184,7 @@ def register(m: Model) -> None:
         "a power move ability initiated is the move that resolves: its amount and its kind of destination",
         "initiate_power_move",
         lambda t, src: And(
-            t.post(v.moving_pow[src]),
-            t.post(v.move_n) == t.choice("amount"),
+            t.post(v.moving_pow[src]) == t.choice("amount"),
             t.post(v.to_char) == t.choice("to_character"),
         ),
         cites=["Initiating Abilities / Marshaling Cards", "Moving Power"],
@@ -200,8 +199,8 @@ def register(m: Model) -> None:
         "a power move moves the amount its ability names, to a character when it says so",
         "resolve_power_move",
         lambda t, src: And(
-            v.moving_pow[src],
-            t.post(v.power[src]) == v.power[src] - v.move_n,
+            v.moving_pow[src] >= 1,
+            t.post(v.power[src]) == v.power[src] - v.moving_pow[src],
             Implies(v.to_char, character(t.choice("to"))),
         ),
         cites=["Moving Power", "Move"],
@@ -212,7 +211,7 @@ def register(m: Model) -> None:
             fam,
             lambda t, *ps: And(
                 ForAll(Att, lambda x: Not(t.post(v.moving_att[x]))),
-                ForAll(Card, lambda c: Not(t.post(v.moving_pow[c]))),
+                ForAll(Card, lambda c: t.post(v.moving_pow[c]) == 0),
             ),
             cites=["Move", "Initiating Abilities / Marshaling Cards"],
             doc="The move ability resolves once: the move is then over.",

@@ -212,6 +212,7 @@ INITIATED = "a power move ability initiated is the move that resolves: its amoun
 ATT_INITIATED = "an attachment move ability initiated is the move that resolves"
 ATTACH = "an attachment out of play enters play attached to the chosen character"
 SOURCE_IN_PLAY = "power is moved only off a card in play"
+OVER = "after a move resolves no move is pending ({})"
 STEPS = [
     ("gain_power", "", BUSY, QUIET.format("gain_power")),
     ("gain_power", "", WON, "no power changes hands once a player has won (gain_power)"),
@@ -219,10 +220,13 @@ STEPS = [
     ("react_to_gain", "", BUSY, QUIET.format("react_to_gain")),
     ("react_to_gain", "", "reaction[p1]", ONCE),
     ("initiate_power_move", "drop-update moving_pow", "", INITIATED),
+    ("initiate_power_move", "off-by-one moving_pow", "", INITIATED),
     ("initiate_power_move", "drop-update to_char", "", INITIATED),
     ("initiate_power_move", "", WON, "no power changes hands once a player has won (initiate_power_move)"),
     ("resolve_power_move", "", "not to_char",
      "a power move moves the amount its ability names, to a character when it says so"),
+    ("resolve_power_move", "drop-update moving_pow", "", OVER.format("resolve_power_move")),
+    ("resolve_power_move", "off-by-one moving_pow", "", OVER.format("resolve_power_move")),
     ("initiate_attachment_move", "drop-update moving_att", "", ATT_INITIATED),
     ("resolve_attachment_move", "drop-update moving_att", "",
      "after a move resolves no move is pending (resolve_attachment_move)"),
@@ -244,7 +248,12 @@ def test_a_step_of_a_move_or_of_play_that_goes_wrong_is_caught(family, target, d
     model; the row's measurement was stopped): a gain, reaction or card entering play while a move resolves,
     a move ability initiated that never resolves, a move 'to a character' that goes to a plot, a reaction
     initiated twice for one gain, an attachment that re-enters play where it is; a character leaving play while
-    power is being moved off it (Abilities: card abilities only interact with cards in play)."""
+    power is being moved off it (Abilities: card abilities only interact with cards in play).  The amount a power
+    move ability moves is held by the pending move on its source (``moving_pow``): a move ability that names one
+    more power than chosen, and a resolved move whose amount is not cleared (dropped or set to 1), leave a move
+    pending or moving the wrong amount.  When the amount was a record of its own (``move_n``), the two resolution
+    mutants left it stale where the game does not show it and were neither killed nor proved equivalent within
+    the default rlimit."""
     s = load("power", "small")
     label = _label(s, family, target, detail)
     assert ir_mutant_violates(s, label, [prop], depth=4) == [prop]
