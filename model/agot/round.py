@@ -8,35 +8,61 @@ determine challenge winner, 5.2 Determine dominance, 6.2 Stand cards, 7.2
 Return unspent gold, 7.3 Check reserve), First Player, First Player Token,
 Initiative, Active Player, Player Order, Plot Phase, Draw Phase, Marshaling
 Phase, Challenges Phase, Dominance Phase, Standing Phase, Taxation Phase,
-Winning a Challenge, Kneel, Kneeling, Knelt, Stand, Standing, Melee Game;
-FAQ "At Prince Doran's Behest".
+Winning a Challenge, Kneel, Kneeling, Knelt, Stand, Standing, Melee Game, Joust
+Game, Title Cards, Title Pool, Supports, Rivals (with 1.4 Select titles, 4.2.3
+Gain challenge bonuses, 7.4 Return melee title cards); FAQ "At Prince Doran's
+Behest".
 
 A round loop for 2 players (joust) or 3 players (melee); the round count
 saturates at ``max_rounds``.  With ``start="game"`` the game starts at the
 beginning of the first plot phase; with ``start="anywhere"`` (the checked
 scenarios) it is observed at any point of a round between two steps, outside a
-challenge: any phase, any first and active player, any plot values, any hand, gold
-and kneeling cards the rules allow there (see ``anywhere`` below), so every phase
+challenge: any phase, any first and active player, any plot values, any hand, gold,
+power totals, titles and kneeling cards the rules allow there (see ``anywhere`` below), so every phase
 is within a few steps of the start.  ``next_phase`` is the only step that changes the phase: it ends one
 phase and begins the next, and also performs the framework events that need
 no player decision when a phase begins (2.2 draw, 3.2 income of the first
-active player, 5.2 dominance, 6.2 stand, 7.2 and 7.3 taxation).  Players
+active player, 5.2 dominance, 6.2 stand, 7.2 and 7.3 taxation; 7.4 as the
+taxation phase ends).  Players
 decide in the other steps: ``reveal_plots`` (1.3: each plot's initiative,
 gold and reserve values are symbolic; a player with the highest initiative
 chooses the first player freely), ``marshal``, ``end_turn`` (3.3 / 4.3: the
 active player passes and the next player becomes active, collecting income
-in the marshaling phase), ``initiate_challenge``, ``declare_defenders`` and
+in the marshaling phase), ``select_title`` (1.4, melee), ``initiate_challenge``, ``declare_defenders`` and
 ``resolve_challenge`` (4.2 to 4.2.6; claim is modelled in ``claim.py``),
 ``ability_reveals_plot`` (a card ability reveals a new plot during the plot
 phase: FAQ "At Prince Doran's Behest", no new initiative comparison) and
 ``kneel`` (a card ability kneels a card, in any phase).
 
-Gold and the hand are counters.  A tie for initiative is won by the tied
-player with the lowest power total, a tie in power too at random (Initiative):
-``reveal_plots`` chooses each player's power total at that time (power is
-gained and moved in ``claim.py``, ``power.py`` and ``unopposed.py``).  Melee titles (1.4,
-7.4) are not modelled (review F9): the melee scenario checks only the three-player
-player order.  Who has been the active player this phase is game state: the
+Gold, the hand and each player's power total are counters.  A tie for
+initiative is won by the tied player with the lowest power total, a tie in
+power too at random (Initiative).  Power is gained and moved in ``claim.py``,
+``power.py`` and ``unopposed.py``; here only the rivals bonus changes it (the
+checked scenarios start anywhere, with any power totals), and it saturates at
+``max_value``.
+
+Melee titles (review F9): a melee game (three or more players) uses the six
+title cards; a joust game (two) never does.  ``select_title`` is step 1.4:
+after the plots are revealed, the first player takes a title, then each player
+in player order, from the titles no player bears; the plot phase ends only once
+every player bears one.  Which titles the random removal left in the pool is
+not shown: any title no player bears may be taken (every choice is possible
+for some removal with three to six players; more players, some of whom play
+without a title, are not modelled).  Step 7.4 returns every title
+when the taxation phase ends.  The supports and rivals of each title are the
+cards' text (``TITLES``; Core Set 01206 to 01211 in the vendored card pool):
+a player never initiates a challenge against the bearer of the title theirs
+supports (Supports), and the challenge winner, attacker or defender, gains 1
+power for winning against the bearer of a rival title, once per rival opponent
+per round (4.2.3, Rivals).  ``rivals`` is bookkeeping (not shown by the game):
+the rivals bonuses each player gained against each opponent this round.  Not
+modelled: the titles' STR bonuses (the Crown Regent's +2 for dominance, +1 in
+a challenge of the title's type), the Crown Regent's redirect, and the other
+printed abilities (Master of Coin's income, Master of Laws' draw and reserve,
+the Hand's extra power challenge, the Master of Whispers' intrigue claim and
+the Master of Ships' claim raise).
+
+Who has been the active player this phase is game state: the
 players from the first player, in player order, to the active player.
 ``initiated`` is bookkeeping for the properties (not shown by the game): how
 many challenges of each type each player initiated this phase.
@@ -48,7 +74,19 @@ from __future__ import annotations
 
 from ruleproof.dsl import And, Bool, If, InitValue, Int, Model, OneOf, Or, Range, Step, Sum, Term, lift
 
-__all__ = ["SCENARIOS", "CHECKED", "PHASES", "CHALLENGES", "build"]
+__all__ = ["SCENARIOS", "CHECKED", "PHASES", "CHALLENGES", "TITLES", "build"]
+
+#: The six melee title cards of the Core Set (codes 01206 to 01211; their text is in the vendored card pool,
+#: ``src/ruleproof/data/agot-cards/packs/Core.json``): the title each one supports and its rival titles.  The Rules
+#: Reference names the titles but gives these relations only on the cards ("Supports: ...", "Rivals: ...").
+TITLES: dict[str, tuple[str | None, tuple[str, ...]]] = {
+    "crown_regent": (None, ()),
+    "hand_of_the_king": ("master_of_laws", ("master_of_coin", "master_of_ships")),
+    "master_of_coin": ("master_of_ships", ("hand_of_the_king", "master_of_whispers")),
+    "master_of_laws": ("master_of_coin", ("master_of_whispers", "master_of_ships")),
+    "master_of_ships": ("master_of_whispers", ("master_of_laws", "hand_of_the_king")),
+    "master_of_whispers": ("hand_of_the_king", ("master_of_laws", "master_of_coin")),
+}
 
 SCENARIOS = {
     "default": {"players": 2, "chars": 6, "start": "anywhere"},
@@ -82,9 +120,12 @@ def build(
     """
     if players < 2:
         raise ValueError("a game needs at least 2 players")
+    if players > len(TITLES):
+        raise ValueError("more than six players (some without a title) are not modelled")
     if start not in ("game", "anywhere"):
         raise ValueError("start is 'game' or 'anywhere'")
     anywhere = start == "anywhere"
+    melee = players >= 3  # Melee Game: three or more players; Joust Game: two
     m = Model("round", doc=__doc__ or "")
     m.params.update(players=players, max_rounds=max_rounds, max_value=max_value, start=start)
     Player = m.sort("Player", [f"p{i}" for i in range(1, players + 1)],
@@ -98,6 +139,7 @@ def build(
     ChType = m.enum("ChType", list(CHALLENGES))
     Stage = m.enum("Stage", ["none", "attack", "defend"])
     Outcome = m.enum("Outcome", ["nobody", "attacker", "defender"])
+    Title = m.enum("Title", ["none", *TITLES])
     max_hand = max_value + 2
     order = list(Player)
 
@@ -150,6 +192,16 @@ def build(
     defending = m.var("defending", Bool, index=Char, init=False)
     outcome = m.var("outcome", Outcome, init="nobody", observable=lambda: stage == "none")
     dominance = m.var("dominance", Bool, index=Player, init=False)
+    # each player's power total (power gained or moved by other rules is modelled in claim.py, power.py and
+    # unopposed.py: here only the rivals bonus changes it); it saturates at the scenario's bound
+    power = m.var("power", Int(0, max_value), index=Player, init=either(0, values))
+    # the title each player bears ("none": no title; a joust game never uses titles)
+    title = m.var("title", Title, index=Player, init=either("none", OneOf("none", *TITLES)) if melee else "none")
+    if melee:
+        supports = m.static("supports", Bool, (Title, Title), lambda s, t: TITLES.get(s.name, (None, ()))[0] == t.name)
+        rival = m.static("rival", Bool, (Title, Title), lambda s, t: t.name in TITLES.get(s.name, (None, ()))[1])
+        # bookkeeping: how many rivals bonuses each player gained against each opponent this round
+        rivals = m.var("rivals", Int(0, 2), index=(Player, Player), init=either(0, Range(0, 1)), observable=False)
 
     def clockwise(p: Term, steps: int = 1) -> Term:
         """The player ``steps`` seats clockwise of ``p`` (a state-dependent term)."""
@@ -196,6 +248,23 @@ def build(
             m.init_constraint((phase != "marshaling") | ~used[t])
         for c in Char:
             m.init_constraint(~knelt[c] | in_play[c])
+    if anywhere and melee:
+        # titles are selected after plots are revealed (1.4), in player order from the first player, no two the
+        # same, and borne until they are returned (7.4); a rivals bonus is gained against a rival title's bearer
+        # in the challenges phase, and recorded until the round ends
+        after_challenges = Or(*(phase == ph for ph in PHASES[PHASES.index("challenges"):]))
+        for i, q in enumerate(order):
+            titled = title[q] != "none"
+            m.init_constraint((phase == "plot") | titled)
+            m.init_constraint((phase != "plot") | revealed | ~titled)
+            m.init_constraint(~titled | (first == q) | (title[order[i - 1]] != "none"))
+            for r in order[i + 1:]:
+                m.init_constraint(~titled | (title[q] != title[r]))
+            for r in order:
+                if r.name == q.name:
+                    m.init_constraint(rivals[q, r] == 0)
+                else:
+                    m.init_constraint((rivals[q, r] == 0) | (after_challenges & rival[title[q], title[r]]))
 
     def become_active(a: Step, p: Term, when: Term, collect: Term) -> None:
         """When ``when`` holds, ``p`` becomes the active player (collecting income when ``collect`` holds)."""
@@ -212,7 +281,6 @@ def build(
         init = a.choose("initiative", Int(0, max_value), index=Player)
         gold_value = a.choose("gold", Int(0, max_value), index=Player)
         reserve_value = a.choose("reserve", Int(0, max_value), index=Player)
-        power = a.choose("power", Int(0, max_value), index=Player)  # each player's power total at that time
         a.require((phase == "plot") & ~revealed)
         for q in Player:
             a.require(init[w] >= init[q])
@@ -233,6 +301,18 @@ def build(
         a.set(income[p], gold_value)
         a.set(reserve[p], reserve_value)
 
+    if melee:
+        @m.action(Player, Title, where=lambda p, t: t.name != "none", describe="{p} selects the title {t}",
+                  cites=["1.4 Select titles (melee format only)", "Title Cards, Title Pool (Melee game only)",
+                         "Melee Game"])
+        def select_title(a: Step, p: Term, t: Term) -> None:
+            i = [x.name for x in order].index(p.name)
+            a.require(revealed)  # step 1.3 is over (plots are revealed only in the plot phase)
+            a.require(title[p] == "none")
+            a.require((first == p) | (title[order[i - 1]] != "none"))  # in player order from the first player
+            a.require(And(*(title[q] != t for q in Player if q.name != p.name)))  # from the title pool
+            a.set(title[p], t)
+
     # ------------------------------------------------------------------ phase changes
     @m.action(describe="the phase ends and the next phase begins",
               cites=["Appendix I: Timing and Gameplay", "Framework Event Details"])
@@ -243,6 +323,8 @@ def build(
         # 3.3 / 4.3: the phase ends once the rotation is back at the first player
         turning = (phase == "marshaling") | (phase == "challenges")
         a.require(ready & (~turning | (clockwise(active) == first)))
+        if melee:
+            a.require((phase != "plot") | And(*(title[q] != "none" for q in Player)))  # 1.4 every player selects
         follows = {p: PHASES[(i + 1) % len(PHASES)] for i, p in enumerate(PHASES)}
         for before, after in follows.items():
             a.set(phase, after, when=phase == before)
@@ -269,6 +351,12 @@ def build(
             a.set(gold[q], 0, when=phase == "standing")
             a.set(hand[q], If(hand[q] > reserve[q], reserve[q], hand[q]), when=phase == "standing")
             a.set(dominance[q], False, when=phase == "taxation")
+        if melee:
+            # 7.4 return melee title cards (and the rivals bonuses of the round are forgotten)
+            for q in Player:
+                a.set(title[q], "none", when=phase == "taxation")
+                for r in Player:
+                    a.set(rivals[q, r], 0, when=phase == "taxation")
         # 1.1 a new round begins (the count saturates: later rounds look alike)
         a.set(round_, round_ + 1, when=(phase == "taxation") & (round_ < max_rounds))
 
@@ -303,6 +391,8 @@ def build(
         a.require((phase == "challenges") & (stage == "none"))
         a.require(active == p)
         a.require(~used[t])
+        if melee:
+            a.require(~supports[title[p], title[q]])  # Supports
         for c in Char:
             if owner.value(c.name) != p.name:
                 a.set(attacking[c], False)  # only the attacking player's own characters can attack
@@ -343,6 +433,19 @@ def build(
         att_wins = (att >= dfn) & (att >= 1)
         def_wins = (dfn > att) & (dfn >= 1)
         a.set(outcome, If(att_wins, Outcome.attacker, If(def_wins, Outcome.defender, Outcome.nobody)))
+        if melee:
+            # 4.2.3 the rivals bonus: once per rival opponent per round
+            for p in Player:
+                gains = []
+                for q in Player:
+                    if p.name == q.name:
+                        continue
+                    beat = ((att_wins & (attacker == p) & (defender == q))
+                            | (def_wins & (defender == p) & (attacker == q)))
+                    bonus = beat & rival[title[p], title[q]] & (rivals[p, q] == 0)
+                    a.set(rivals[p, q], bump(rivals[p, q]), when=bonus)
+                    gains.append(bonus)
+                a.set(power[p], If(power[p] >= max_value, max_value, power[p] + 1), when=Or(*gains))
         for c in Char:
             a.set(attacking[c], False)
             a.set(defending[c], False)

@@ -60,10 +60,10 @@ def _low_initiative_chooses(m: Model) -> None:
         m.replace_require("reveal_plots", _initiative_at_least(q, False), _initiative_at_least(q, True))
 
 
-def _lowest_power_against(q: Term) -> Callable[[Step, Term, Term], Term]:
+def _lowest_power_against(m: Model, q: Term) -> Callable[[Step, Term, Term], Term]:
     def cond(a: Step, w: Term, f: Term) -> Term:
         higher = a.choice(f"initiative[{w.name}]") > a.choice(f"initiative[{q.name}]")
-        return higher | (a.choice(f"power[{w.name}]") <= a.choice(f"power[{q.name}]"))
+        return higher | (m.v.power[w] <= m.v.power[q])
 
     return cond
 
@@ -71,7 +71,7 @@ def _lowest_power_against(q: Term) -> Callable[[Step, Term, Term], Term]:
 @MUTANTS("any_tied_player", "any player tied for the highest initiative wins it, whatever their power (review F13)")
 def _any_tied_player(m: Model) -> None:
     for q in m.sorts.Player:
-        m.drop_require("reveal_plots", _lowest_power_against(q))
+        m.drop_require("reveal_plots", _lowest_power_against(m, q))
 
 
 @MUTANTS("draw_one", "each player draws only 1 card in the draw phase")
@@ -223,3 +223,99 @@ def _new_plot_new_first(m: Model) -> None:
     def _(a: Step, p: Term) -> None:
         init = a.choice("initiative")
         a.set(v.first, p, when=And(*(init > v.initiative[q] for q in m.sorts.Player if q.name != p.name)))
+
+
+# ------------------------------------------------------------------ melee titles
+def _melee(m: Model) -> bool:
+    """A melee game: three or more players (the title rules apply only there)."""
+    return len(m.sorts.Player) >= 3
+
+
+@MUTANTS("support_ignored", "(melee) a player may initiate a challenge against the bearer of the title theirs supports")
+def _support_ignored(m: Model) -> None:
+    v = m.v
+    if _melee(m):
+        m.drop_require("initiate_challenge", lambda p, q, t: ~v.supports[v.title[p], v.title[q]])
+
+
+@MUTANTS("duplicate_titles", "(melee) a player may select a title another player already bears")
+def _duplicate_titles(m: Model) -> None:
+    v, Player = m.v, m.sorts.Player
+    if _melee(m):
+        m.drop_require("select_title", lambda p, t: And(*(v.title[q] != t for q in Player if q.name != p.name)))
+
+
+@MUTANTS("titles_out_of_order", "(melee) the players select titles in any order, not from the first player on")
+def _titles_out_of_order(m: Model) -> None:
+    v, order = m.v, list(m.sorts.Player)
+
+    def in_turn(p: Term, t: Term) -> Term:
+        i = [x.name for x in order].index(p.name)
+        return (v.first == p) | (v.title[order[i - 1]] != "none")
+
+    if _melee(m):
+        m.drop_require("select_title", in_turn)
+
+
+@MUTANTS("titles_not_returned", "(melee) the titles are not returned to the title pool in the taxation phase (7.4)")
+def _titles_not_returned(m: Model) -> None:
+    v = m.v
+    if _melee(m):
+        @m.amend("next_phase")
+        def _(a: Step) -> None:
+            for q in m.sorts.Player:
+                a.set(v.title[q], v.title[q], when=v.phase == "taxation")
+
+
+@MUTANTS("joust_titles", "(joust) the players of a joust game take titles as the plots are revealed")
+def _joust_titles(m: Model) -> None:
+    v = m.v
+    if not _melee(m):
+        @m.amend("reveal_plots")
+        def _(a: Step, w: Term, f: Term) -> None:
+            for q, t in zip(m.sorts.Player, ("crown_regent", "hand_of_the_king"), strict=True):
+                a.set(v.title[q], t)
+
+
+def _rivals_bonus(m: Model, any_title: bool = False, twice: bool = False, attacker_only: bool = False) -> None:
+    """The rivals bonus (4.2.3) broken: for any title, again against the same opponent, or for an attacker only."""
+    v, Player, Char = m.v, m.sorts.Player, m.sorts.Char
+    cap = m.params["max_value"]
+
+    @m.amend("resolve_challenge")
+    def _(a: Step) -> None:
+        att = Sum(If(v.attacking[c], v.strength[c], 0) for c in Char)
+        dfn = Sum(If(v.defending[c], v.strength[c], 0) for c in Char)
+        att_wins, def_wins = (att >= dfn) & (att >= 1), (dfn > att) & (dfn >= 1)
+        for p in Player:
+            gains = []
+            for q in Player:
+                if p.name == q.name:
+                    continue
+                beat = att_wins & (v.attacker == p) & (v.defender == q)
+                if not attacker_only:
+                    beat = beat | (def_wins & (v.defender == p) & (v.attacker == q))
+                bonus = beat if any_title else beat & v.rival[v.title[p], v.title[q]]
+                if not twice:
+                    bonus = bonus & (v.rivals[p, q] == 0)
+                a.set(v.rivals[p, q], If(v.rivals[p, q] >= 2, 2, v.rivals[p, q] + 1), when=bonus)
+                gains.append(bonus)
+            a.set(v.power[p], If(Or(*gains), If(v.power[p] >= cap, cap, v.power[p] + 1), v.power[p]))
+
+
+@MUTANTS("rivals_twice", "(melee) a rivals bonus may be gained again against the same opponent in the same round")
+def _rivals_twice(m: Model) -> None:
+    if _melee(m):
+        _rivals_bonus(m, twice=True)
+
+
+@MUTANTS("rivals_any_title", "(melee) winning against the bearer of any title gives a rivals bonus")
+def _rivals_any_title(m: Model) -> None:
+    if _melee(m):
+        _rivals_bonus(m, any_title=True)
+
+
+@MUTANTS("rivals_attacker_only", "(melee) only a winning attacker gains the rivals bonus, never a winning defender")
+def _rivals_attacker_only(m: Model) -> None:
+    if _melee(m):
+        _rivals_bonus(m, attacker_only=True)

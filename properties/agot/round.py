@@ -9,12 +9,31 @@ the others provable by induction.
 
 from __future__ import annotations
 
+from typing import Callable
+
 from ruleproof.dsl import And, ForAll, If, Implies, Model, Not, Or, Sum, Term, Transition
 
-__all__ = ["register", "APPENDIX_ORDER"]
+__all__ = ["register", "APPENDIX_ORDER", "TITLE_SUPPORTS", "TITLE_RIVALS"]
 
 #: The phases of a round as Appendix I lists them (1. Plot phase ... 7. Taxation phase).
 APPENDIX_ORDER = ("plot", "draw", "marshaling", "challenges", "dominance", "standing", "taxation")
+
+#: The melee title cards (Core Set 01206 to 01211), read from their printed text: "Supports: X" and "Rivals: Y, Z".
+#: (The Crown Regent reads "Supports: None", "Rivals: None".)
+TITLE_SUPPORTS = {
+    "master_of_whispers": "hand_of_the_king",
+    "master_of_ships": "master_of_whispers",
+    "hand_of_the_king": "master_of_laws",
+    "master_of_coin": "master_of_ships",
+    "master_of_laws": "master_of_coin",
+}
+TITLE_RIVALS = {
+    "master_of_whispers": ("master_of_laws", "master_of_coin"),
+    "master_of_ships": ("master_of_laws", "hand_of_the_king"),
+    "hand_of_the_king": ("master_of_coin", "master_of_ships"),
+    "master_of_coin": ("hand_of_the_king", "master_of_whispers"),
+    "master_of_laws": ("master_of_whispers", "master_of_ships"),
+}
 
 
 def register(m: Model) -> None:
@@ -95,7 +114,7 @@ def register(m: Model) -> None:
         "reveal_plots",
         lambda t, w, f: And(*(
             Implies(t.post(v.initiative[w]) == t.post(v.initiative[q]),
-                    t.choice(f"power[{w.name}]") <= t.choice(f"power[{q.name}]"))
+                    v.power[w] <= v.power[q])
             for q in Player
         )),
         cites=["Initiative", "1.3 Reveal plots"],
@@ -458,6 +477,17 @@ def register(m: Model) -> None:
         cites=["7.3 Check reserve", "Taxation Phase"],
     )
 
+    # ---------------------------------------------------------------- melee titles
+    if n == 2:
+        m.invariant(
+            "no player bears a title in a joust game",
+            ForAll(Player, lambda p: v.title[p] == "none"),
+            cites=["Joust Game", "Title Cards, Title Pool (Melee game only)"],
+            doc="Melee title cards and their framework steps 1.4 and 7.4 are not used in a joust game.",
+        )
+    else:
+        _melee_titles(m, been_active)
+
     # ---------------------------------------------------------------- sanity
     m.reachable(
         "sanity: a full round completes and a second round begins",
@@ -483,4 +513,144 @@ def register(m: Model) -> None:
         "sanity: every player has been active in the challenges phase",
         And(v.phase == "challenges", ForAll(Player, lambda p: been_active(p))),
         cites=["4.3 Next player becomes active player"],
+    )
+
+
+def _melee_titles(m: Model, been_active: Callable[[Term], Term]) -> None:
+    """Titles in a melee game (three or more players): 1.4, 7.4, Supports, Rivals and the rivals bonus (4.2.3)."""
+    v, Player, Char, ChType = m.v, m.sorts.Player, m.sorts.Char, m.sorts.ChType
+    seats = list(Player)
+    n = len(seats)
+    cap = m.params["max_value"]  # the model's bound on a power total
+
+    def bears(p: Term) -> Term:
+        return v.title[p] != "none"
+
+    def supports(x: Term, y: Term) -> Term:
+        """Title ``x`` supports title ``y`` (the cards' text)."""
+        return Or(*(And(x == a, y == b) for a, b in TITLE_SUPPORTS.items()))
+
+    def rival_of(x: Term, y: Term) -> Term:
+        """Title ``y`` is a rival on title ``x`` (the cards' text)."""
+        return Or(*(And(x == a, y == b) for a, bs in TITLE_RIVALS.items() for b in bs))
+
+    def previous(p: Term) -> Term:
+        """The player before ``p`` in player order."""
+        return seats[([x.name for x in seats].index(p.name) - 1) % n]
+
+    def before(f: Term, p: Term) -> set[str]:
+        """The players seated from ``f`` (the first player), in player order, up to ``p`` (not included)."""
+        i, out = [x.name for x in seats].index(f.name), []
+        while seats[i % n].name != p.name:
+            out.append(seats[i % n].name)
+            i += 1
+        return set(out)
+
+    titles = ["1.4 Select titles (melee format only)", "7.4 Return melee title cards (melee format only)",
+              "Title Cards, Title Pool (Melee game only)", "Melee Game"]
+    m.invariant(
+        "in a melee game each player bears one title from step 1.4 to step 7.4, no two players the same title",
+        And(
+            ForAll(Player, lambda p: Implies(v.phase != "plot", bears(p))),
+            ForAll(Player, lambda p: Implies(And(v.phase == "plot", Not(v.revealed)), Not(bears(p)))),
+            *(Implies(bears(p), v.title[p] != v.title[q]) for i, p in enumerate(seats) for q in seats[i + 1:]),
+        ),
+        cites=titles,
+        doc="Titles are selected after the plots are revealed (1.4), borne throughout the round and returned to the "
+        "title pool in the taxation phase (7.4); a title in the pool is taken by one player at a time.",
+    )
+    m.invariant(
+        "in the plot phase the players who bear titles are the first player and the players after them (strengthening)",
+        ForAll(Player, lambda p: Implies(And(bears(p), v.first != p), bears(previous(p)))),
+        cites=["1.4 Select titles (melee format only)"],
+    )
+    m.action_property(
+        "titles are selected in player order from the first player, each from the titles no player bears",
+        "select_title",
+        lambda t, p, ti: And(
+            v.phase == "plot", v.revealed,
+            Or(*(And(v.first == f, *(bears(q) == (q.name in before(f, p)) for q in seats)) for f in seats)),
+            *(v.title[q] != ti for q in seats),
+            *(t.post(v.title[q]) == (ti if q.name == p.name else v.title[q]) for q in seats),
+        ),
+        cites=["1.4 Select titles (melee format only)", "Title Cards, Title Pool (Melee game only)"],
+        doc="After the plots are revealed, the first player takes a title, then each player in player order; the "
+        "players before them have taken theirs, the players after them not yet.",
+    )
+    m.action_property(
+        "a player never initiates a challenge against the bearer of the title their title supports",
+        "initiate_challenge",
+        lambda t, p, q, ty: Not(supports(v.title[p], v.title[q])),
+        cites=["Supports (Melee game only)"],
+    )
+
+    def rivals_bonus(t: Transition) -> Term:
+        att = Sum(If(v.attacking[c], v.strength[c], 0) for c in Char)
+        dfn = Sum(If(v.defending[c], v.strength[c], 0) for c in Char)
+        att_won = And(Or(*(v.attacking[c] for c in Char)), att >= 1, att >= dfn)
+        def_won = And(Or(*(v.defending[c] for c in Char)), dfn >= 1, dfn > att)
+
+        def gains(p: Term) -> Term:
+            return Or(*(
+                And(Or(And(att_won, v.attacker == p, v.defender == q), And(def_won, v.defender == p, v.attacker == q)),
+                    rival_of(v.title[p], v.title[q]), v.rivals[p, q] == 0)
+                for q in seats if q.name != p.name))
+
+        return And(*(t.post(v.power[p]) == If(gains(p), If(v.power[p] >= cap, cap, v.power[p] + 1), v.power[p])
+                     for p in seats))
+
+    m.action_property(
+        "the challenge winner gains 1 power for winning against the bearer of a rival title, once per opponent per "
+        "round",
+        "resolve_challenge",
+        rivals_bonus,
+        cites=["4.2.3 Gain challenge bonuses", "Rivals (Melee game only)"],
+        doc="The rivals bonus goes to the winner (attacker or defender) when the loser bears a title the winner's "
+        "title lists as a rival, unless the winner already gained it against that opponent this round; nobody else "
+        "gains power.  (A power total stays at the model's bound once there.)",
+    )
+    m.invariant(
+        "at most one rivals bonus per rival opponent per round",
+        ForAll(Player, lambda p: ForAll(Player, lambda q: v.rivals[p, q] <= 1)),
+        cites=["Rivals (Melee game only)", "4.2.3 Gain challenge bonuses"],
+    )
+    # ``rivals`` is bookkeeping: these two tie it to the power gained and to the round
+    m.action_property(
+        "a rivals bonus is recorded for its winner against the losing opponent when the winner gains power "
+        "(bookkeeping)",
+        "resolve_challenge",
+        lambda t: And(*(And(
+            Implies(t.post(v.rivals[p, q]) != v.rivals[p, q],
+                    And(t.post(v.rivals[p, q]) == v.rivals[p, q] + 1,
+                        Or(And(v.attacker == p, v.defender == q), And(v.defender == p, v.attacker == q)))),
+            Implies(v.power[p] < cap,
+                    (t.post(v.power[p]) > v.power[p]) == Or(*(t.post(v.rivals[p, r]) != v.rivals[p, r]
+                                                                for r in seats))))
+            for p in seats for q in seats)),
+        cites=["Rivals (Melee game only)", "4.2.3 Gain challenge bonuses"],
+    )
+    m.action_property(
+        "the rivals bonuses recorded start afresh each round (bookkeeping)",
+        "next_phase",
+        lambda t: ForAll(Player, lambda p: ForAll(Player, lambda q: t.post(v.rivals[p, q]) == If(
+            v.phase == "taxation", 0, v.rivals[p, q]))),
+        cites=["Rivals (Melee game only)", "7.5 Taxation phase ends"],
+    )
+    att_str = Sum(If(v.attacking[c], v.strength[c], 0) for c in Char)
+    dfn_str = Sum(If(v.defending[c], v.strength[c], 0) for c in Char)
+    m.reachable(
+        "sanity: an attacker is about to win against the bearer of a rival title for the first time this round",
+        Or(*(And(v.stage == "defend", v.attacker == p, v.defender == q, att_str >= 1, att_str >= dfn_str,
+                 rival_of(v.title[p], v.title[q]), v.rivals[p, q] == 0, v.power[p] < cap)
+             for p in seats for q in seats if p.name != q.name)),
+        cites=["Rivals (Melee game only)", "4.2.3 Gain challenge bonuses"],
+    )
+    m.reachable(
+        "sanity: a support keeps the active player from a challenge they could otherwise initiate",
+        Or(*(And(v.phase == "challenges", v.stage == "none", v.active == p, supports(v.title[p], v.title[q]),
+                 Not(v.used[ty]),
+                 Or(*(And(v.in_play[c], Not(v.knelt[c]), v.icon[c, ty]) for c in Char
+                      if m.statics.owner.value(c.name) == p.name)))
+             for p in seats for q in seats if p.name != q.name for ty in ChType)),
+        cites=["Supports (Melee game only)"],
     )

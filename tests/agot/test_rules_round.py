@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import importlib.util
+import json
+import re
+from pathlib import Path
+from types import ModuleType
+
 import pytest
-from agot_rules_helpers import Concrete, assert_caught, check, drop_guard_label, full_check, load
+from agot_rules_helpers import MODEL, Concrete, assert_caught, check, drop_guard_label, full_check, load
 
 from ruleproof.cli_support import DEFAULT_RLIMIT
 from ruleproof.engines.common import Options
@@ -14,6 +20,16 @@ from ruleproof.results import Verdict
 ORDER = "phases follow the Appendix I order"
 ONCE = "each player is active exactly once per marshaling and challenges phase"
 FULL_ROUND = "sanity: a full round completes and a second round begins"
+TITLES_BORNE = "in a melee game each player bears one title from step 1.4 to step 7.4, no two players the same title"
+SELECTED = "titles are selected in player order from the first player, each from the titles no player bears"
+SUPPORTS = "a player never initiates a challenge against the bearer of the title their title supports"
+RIVALS_BONUS = ("the challenge winner gains 1 power for winning against the bearer of a rival title, once per opponent "
+                "per round")
+AT_MOST_ONE_BONUS = "at most one rivals bonus per rival opponent per round"
+RECORDED = ("a rivals bonus is recorded for its winner against the losing opponent when the winner gains power "
+            "(bookkeeping)")
+RECORDS_AFRESH = "the rivals bonuses recorded start afresh each round (bookkeeping)"
+NO_JOUST_TITLES = "no player bears a title in a joust game"
 
 
 @pytest.fixture(scope="module")
@@ -59,6 +75,13 @@ def test_melee_round_properties_are_proved_at_three_players_four_characters_and_
         "at most one challenge of each type per player per phase",
         "a player never challenges themselves",
         "dominance is won by the single highest total of standing STR and gold",
+        TITLES_BORNE,
+        "in the plot phase the players who bear titles are the first player and the players after them "
+        "(strengthening)",
+        SELECTED,
+        SUPPORTS,
+        RIVALS_BONUS,
+        AT_MOST_ONE_BONUS,
     ]
     s = load("round", "melee")
     lemmas = []
@@ -67,11 +90,12 @@ def test_melee_round_properties_are_proved_at_three_players_four_characters_and_
         assert r.verdict is Verdict.PROVED, (n, r.reason)
         if r.kind != "action":
             lemmas.append(s.prop(n))
-    # a 3-player round needs 12 steps: one more turn in each of the marshaling and challenges phases
-    # (witnessed with one character each: the characters play no part in it)
+    # a 3-player round needs 15 steps: three title selections (1.4), and one more turn in each of the marshaling and
+    # challenges phases (witnessed with one character each: the characters play no part in it)
     small = load("round", "melee_small")
-    r = check_property(small, small.prop(FULL_ROUND), "bmc", Options(depth=12, rlimit=DEFAULT_RLIMIT, timeout=600))
-    assert r.verdict is Verdict.PROVED and r.trace is not None and len(r.trace.steps) == 12
+    r = check_property(small, small.prop(FULL_ROUND), "bmc", Options(depth=15, rlimit=DEFAULT_RLIMIT, timeout=600))
+    assert r.verdict is Verdict.PROVED and r.trace is not None and len(r.trace.steps) == 15
+    assert sum(st.action.startswith("select_title") for st in r.trace.steps) == 3
 
 
 @pytest.mark.parametrize(
@@ -81,10 +105,9 @@ def test_melee_round_properties_are_proved_at_three_players_four_characters_and_
         ("no_reveal", "the plot phase ends only after plots are revealed and a first player chosen", "tiny", 2),
         ("low_initiative_chooses", "the first player is chosen by a player with the highest initiative", "tiny", 2),
         ("new_plot_new_first", "a plot revealed by a card ability does not change the first player", "tiny", 3),
-        ("any_tied_player", "a tie for initiative is won by the tied player with the lowest power total", "tiny", 2),
         ("draw_one", "each player draws 2 cards in the draw phase", "tiny", 3),
         ("no_rotation", "the next player in player order becomes the active player", "tiny", 5),
-        ("skip_player", "the next player in player order becomes the active player", "melee_small", 6),
+        ("skip_player", "the next player in player order becomes the active player", "melee_small", 9),
         ("first_not_first", "the first player is active first", "tiny", 4),
         ("income_first_only", "the active player collects income on becoming active", "tiny", 5),
         ("marshal_not_active", "only the active player marshals, during the marshaling phase", "tiny", 5),
@@ -104,6 +127,14 @@ def test_mutant_is_caught_with_a_replayed_trace(mutant, prop, scenario, depth):
     assert_caught("round", mutant, prop, scenario=scenario, depth=depth)
 
 
+def test_any_tied_player_winning_initiative_is_caught():
+    """Power totals differ only where the round is observed anywhere (here only the rivals bonus changes them)."""
+    prop = "a tie for initiative is won by the tied player with the lowest power total"
+    bad = check(load("round", "tiny", start="anywhere", mutant="any_tied_player"), prop, depth=1)
+    assert bad.verdict is Verdict.VIOLATED and bad.trace is not None
+    assert check(load("round", "tiny", start="anywhere"), prop, depth=1).verdict is not Verdict.VIOLATED
+
+
 # ------------------------------------------------------------------ rulings as scenarios
 # small scenario: c1, c2 belong to player 1 and c3, c4 to player 2; each player's first character
 # has every icon and STR 2, the second a military icon only and STR 1 (cost 0 and 1).
@@ -115,11 +146,10 @@ def _start(c: Concrete, **extra):
     return c.state(values)
 
 
-def _reveal(c: Concrete, s, winner: str, first: str, init=(1, 1), gold=(2, 2), reserve=(3, 3), power=(0, 0)):
+def _reveal(c: Concrete, s, winner: str, first: str, init=(1, 1), gold=(2, 2), reserve=(3, 3)):
     ch = {}
     for i, p in enumerate(("p1", "p2")):
-        ch.update({f"initiative[{p}]": init[i], f"gold[{p}]": gold[i], f"reserve[{p}]": reserve[i],
-                   f"power[{p}]": power[i]})
+        ch.update({f"initiative[{p}]": init[i], f"gold[{p}]": gold[i], f"reserve[{p}]": reserve[i]})
     return c.step(f"reveal_plots({winner}, {first})", s, ch)
 
 
@@ -148,12 +178,13 @@ def test_review_f13_a_tie_for_initiative_is_won_by_the_lowest_power_total():
     power total wins initiative"; a tie in power too is broken at random (either may win).  At 3e7e81c any tied
     player won initiative."""
     c = Concrete(load("round", "small"))
-    s = _start(c)
-    assert _reveal(c, s, "p1", "p1", init=(2, 2), power=(3, 1)) is None
-    assert c.get(_reveal(c, s, "p2", "p1", init=(2, 2), power=(3, 1)), "first") == "p1"
-    assert _reveal(c, s, "p1", "p1", init=(2, 2), power=(1, 1)) is not None
-    assert _reveal(c, s, "p2", "p2", init=(2, 2), power=(1, 1)) is not None
-    assert _reveal(c, s, "p1", "p1", init=(3, 2), power=(3, 1)) is not None  # no tie: power does not matter
+    s = _start(c, **{"power[p1]": 3, "power[p2]": 1})
+    assert _reveal(c, s, "p1", "p1", init=(2, 2)) is None
+    assert c.get(_reveal(c, s, "p2", "p1", init=(2, 2)), "first") == "p1"
+    assert _reveal(c, s, "p1", "p1", init=(3, 2)) is not None  # no tie: power does not matter
+    s = _start(c, **{"power[p1]": 1, "power[p2]": 1})
+    assert _reveal(c, s, "p1", "p1", init=(2, 2)) is not None
+    assert _reveal(c, s, "p2", "p2", init=(2, 2)) is not None
 
 
 def test_a_plot_revealed_by_an_ability_does_not_change_the_first_player():
@@ -174,8 +205,10 @@ def test_each_player_is_active_once_in_player_order_in_melee():
     in turn; then the phase ends, and player 2 is active first again in the challenges phase."""
     c = Concrete(load("round", "melee_small"))
     s = c.state({})
-    ch = {f"{k}[p{i}]": 1 for k in ("initiative", "gold", "reserve", "power") for i in (1, 2, 3)}
+    ch = {f"{k}[p{i}]": 1 for k in ("initiative", "gold", "reserve") for i in (1, 2, 3)}
     s = c.step("reveal_plots(p1, p2)", s, ch)
+    for p, t in (("p2", "crown_regent"), ("p3", "master_of_coin"), ("p1", "master_of_laws")):
+        s = c.step(f"select_title({p}, {t})", s)
     s = c.step("next_phase", c.step("next_phase", s))
     seen = [c.get(s, "active")]
     while not c.enabled("next_phase", s):
@@ -324,3 +357,157 @@ def test_a_generated_mutant_is_caught_where_the_round_is_observed_anywhere(anywh
     assert bad.verdict is Verdict.VIOLATED and bad.trace is not None, (label, bad.verdict, bad.reason)
     assert check(s, prop, depth=depth).verdict is not Verdict.VIOLATED
 
+
+
+# ------------------------------------------------------------------ melee titles (review F9)
+# melee_small observed anywhere: players 1 to 3 have one character each (c1, c2, c3: every icon, STR 2, cost 0).
+
+
+@pytest.fixture(scope="module")
+def melee_anywhere():
+    """The 3-player scenario with one character each, observed anywhere in the round, and its generated mutants."""
+    s = load("round", "melee_small", start="anywhere")
+    return s, {x.label: x.system for x in mutants_of(s)}
+
+
+@pytest.mark.parametrize(
+    ("mutant", "prop", "depth", "chars"),
+    [
+        ("support_ignored", SUPPORTS, 1, 1),
+        ("duplicate_titles", TITLES_BORNE, 1, 1),
+        ("titles_out_of_order", SELECTED, 1, 1),
+        ("titles_not_returned", TITLES_BORNE, 1, 1),
+        ("rivals_twice", AT_MOST_ONE_BONUS, 3, 1),
+        ("rivals_any_title", RIVALS_BONUS, 3, 1),
+        # a defender wins only with more STR: the second character of each player has STR 1, the first STR 2
+        ("rivals_attacker_only", RIVALS_BONUS, 3, 2),
+    ],
+)
+def test_a_melee_title_mutant_is_caught_where_the_round_is_observed_anywhere(mutant, prop, depth, chars):
+    bad = check(load("round", "melee_small", start="anywhere", chars=chars, mutant=mutant), prop, depth=depth)
+    assert bad.verdict is Verdict.VIOLATED and bad.trace is not None, (mutant, bad.verdict, bad.reason)
+    good = load("round", "melee_small", start="anywhere", chars=chars)
+    assert check(good, prop, depth=depth).verdict is not Verdict.VIOLATED
+
+
+def test_a_joust_that_uses_titles_is_caught():
+    """Joust Game: melee title cards and the steps 1.4 and 7.4 are not used in a joust game."""
+    bad = check(load("round", "tiny", start="anywhere", mutant="joust_titles"), NO_JOUST_TITLES, depth=1)
+    assert bad.verdict is Verdict.VIOLATED and bad.trace is not None
+    assert [st.family for st in bad.trace.steps] == ["reveal_plots"]
+    assert check(load("round", "tiny", start="anywhere"), NO_JOUST_TITLES, depth=1).verdict is not Verdict.VIOLATED
+
+
+@pytest.mark.parametrize(
+    ("label", "prop", "depth"),
+    [
+        ("drop-update resolve_challenge: rivals", RECORDED, 3),
+        ("drop-update next_phase: rivals", RECORDS_AFRESH, 1),
+        ("drop-update resolve_challenge: power", RIVALS_BONUS, 3),
+        ("drop-update next_phase: title", TITLES_BORNE, 1),
+        ("drop-update select_title: title", SELECTED, 1),
+    ],
+)
+def test_a_generated_melee_title_mutant_is_caught(melee_anywhere, label, prop, depth):
+    s, mutants = melee_anywhere
+    bad = check(mutants[label], prop, depth=depth)
+    assert bad.verdict is Verdict.VIOLATED and bad.trace is not None, (label, bad.verdict, bad.reason)
+    assert check(s, prop, depth=depth).verdict is not Verdict.VIOLATED
+
+
+def test_titles_are_selected_in_player_order_from_the_pool_and_returned_in_the_taxation_phase():
+    """Rules Reference, 1.4 Select titles: after the plots, the first player takes a title, then each player in
+    player order, from the titles no player has taken; the plot phase ends only when every player has one.
+    7.4 Return melee title cards: every title returns to the title pool."""
+    c = Concrete(load("round", "melee_small"))
+    s = c.state({})
+    assert not c.enabled("select_title(p2, crown_regent)", s)  # not before the plots are revealed
+    ch = {f"{k}[p{i}]": 1 for k in ("initiative", "gold", "reserve") for i in (1, 2, 3)}
+    s = c.step("reveal_plots(p1, p2)", s, ch)
+    assert not c.enabled("select_title(p1, crown_regent)", s) and not c.enabled("select_title(p3, crown_regent)", s)
+    s = c.step("select_title(p2, crown_regent)", s)
+    assert not c.enabled("select_title(p3, crown_regent)", s)  # no longer in the title pool
+    assert not c.enabled("select_title(p1, master_of_coin)", s)  # player 3 selects before player 1
+    assert not c.enabled("next_phase", s)
+    s = c.step("select_title(p3, master_of_coin)", s)
+    s = c.step("select_title(p1, master_of_laws)", s)
+    assert [c.get(s, f"title[p{i}]") for i in (1, 2, 3)] == ["master_of_laws", "crown_regent", "master_of_coin"]
+    for _ in range(6):  # draw ... taxation
+        s = c.step("next_phase", s) if c.enabled("next_phase", s) else c.step(f"end_turn({c.get(s, 'active')})", s)
+    while c.get(s, "phase") != "taxation":
+        s = c.step("next_phase", s) if c.enabled("next_phase", s) else c.step(f"end_turn({c.get(s, 'active')})", s)
+    assert c.get(s, "title[p1]") == "master_of_laws"  # borne until 7.4
+    s = c.step("next_phase", s)
+    assert (c.get(s, "phase"), [c.get(s, f"title[p{i}]") for i in (1, 2, 3)]) == ("plot", ["none"] * 3)
+
+
+def _challenges(c: Concrete, **extra):
+    """Player 1 active in the challenges phase, every character in play and standing."""
+    values = {"phase": "challenges", "first": "p1", "active": "p1", **{f"in_play[c{i}]": True for i in (1, 2, 3)}}
+    values.update(extra)
+    return c.state(values)
+
+
+def _unopposed(c: Concrete, s, label: str):
+    """Player 1 initiates ``label`` with c1 against player 3, who declares no defender; the challenge resolves."""
+    s = c.step(label, s, {"attackers[c1]": True})
+    return c.step("resolve_challenge", c.step("declare_defenders(p3)", s, {"defenders[c3]": False}))
+
+
+def test_supports_and_the_rivals_bonus():
+    """Rules Reference, Supports: the Hand of the King ("Supports: Master of Laws") cannot initiate a challenge against
+    the Master of Laws; Rivals and 4.2.3: winning against the Master of Coin (a rival on the Hand's card) gains 1
+    power, once per rival opponent per round; a title that is no rival gives nothing."""
+    c = Concrete(load("round", "melee_small", start="anywhere"))
+    titles = {"title[p1]": "hand_of_the_king", "title[p2]": "master_of_laws", "title[p3]": "master_of_coin"}
+    s = _challenges(c, **titles)
+    assert c.step("initiate_challenge(p1, p2, military)", s, {"attackers[c1]": True}) is None
+    won = _unopposed(c, s, "initiate_challenge(p1, p3, military)")
+    assert (c.get(won, "outcome"), c.get(won, "power[p1]"), c.get(won, "power[p3]")) == ("attacker", 1, 0)
+    again = _challenges(c, **titles, **{"rivals[p1,p3]": 1})  # a rivals bonus against player 3 this round already
+    won = _unopposed(c, again, "initiate_challenge(p1, p3, power)")
+    assert (c.get(won, "outcome"), c.get(won, "power[p1]")) == ("attacker", 0)
+    regent = _challenges(c, **{**titles, "title[p1]": "crown_regent"})  # "Supports: None", "Rivals: None"
+    assert c.step("initiate_challenge(p1, p2, military)", regent, {"attackers[c1]": True}) is not None
+    won = _unopposed(c, regent, "initiate_challenge(p1, p3, military)")
+    assert (c.get(won, "outcome"), c.get(won, "power[p1]")) == ("attacker", 0)
+
+
+def _title_cards() -> dict[str, tuple[str | None, set[str]]]:
+    """The six title cards of the vendored Core Set: name -> (the title it supports, its rivals), read from the text."""
+    pack = Path(__file__).resolve().parents[2] / "src" / "ruleproof" / "data" / "agot-cards" / "packs" / "Core.json"
+    data = json.loads(pack.read_text(encoding="utf-8"))
+    cards = data if isinstance(data, list) else data["cards"]
+
+    def key(name: str) -> str:
+        return name.strip().strip(".").lower().replace(" ", "_")
+
+    out: dict[str, tuple[str | None, set[str]]] = {}
+    for card in cards:
+        if card.get("type") != "title":
+            continue
+        text = card["text"]
+        sup = re.search(r"^Supports: (.+?)\.?$", text, re.M).group(1)
+        riv = re.search(r"^Rivals: (.+?)\.?$", text, re.M).group(1)
+        out[key(card["name"])] = (None if sup == "None" else key(sup),
+                                  set() if riv == "None" else {key(x) for x in riv.split(",")})
+    return out
+
+
+def test_the_title_relations_are_the_cards_text():
+    """The supports and rivals of the model and of the properties are those printed on the six title cards of the
+    vendored card pool (Core Set 01206 to 01211)."""
+    cards = _title_cards()
+    assert len(cards) == 6
+    model = {t: (sup, set(riv)) for t, (sup, riv) in _module(MODEL / "round.py").TITLES.items()}
+    assert model == cards
+    props = _module(MODEL.parents[1] / "properties" / "agot" / "round.py")
+    assert {t: (props.TITLE_SUPPORTS.get(t), set(props.TITLE_RIVALS.get(t, ()))) for t in cards} == cards
+
+
+def _module(path: Path) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(f"_rules_{path.parent.name}_{path.stem}", path)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
