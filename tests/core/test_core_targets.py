@@ -38,13 +38,35 @@ def _gold(cards: int) -> object:
 
 
 def test_a_target_that_needs_more_steps_than_the_depth_says_so() -> None:
+    """The lower bound is past what the simulation may walk (twice the depth): the answer comes at once."""
     s = _gold(14)
     p = s.prop(TARGET)  # type: ignore[attr-defined]
     b = lower_bound(s, p)  # type: ignore[arg-type]
     assert b.steps == 14 and "14 of its conditions are false in every initial state" in b.why
-    r = bmc.check(s, p, Options(depth=12, rlimit=DEFAULT_RLIMIT, timeout=600))  # type: ignore[arg-type]
+    assert bmc.SIMULATE_PAST * 6 < 14
+    r = bmc.check(s, p, Options(depth=6, rlimit=DEFAULT_RLIMIT, timeout=600))  # type: ignore[arg-type]
     assert r.verdict is Verdict.UNKNOWN
-    assert r.reason.startswith("target not reached within 12 steps: it needs at least 14 steps"), r.reason
+    assert r.reason.startswith("target not reached within 6 steps: it needs at least 14 steps"), r.reason
+
+
+def test_a_witness_past_the_depth_is_found_by_the_simulation_and_replayed() -> None:
+    """12 cards, at most 1 gold at the start: the 3 events cost 6 gold, so the witness needs gold from income or
+    abilities, more than the lower bound of 12 steps.  Within the depth (12) the walks are cut short; they go on
+    past it (up to :data:`~ruleproof.engines.bmc.SIMULATE_PAST` times the depth) and the witness is reported with
+    what it exceeds.  Before, the walks stopped at the depth and BMC asked for the target within 12 steps (no
+    witness has so few), a query that ran to its limit."""
+    s = load_system(discover(GOLD)[0], "default", {"cards": 12, "max_start_gold": 1})
+    p = s.prop(TARGET)  # type: ignore[attr-defined]
+    ev = Evaluator(s)  # type: ignore[arg-type]
+    assert lower_bound(s, p, ev).steps == 12  # type: ignore[arg-type]
+    assert simulate(s, p, ev, steps=12) is None  # type: ignore[arg-type]
+    raw = simulate(s, p, ev, steps=12, beyond=24)  # type: ignore[arg-type]
+    assert raw is not None and 12 < len(raw.steps) <= 24 and ev.holds(p, raw.states[-1])  # type: ignore[arg-type]
+    opts = Options(depth=12, rlimit=DEFAULT_RLIMIT, timeout=600)
+    r = bmc.check(s, p, opts)  # type: ignore[arg-type]
+    assert r.verdict is Verdict.PROVED and r.trace is not None and r.depth == len(r.trace.steps) > 12
+    assert r.reason.startswith(f"target reached in {r.depth} steps, more than the depth 12 ("), r.reason
+    assert bmc.check(s, p, opts) == r  # type: ignore[arg-type]  # the same witness on every run
 
 
 def test_the_guided_simulation_finds_a_shortest_witness_and_bmc_replays_it() -> None:

@@ -29,16 +29,23 @@ For a target (a ``REACH`` property), paths may stand still once the target
 holds, so "the target at state k" means "within k steps":
 
 1. :func:`~ruleproof.engines.simulate.lower_bound` may show that every
-   witness needs more steps than the depth (said as such, at once); no depth
-   below the bound is asked about (those are the hard "not yet" queries);
+   witness needs more steps than the depth; no depth below the bound is
+   asked about (those are the hard "not yet" queries);
 2. for a target of several conditions that needs many steps
    (:data:`SIMULATE_FROM`), a guided simulation on the concrete evaluator
    proposes a witness; it is shortened by asking for the target
    within one step less, until the lower bound is met, a query says no
    shorter one exists, or a query exceeds its resource limit
-   (:data:`SHORTEN_RLIMIT`, deterministic: the same witness on every run);
-3. otherwise depths are asked in order from the lower bound, so the first
-   witness is a shortest one.
+   (:data:`SHORTEN_RLIMIT`, deterministic: the same witness on every run).
+   The simulation walks up to :data:`SIMULATE_PAST` times the depth when
+   its walks within the depth were cut there, or when the lower bound is past
+   the depth but within that: a witness it finds is a run of the system,
+   reported even when it is longer than the depth (the reason says so, and
+   whether a query showed that no shorter one exists); such a witness is
+   shortened by first asking for one within the depth;
+3. otherwise, when the lower bound is past the depth, that is the answer (at
+   once: no witness within the depth exists); else depths are asked in order
+   from the lower bound, so the first witness is a shortest one.
 """
 
 from __future__ import annotations
@@ -52,7 +59,7 @@ from ..results import RawTrace, Result, Verdict
 from .common import Clock, Options, Progress, ProgressFn, replay, result
 from .simulate import lower_bound, simulate
 
-__all__ = ["check", "SHORTEN_RLIMIT", "SIMULATE_FROM"]
+__all__ = ["check", "SHORTEN_RLIMIT", "SIMULATE_FROM", "SIMULATE_PAST"]
 
 SIMULATE_FROM = 8
 """A target that needs at least this many steps (and has several conditions) is first searched by simulation:
@@ -65,6 +72,10 @@ REVERSED_FACTOR = 2
 to :data:`FORWARD_TO`), at least :data:`REVERSED_MIN_RLIMIT`; past it, the forward unrolling takes over."""
 REVERSED_MIN_RLIMIT = 100_000
 SHORTEN_RLIMIT = 5_000_000
+SIMULATE_PAST = 2
+"""The guided simulation may walk up to this many times the depth (a target whose walks the depth cut short, or
+whose lower bound is past the depth): at 40 cards and 20 gold, "every card can end up in play or played" needs 53
+steps, and the benchmark's depth is 50."""
 """Z3 resource limit of each query that looks for a shorter witness (a deterministic budget, not a time)."""
 
 
@@ -133,14 +144,19 @@ def _target(system: System, prop: Property, opts: Options, lemmas: Sequence[Prop
             progress: ProgressFn | None, ev: Evaluator, clock: Clock) -> Result:
     depth = opts.depth
     bound = lower_bound(system, prop, ev)
-    if bound.steps is None or bound.steps > depth:
-        needs = "it can never be reached" if bound.steps is None else f"it needs at least {bound.steps} steps"
+    past = SIMULATE_PAST * depth
+    if bound.steps is None:
         return result(system, prop, Verdict.UNKNOWN, depth, "bmc", clock,
-                      reason=f"target not reached within {depth} steps: {needs} ({bound.why})")
+                      reason=f"target not reached within {depth} steps: it can never be reached ({bound.why})")
     least = bound.steps
+    too_deep = f"target not reached within {depth} steps: it needs at least {least} steps ({bound.why})"
     found = None
-    if least >= SIMULATE_FROM and len(conjuncts(prop.expr)) > 1:
-        found = simulate(system, prop, ev, steps=depth, lemmas=lemmas, seed=opts.seed, deadline=clock.deadline)
+    if least >= SIMULATE_FROM and len(conjuncts(prop.expr)) > 1 and least <= past:
+        # within the depth first (the same walks as without SIMULATE_PAST), then past it if they were cut there
+        found = simulate(system, prop, ev, steps=past if least > depth else depth, lemmas=lemmas, seed=opts.seed,
+                         deadline=clock.deadline, beyond=past)
+    if found is None and least > depth:
+        return result(system, prop, Verdict.UNKNOWN, depth, "bmc", clock, reason=too_deep)
     u = Unrolling(system, initial=True, lemmas=lemmas, seed=opts.seed, deadline=clock.deadline, stop=prop)
 
     def grow(k: int) -> None:
@@ -165,18 +181,34 @@ def _target(system: System, prop: Property, opts: Options, lemmas: Sequence[Prop
             return result(system, prop, Verdict.UNKNOWN, depth, "bmc", clock,
                           reason=f"target not reached within {depth} steps")
     note = ""
+    if len(found.steps) > depth >= least:
+        # a witness past the depth: first one query for a witness within it (where one exists, the answer stays
+        # within the depth, as when the walks stopped there); unsatisfiable: no witness is that short
+        grow(depth)
+        r = u.check(u.holds(prop, depth), rlimit=SHORTEN_RLIMIT)
+        if r is SatResult.SAT:
+            found = _first_hit(u.trace(), ev, prop)
+        elif r is SatResult.UNSAT:
+            least = depth + 1
+    shortest = len(found.steps) == least
     while len(found.steps) > least:
         j = len(found.steps) - 1
         grow(j)
         r = u.check(u.holds(prop, j), rlimit=SHORTEN_RLIMIT)
         if r is SatResult.SAT:
             found = _first_hit(u.trace(), ev, prop)
+            shortest = len(found.steps) == least
         else:
+            shortest = r is SatResult.UNSAT
             if r is SatResult.UNKNOWN:
                 note = f"; a shorter one was not found ({u.reason})"
             break
     trace = replay(system, ev, found, prop)
     n = len(found.steps)
+    if n > depth:
+        # a witness past the depth (the simulation walked further): say so, and whether a shorter one may exist
+        how = "no witness has fewer steps" if shortest else f"a shorter one was not found: {u.reason}"
+        note = f", more than the depth {depth} ({how})"
     return result(system, prop, Verdict.PROVED, n, "bmc", clock, trace=trace,
                   reason=f"target reached in {n} step{'' if n == 1 else 's'}{note}")
 

@@ -153,6 +153,21 @@ class _Scorer:
         return tuple(out)
 
 
+class _Walk:
+    """One walk so far: its states, its steps, the states it has seen, and the truth of the conjuncts at its end."""
+
+    def __init__(self, s: State, truth: tuple[bool, ...]) -> None:
+        self.states: list[State] = [s]
+        self.path: list[Step] = []
+        self.seen = {s}
+        self.truth = truth
+
+    def add(self, step: Step, t: State) -> None:
+        self.path.append(step)
+        self.states.append(t)
+        self.seen.add(t)
+
+
 def simulate(
     system: System,
     prop: Property,
@@ -163,6 +178,7 @@ def simulate(
     walks: int = WALKS,
     seed: int = 0,
     deadline: float | None = None,
+    beyond: int | None = None,
 ) -> RawTrace | None:
     """A path of at most ``steps`` steps from an initial state to a state satisfying target ``prop``, or None.
 
@@ -174,52 +190,71 @@ def simulate(
     :data:`ESCAPE_BUDGET` in all, or :data:`ESCAPE_PER_CONJUNCT` per conjunct of the target when that is more);
     when there is none, the walk ends.  Cycles
     are cut out of the witness.
+
+    With ``beyond`` (more than ``steps``), the walks that ``steps`` cut short
+    (rather than ending on a plateau with no way out) go on, in order, each up
+    to ``beyond`` steps, with a budget of their own for the ways out, when no
+    walk found a witness within ``steps``: the witness may then be longer
+    than ``steps``.  The walks within ``steps`` are the same with or without it.
     """
     rng = random.Random(seed)
     sc = _Scorer(system, prop, ev)
-    escape_left = [max(ESCAPE_BUDGET, ESCAPE_PER_CONJUNCT * len(sc.parts))]
+    allowance = max(ESCAPE_BUDGET, ESCAPE_PER_CONJUNCT * len(sc.parts))
+    escape_left = [allowance]
     starts = _starts(ev, rng, STARTS)
     # the most promising initial states first: most of the target true, then most of the rest within one step
     starts.sort(key=lambda x: (-sum(sc.truth(x)), -sc.potential(x, sc.truth(x))))
+    cut: list[_Walk] = []
     for w in range(min(walks, len(starts))):
-        s = starts[w]
-        truth = sc.truth(s)
-        states: list[State] = [s]
-        path: list[Step] = []
-        seen = {s}
-        while True:
-            budget.checkpoint()  # the query's deadline, an interrupt or the run's time limit stops a walk here
-            if all(truth):
-                found = _without_loops(states, path)
-                if len(found.steps) <= steps:
-                    return found
-                break
-            if len(path) >= steps or (deadline is not None and time.monotonic() > deadline):
-                break
-            here = sum(truth)
-            succ = [(x, sc.after(truth, x[0], x[2])) for x in ev.successors(s) if x[2] not in seen]
-            top = max((sum(tr) for _x, tr in succ), default=-1)
-            if top > here:
-                best = [(x, tr) for x, tr in succ if sum(tr) == top]
-                if len(best) > 1:  # keep the most options open
-                    pots = [sc.potential(x[2], tr) for x, tr in best]
-                    best = [b for b, pot in zip(best, pots, strict=True) if pot == max(pots)]
-                (ai, ch, t), truth = best[rng.randrange(len(best))]
-                path.append((ai, _ordered(system.actions[ai], ch)))
-                states.append(t)
-                seen.add(t)
-                s = t
-                continue
-            hop = _escape(system, sc, s, min(HORIZON, steps - len(path)), lemmas, seed, deadline, escape_left)
-            if hop is None:
-                break
-            for step, t in zip(hop.steps, hop.states[1:], strict=True):
-                path.append(step)
-                states.append(t)
-                seen.add(t)
-            s = states[-1]
-            truth = sc.truth(s)
+        walk = _Walk(starts[w], sc.truth(starts[w]))
+        found = _go(system, ev, sc, walk, steps, lemmas, seed, deadline, escape_left, rng)
+        if isinstance(found, RawTrace):
+            return found
+        if found:
+            cut.append(walk)
+    if beyond is not None and beyond > steps and cut:
+        escape_left = [allowance]
+        for walk in cut:
+            found = _go(system, ev, sc, walk, beyond, lemmas, seed, deadline, escape_left, rng)
+            if isinstance(found, RawTrace):
+                return found
     return None
+
+
+def _go(system: System, ev: Evaluator, sc: _Scorer, walk: _Walk, steps: int, lemmas: Sequence[Property], seed: int,
+        deadline: float | None, escape_left: list[int], rng: random.Random) -> RawTrace | bool:
+    """Walk on to at most ``steps`` steps: the witness found, else whether the limit cut the walk short (True) or it
+    ended on a plateau with no way out, or out of time (False)."""
+    s = walk.states[-1]
+    while True:
+        budget.checkpoint()  # the query's deadline, an interrupt or the run's time limit stops a walk here
+        truth = walk.truth
+        if all(truth):
+            return _without_loops(walk.states, walk.path)
+        if deadline is not None and time.monotonic() > deadline:
+            return False
+        room = steps - len(walk.path)
+        if room <= 0:
+            return True
+        here = sum(truth)
+        succ = [(x, sc.after(truth, x[0], x[2])) for x in ev.successors(s) if x[2] not in walk.seen]
+        top = max((sum(tr) for _x, tr in succ), default=-1)
+        if top > here:
+            best = [(x, tr) for x, tr in succ if sum(tr) == top]
+            if len(best) > 1:  # keep the most options open
+                pots = [sc.potential(x[2], tr) for x, tr in best]
+                best = [b for b, pot in zip(best, pots, strict=True) if pot == max(pots)]
+            (ai, ch, t), walk.truth = best[rng.randrange(len(best))]
+            walk.add((ai, _ordered(system.actions[ai], ch)), t)
+            s = t
+            continue
+        hop = _escape(system, sc, s, min(HORIZON, room), lemmas, seed, deadline, escape_left)
+        if hop is None:
+            return room < HORIZON  # with more steps left, a longer way out might have been found
+        for step, t in zip(hop.steps, hop.states[1:], strict=True):
+            walk.add(step, t)
+        s = walk.states[-1]
+        walk.truth = sc.truth(s)
 
 
 def _escape(system: System, sc: _Scorer, s: State, horizon: int, lemmas: Sequence[Property], seed: int,
