@@ -181,6 +181,7 @@ def _target(system: System, prop: Property, opts: Options, lemmas: Sequence[Prop
             return result(system, prop, Verdict.UNKNOWN, depth, "bmc", clock,
                           reason=f"target not reached within {depth} steps")
     note = ""
+    none_within = False  # a query showed that no witness has at most ``depth`` steps
     if len(found.steps) > depth >= least:
         # a witness past the depth: first one query for a witness within it (where one exists, the answer stays
         # within the depth, as when the walks stopped there); unsatisfiable: no witness is that short
@@ -189,7 +190,7 @@ def _target(system: System, prop: Property, opts: Options, lemmas: Sequence[Prop
         if r is SatResult.SAT:
             found = _first_hit(u.trace(), ev, prop)
         elif r is SatResult.UNSAT:
-            least = depth + 1
+            least, none_within = depth + 1, True
     shortest = len(found.steps) == least
     while len(found.steps) > least:
         j = len(found.steps) - 1
@@ -207,7 +208,8 @@ def _target(system: System, prop: Property, opts: Options, lemmas: Sequence[Prop
     n = len(found.steps)
     if n > depth:
         # a witness past the depth (the simulation walked further): say so, and whether a shorter one may exist
-        how = "no witness has fewer steps" if shortest else f"a shorter one was not found: {u.reason}"
+        how = ("no witness has fewer steps" if shortest
+               else f"{'none within it; ' if none_within else ''}a shorter one was not found: {u.reason}")
         note = f", more than the depth {depth} ({how})"
     return result(system, prop, Verdict.PROVED, n, "bmc", clock, trace=trace,
                   reason=f"target reached in {n} step{'' if n == 1 else 's'}{note}")
