@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from ruleproof.cli_support import DEFAULT_RLIMIT
-from ruleproof.dsl import Int, Model, Step, Term
+from ruleproof.dsl import Bool, ForAll, Int, Model, Step, Term
 from ruleproof.encoder import SatResult, Unrolling, fresh_context
 from ruleproof.engines import ENGINES, bmc, runner
 from ruleproof.engines.common import Options
@@ -69,6 +69,48 @@ def test_a_witness_past_the_depth_is_found_by_the_simulation_and_replayed() -> N
                         "limit reached (rlimit 5,000,000 per solver call))"), r.reason  # the README's example
     assert bmc.check(s, p, opts) == r  # type: ignore[arg-type]  # the same witness on every run
 
+
+
+def _tokens() -> Model:
+    """8 tasks, each done by spending a token; one step earns 2 tokens: every witness has 12 steps, the lower bound
+    (one task per step) says 8."""
+    m = Model("tokens")
+    Task = m.sort("Task", 8)
+    done = m.var("done", Bool, index=Task, init=False)
+    tokens = m.var("tokens", Int(0, 8), init=0)
+
+    @m.action(describe="earn 2 tokens")
+    def earn(a: Step) -> None:
+        a.require(tokens <= 6)
+        a.set(tokens, tokens + 2)
+
+    @m.action(Task, describe="do {t} for a token")
+    def do(a: Step, t: Term) -> None:
+        a.require(~done[t], tokens >= 1)
+        a.set(done[t], True)
+        a.set(tokens, tokens - 1)
+
+    m.reachable("every task done", ForAll(Task, lambda t: done[t]))
+    return m
+
+
+@pytest.mark.parametrize("depth", [5, 7, 10, 12])
+def test_past_the_depth_the_witness_is_reported_or_the_bound_is_the_answer(depth: int) -> None:
+    """The walks go up to twice the depth: at depth 5 (10 steps) no walk gets there and the answer is the lower
+    bound's; at 7 the bound alone is past the depth and the walks find the 12 steps; at 10 the walks within the
+    depth are cut short and go on.  A query shows that no witness is shorter, said as such; at 12 the witness is
+    within the depth, as before."""
+    s = _tokens().finish()
+    p = s.prop("every task done")
+    assert lower_bound(s, p).steps == 8
+    r = bmc.check(s, p, Options(depth=depth, rlimit=DEFAULT_RLIMIT, timeout=600))
+    if depth == 5:
+        assert r.verdict is Verdict.UNKNOWN and r.trace is None
+        assert r.reason.startswith("target not reached within 5 steps: it needs at least 8 steps"), r.reason
+        return
+    assert r.verdict is Verdict.PROVED and r.trace is not None and r.depth == len(r.trace.steps) == 12
+    past = "" if depth == 12 else f", more than the depth {depth} (no witness has fewer steps)"
+    assert r.reason == f"target reached in 12 steps{past}", r.reason
 
 def test_the_guided_simulation_finds_a_shortest_witness_and_bmc_replays_it() -> None:
     s = _gold(12)
