@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from ruleproof.dsl import Count, Max, Model, Step, Term
+from ruleproof.dsl import Count, Max, Model, Step, Sum, Term
 from ruleproof.rule_mutants import RuleMutants
 
 MUTANTS = RuleMutants()
@@ -108,3 +108,35 @@ def _no_cost_floor(m: Model) -> None:
         due = v.cost[c] - v.reduction[p]
         a.set(v.gold[p], v.gold[p] - due)
         a.set(v.treasury, v.treasury + due)
+
+
+# ------------------------------------------------------------ misreadings of the marshaling phase (review F12/F15)
+# Each reads a rule of 3.2/3.3 wrongly rather than dropping a requirement; a property stated independently of the
+# requirement catches it (tests/agot/test_rules_gold.py).
+
+
+@MUTANTS("marshal_after_turn", "a player who has been active and collected income goes on marshaling after the "
+         "turn has passed")
+def _marshal_after_turn(m: Model) -> None:
+    v = m.v
+    m.replace_require("marshal", lambda p, c: v.active == p, lambda p, c: v.been_active[p])
+
+
+@MUTANTS("income_at_phase_start", "every player collects income when the marshaling phase begins, not on "
+         "becoming the active player")
+def _income_at_phase_start(m: Model) -> None:
+    v, Player = m.v, m.sorts.Player
+
+    @m.amend("taxation")
+    def _(a: Step, f: Term) -> None:
+        a.set(v.treasury, v.treasury + Sum(v.gold[p] for p in Player) - Sum(v.income[p] for p in Player))
+        for p in Player:
+            a.set(v.gold[p], v.income[p])
+            a.set(v.collected[p], True)
+
+
+@MUTANTS("pass_without_income", "the active player may pass the turn without collecting income (income read as "
+         "optional)")
+def _pass_without_income(m: Model) -> None:
+    v = m.v
+    m.drop_require("next_player", lambda: v.collected[v.active])

@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from ruleproof.dsl import Count, Min, Model, Step, Term
+from ruleproof.dsl import Count, Min, Model, Step, Sum, Term
 from ruleproof.rule_mutants import RuleMutants
 
 MUTANTS = RuleMutants()
@@ -164,3 +164,47 @@ def _restart_marshaling(m: Model) -> None:
 def _keep_unspent_gold(m: Model) -> None:
     m.drop_set("end_round", "gold")
     m.drop_set("end_round", "treasury")
+
+
+# ------------------------------------------------------------------ misreadings of Marshal and 3.2/3.3 (review F15)
+# Each reads a rule wrongly rather than dropping a requirement; a property stated independently of the requirement
+# catches it (tests/agot/test_rules_marshal.py).
+
+
+@MUTANTS("marshal_after_turn", "a player who has been active and collected income goes on marshaling after the "
+         "turn has passed")
+def _marshal_after_turn(m: Model) -> None:
+    v = m.v
+    m.replace_require("marshal", lambda p, c: v.active == p, lambda p, c: v.been_active[p])
+
+
+@MUTANTS("first_player_pays", "the first player's pool pays for every card marshalled")
+def _first_player_pays(m: Model) -> None:
+    v = m.v
+    m.drop_require("marshal", lambda p, c: v.gold[p] >= v.cost[c])
+
+    @m.amend("marshal")
+    def _(a: Step, p: Term, c: Term) -> None:
+        a.require(v.gold[v.first] >= v.cost[c])
+        a.set(v.gold[p], v.gold[p])
+        a.set(v.gold[v.first], v.gold[v.first] - v.cost[c])
+
+
+@MUTANTS("income_at_phase_start", "every player collects income when the marshaling phase begins, not on "
+         "becoming the active player")
+def _income_at_phase_start(m: Model) -> None:
+    v, Player = m.v, m.sorts.Player
+
+    @m.amend("begin_marshaling")
+    def _(a: Step, f: Term) -> None:
+        a.set(v.treasury, v.treasury - Sum(v.income[p] for p in Player))
+        for p in Player:
+            a.set(v.gold[p], v.gold[p] + v.income[p])
+            a.set(v.collected[p], True)
+
+
+@MUTANTS("pass_without_income", "the active player may pass the turn without collecting income (income read as "
+         "optional)")
+def _pass_without_income(m: Model) -> None:
+    v = m.v
+    m.drop_require("next_active", lambda: v.collected[v.active])

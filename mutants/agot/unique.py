@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+from typing import Callable
+
 from ruleproof.dsl import Model, Or, Step, Term
 from ruleproof.rule_mutants import RuleMutants
 
@@ -133,3 +135,57 @@ def _return_with_copy_dead(m: Model) -> None:
             host = (v.zone[u] == "play") & (v.controller[u] == p)
             a.set(v.zone[c], "dup", when=ok & host)
             a.set(v.under[c], u, when=ok & host)
+
+
+# ------------------------------------------------------------------ misreadings of Unique Cards / Duplicates (F15)
+# Each reads a rule wrongly rather than dropping a requirement; a property stated independently of the requirement
+# catches it (tests/agot/test_rules_unique.py).
+
+
+def _unique(m: Model, c: Term) -> bool:
+    st = m.statics
+    return bool(st.unique.value(str(st.title.value(c.name))))
+
+
+def _add_duplicate_action(m: Model, name: str, host: Callable[[Term, Term], Term]) -> None:
+    """A new way to marshal a player's card as a duplicate on another in-play copy ``u`` with ``host(p, u)``."""
+    v = m.v
+
+    @m.action(m.sorts.Player, m.sorts.Card, m.sorts.Card, name=name, describe="{p} marshals {c} as a duplicate on {u}",
+              where=lambda p, c, u: (c.name != u.name) & (_owner(m, c) == p.name) & _unique(m, c)
+              & (m.statics.title.value(c.name) == m.statics.title.value(u.name)))
+    def _(a: Step, p: Term, c: Term, u: Term) -> None:
+        a.require((v.zone[c] == "hand") & (v.zone[u] == "play") & host(p, u) & ~_dead_copy(m, p.name, c))
+        a.set(v.zone[c], "dup")
+        a.set(v.under[c], u)
+
+
+@MUTANTS("duplicate_on_opponents_copy", "a card marshalled while an opponent's copy of its unique title is in play "
+         "enters as a duplicate on that copy")
+def _duplicate_on_opponents_copy(m: Model) -> None:
+    v = m.v
+    _add_duplicate_action(m, "marshal_duplicate_on_opponent", lambda p, u: (v.owner[u] != p) & (v.controller[u] != p))
+
+
+@MUTANTS("duplicate_on_controlled_copy", "a duplicate may be placed on any copy its owner controls, an opponent's "
+         "copy taken under control included")
+def _duplicate_on_controlled_copy(m: Model) -> None:
+    v = m.v
+    _add_duplicate_action(m, "marshal_duplicate_on_controlled", lambda p, u: (v.owner[u] != p) & (v.controller[u] == p))
+
+
+@MUTANTS("second_copy_put_into_play", "the limit of one instance holds for marshalling only: an ability puts a "
+         "second copy of a player's unique card into play")
+def _second_copy_put_into_play(m: Model) -> None:
+    m.drop_require("put_into_play", lambda p, c: ~_has_in_play(m, p.name, c))
+
+
+@MUTANTS("only_controlled_copies_count", "only the copies a player controls count: the player marshals a copy while "
+         "an opponent controls another copy the player owns")
+def _only_controlled_copies_count(m: Model) -> None:
+    v = m.v
+
+    def controls(p: Term, c: Term) -> Term:
+        return Or(False, *((v.zone[d] == "play") & (v.controller[d] == p) for d in _others(m, c)))
+
+    m.replace_require("marshal", lambda p, c: ~_has_in_play(m, p.name, c), lambda p, c: ~controls(p, c))

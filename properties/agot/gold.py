@@ -111,13 +111,27 @@ def register(m: Model) -> None:
         ),
         cites=["3.3 Next player becomes active player", "Player Order"],
     )
+    m.invariant(
+        "in the marshaling phase every player who was active before the active player collected income "
+        "(strengthening)",
+        Implies(
+            v.phase == "marshaling",
+            ForAll(Player, lambda p: Implies(And(v.been_active[p], v.active != p), v.collected[p])),
+        ),
+        cites=["3.2 Active player collects income", "3.3 Next player becomes active player"],
+        doc="3.3 returns to 3.2 for each new active player: a player stops being the active player only after "
+        "step 3.2, where that player collected income.",
+    )
     m.action_property(
         "the marshaling phase ends only after every player has been active and collected income",
         "next_phase",
         lambda t: Implies(
-            v.phase == "marshaling", And(ForAll(Player, lambda p: v.been_active[p]), v.collected[v.active])
+            v.phase == "marshaling", ForAll(Player, lambda p: And(v.been_active[p], v.collected[p]))
         ),
-        cites=["3.3 Next player becomes active player", "3.4 Marshaling phase ends"],
+        cites=["3.2 Active player collects income", "3.3 Next player becomes active player",
+               "3.4 Marshaling phase ends"],
+        doc="Every player, not only the last active one, collected income: each became active in turn (3.3) and "
+        "collected income on becoming active (3.2).",
     )
     m.action_property(
         "the phases follow in order: marshaling, challenges, taxation",
@@ -187,11 +201,26 @@ def register(m: Model) -> None:
         cites=["Marshal", "Costs", "Treasury", "Modifiers"],
         doc="The cost after the pending cost modifier, never below zero, returned from the pool to the treasury.",
     )
-    m.action_property(
-        "marshalling happens only in the marshaling phase, by the active player, after collecting income",
-        "marshal",
-        lambda t, p, c: And(v.phase == "marshaling", v.active == p, v.collected[p]),
-        cites=["Marshal", "Active Player", "3.2 Active player collects income"],
+    def paid_into_play(t: Transition, c: Term) -> Term:
+        """``c`` goes from its owner's hand into play and its owner's gold pool pays for it."""
+        o = v.owner[c]
+        return And(v.zone[c] == "hand", t.post(v.zone[c]) == "play", t.post(v.gold[o]) < v.gold[o])
+
+    m.step_property(
+        "a card enters play paid for from its owner's pool only in the marshaling phase, while its owner is the "
+        "active player and has collected income",
+        lambda t: ForAll(
+            Card,
+            lambda c: Implies(
+                paid_into_play(t, c),
+                And(v.phase == "marshaling", v.active == v.owner[c], v.collected[v.owner[c]]),
+            ),
+        ),
+        cites=["Marshal", "Active Player", "Marshaling Phase", "3.2 Active player collects income"],
+        doc="Marshal: the active player marshals a card by paying its gold cost and placing it in his or her play "
+        "area, in the marshaling phase; 3.2: the active player collects income first. Stated over every step, "
+        "whatever action takes it: a card that enters play from hand with gold leaving its owner's pool was "
+        "marshalled (putting into play pays nothing), so the step happens only then.",
     )
     m.action_property(
         "a played event is paid for and placed in its owner's discard pile",

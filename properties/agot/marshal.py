@@ -10,7 +10,7 @@ rules in their own right that make the others provable by induction.
 
 from __future__ import annotations
 
-from ruleproof.dsl import And, Exists, ForAll, If, Implies, Model, Not, Or, Sum, Term
+from ruleproof.dsl import And, Exists, ForAll, If, Implies, Model, Not, Or, Sum, Term, Transition
 
 __all__ = ["register"]
 
@@ -156,32 +156,30 @@ def register(m: Model) -> None:
         doc="Income: gaining an amount of gold from the treasury equal to the gold value on the plot (the "
         "treasury cannot run out, so never less).",
     )
-    m.action_property(
-        "the turn passes only after the active player has collected income",
-        "next_active",
-        lambda t: ForAll(Player, lambda p: Implies(v.active == p, v.collected[p])),
-        cites=["3.2 Active player collects income", "3.3 Next player becomes active player"],
-    )
 
     # ------------------------------------------------------------------ marshal
-    m.action_property(
-        "marshalling happens only in the marshaling phase",
-        "marshal",
-        lambda t, p, c: v.phase == "marshaling",
-        cites=["Marshal", "Marshaling Phase"],
-    )
-    m.action_property(
-        "only the active player marshals, after collecting income",
-        "marshal",
-        lambda t, p, c: And(v.active == p, v.collected[p]),
-        cites=["Marshal", "Active Player", "3.2 Active player collects income"],
-    )
-    m.action_property(
-        "a card is marshalled only when its cost can be paid",
-        "marshal",
-        lambda t, p, c: v.gold[p] >= v.cost[c],
-        cites=["Costs", "Marshal"],
-        doc="Costs: if any part of a cost payment is prevented, the card remains unplayed in its owner's hand.",
+    def paid_into_play(t: Transition, c: Term) -> Term:
+        """``c`` goes from its owner's hand into play and its owner's gold pool pays for it."""
+        o = v.owner[c]
+        return And(v.zone[c] == "hand", t.post(v.zone[c]) == "play", t.post(v.gold[o]) < v.gold[o])
+
+    m.step_property(
+        "a card enters play paid for from its owner's pool only in the marshaling phase, while its owner is the "
+        "active player and has collected income",
+        lambda t: ForAll(
+            Card,
+            lambda c: Implies(
+                paid_into_play(t, c),
+                And(v.phase == "marshaling", v.active == v.owner[c], v.collected[v.owner[c]]),
+            ),
+        ),
+        cites=["Marshal", "Active Player", "Marshaling Phase", "3.2 Active player collects income"],
+        doc="Marshal: the active player marshals a card by paying its gold cost and placing it in his or her play "
+        "area, in the marshaling phase; 3.2: the active player collects income first. Stated over every step, "
+        "whatever action takes it: a card that enters play from hand with gold leaving its owner's pool was "
+        "marshalled (putting into play pays nothing), so the step happens only then. A cost that cannot be paid "
+        "is not paid in part: 'marshalling returns the card's cost' and 'no gold pool goes below zero' together "
+        "say the card entered play only with its whole cost paid (Costs).",
     )
     m.action_property(
         "marshalling returns the card's cost from the gold pool to the treasury",

@@ -257,12 +257,37 @@ def register(m: Model) -> None:
         doc="FAQ (1.3): each other copy a player owns and controls that would enter play does so as a duplicate; "
         "a copy owned or controlled by someone else blocks it altogether.",
     )
-    m.action_property(
-        "a duplicate is placed on a copy its owner owns and controls",
-        "marshal_duplicate",
-        lambda t, p, c, u: And(v.owner[u] == p, v.controller[u] == p, v.owner[c] == p, v.zone[u] == "play"),
-        cites=["Duplicates", "Ownership and Control"],
-        doc="FAQ (1.2): both the duplicate and the unique card must be owned and controlled by the player.",
+    def becomes_duplicate_on(t: Transition, d: Term) -> Term:
+        """``d`` enters play as a duplicate in this step, under an in-play copy of the same unique title whose owner
+        (``d``'s owner) owns and controls it."""
+        return Or(
+            False,
+            *(
+                And(
+                    t.post(v.under[d]) == u,
+                    v.zone[u] == "play",
+                    v.title[u] == v.title[d],
+                    v.owner[u] == v.owner[d],
+                    v.controller[u] == v.owner[d],
+                )
+                for u in other_cards(d)
+            ),
+        )
+
+    m.step_property(
+        "a card enters play as a duplicate only on an in-play copy of its unique title that its owner owns and "
+        "controls",
+        lambda t: ForAll(
+            Card,
+            lambda d: Implies(
+                And(v.zone[d] != "dup", t.post(v.zone[d]) == "dup"), And(unique_card(d), becomes_duplicate_on(t, d))
+            ),
+        ),
+        cites=["Duplicates", "Unique Cards", "Ownership and Control", "Put into Play"],
+        doc="Duplicates: a player may place a duplicate of a unique card he or she owns and controls; FAQ (1.2): both "
+        "the duplicate and the unique card must be owned and controlled by the player. Stated over every step, "
+        "whatever action takes it (marshalling, putting into play, an effect bringing a card back from the dead "
+        "pile), and over the card the duplicate lies under after the step.",
     )
     m.action_property(
         "a unique card is not put into play while a copy is in play or in the dead pile of its owner or new controller",
@@ -279,15 +304,6 @@ def register(m: Model) -> None:
         cites=["Put into Play", "Unique Cards", "Dead Pile"],
         doc="FAQ (1.3): a player cannot put into play a copy of an opponent's unique card if another copy owned "
         "by either player is in play or in its owner's dead pile.",
-    )
-    m.action_property(
-        "a duplicate put into play is placed on a copy its owner owns and controls",
-        "put_into_play_duplicate",
-        lambda t, p, c, u: And(v.owner[u] == p, v.controller[u] == p, v.owner[c] == p, v.zone[u] == "play"),
-        cites=["Put into Play", "Duplicates", "Ownership and Control"],
-        doc="Put into Play: an additional copy of a unique card a player already owns and controls, put into play "
-        "under his or her control, enters play as a duplicate; FAQ (1.2): both the duplicate and the unique card "
-        "must be owned and controlled by the player.",
     )
     m.action_property(
         "a duplicate is not put into play while a copy is in its owner's dead pile",

@@ -1158,6 +1158,8 @@ class Model:
             fam = name or fn.__name__
             if fam in self._families:
                 raise InputError(f"action '{fam}' is declared twice", loc)
+            if any(p.kind is PropKind.ACTION and not p.family for p in self._props):
+                raise InputError(f"action '{fam}' is declared after a step property: declare the actions first", loc)
             self._families[fam] = loc
             self._family_sorts[fam] = params
             pnames = fn.__code__.co_varnames[1 : 1 + len(params)]
@@ -1209,7 +1211,7 @@ class Model:
         """Ground ``family`` again with ``body``, in the place its actions had."""
         if family not in self._decls:
             raise _err(f"cannot edit unknown action '{family}'{_suggest(family, self._decls)}")
-        if any(p.family == family for p in self._props):
+        if any(p.kind is PropKind.ACTION and p.family in (family, "") for p in self._props):
             raise _err(f"action '{family}' is edited after a property over it was declared: edit the model first")
         decl = self._decls[family]
         decl.body = body
@@ -1376,6 +1378,24 @@ class Model:
             conds.append((a.label, t.expr))
         self._props.append(
             ir.Property(name, PropKind.ACTION, ir.TRUE, tuple(cites), doc, family=family, conds=tuple(conds),
+                        loc=user_loc())
+        )
+
+    def step_property(self, name: str, cond: Callable[[Transition], Operand], cites: Sequence[str] = (),
+                      doc: str = "") -> None:
+        """A pre/post property of every step of every action: ``cond(t)``.
+
+        For a rule about what a step does to the game (a card entering play, gold leaving a pool) whichever
+        action takes it: it does not name the action, so it also constrains an action a mutant adds or renames.
+        """
+        self._check_prop_name(name)
+        conds: list[tuple[str, Expr]] = []
+        for a in self._actions:
+            t = lift(cond(Transition(a)))
+            _need_bool(t, f"step property '{name}'")
+            conds.append((a.label, t.expr))
+        self._props.append(
+            ir.Property(name, PropKind.ACTION, ir.TRUE, tuple(cites), doc, family="", conds=tuple(conds),
                         loc=user_loc())
         )
 

@@ -16,7 +16,7 @@ from ruleproof.mutants import mutants_of
 from ruleproof.results import Result, Verdict
 
 __all__ = ["MODEL", "load", "full_check", "check", "assert_caught", "Concrete", "mutant_names", "ir_mutant_violates",
-           "drop_guard_label"]
+           "drop_guard_label", "rule_mutant_violates"]
 
 # RULEPROOF_AGOT_MODEL points the tests at another copy of the model (e.g. commit 3e7e81c's, to see that a
 # review-finding test fails there); by default the bundled model of this checkout.
@@ -58,6 +58,15 @@ def ir_mutant_violates(system: System, label: str, props: list[str], depth: int 
     (mut,) = [x for x in mutants_of(system) if x.label == label]
     rs = check_system(mut.system, "bmc", Options(depth=depth, rlimit=DEFAULT_RLIMIT, timeout=SAFETY), props)
     return [r.property for r in rs if r.verdict is Verdict.VIOLATED]
+
+
+def rule_mutant_violates(name: str, mutant: str, scenario: str = "small", depth: int = 6) -> set[str]:
+    """Every property (sanity targets aside) that rule mutant ``mutant`` of system ``name`` violates (BMC to
+    ``depth``): which properties catch a misreading, and that no other does."""
+    system = load(name, scenario, mutant=mutant)
+    props = [p.name for p in system.properties if p.kind.value != "reachable"]
+    rs = check_system(system, "bmc", Options(depth=depth, rlimit=DEFAULT_RLIMIT, timeout=SAFETY), props)
+    return {r.property for r in rs if r.verdict is Verdict.VIOLATED}
 
 
 def full_check(name: str, scenario: str = "default", coverage_depth: int = 4) -> list[Result]:

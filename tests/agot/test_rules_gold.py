@@ -8,11 +8,24 @@ model (``RULEPROOF_AGOT_MODEL=<3e7e81c checkout>/model/agot``) and failed there;
 from __future__ import annotations
 
 import pytest
-from agot_rules_helpers import Concrete, assert_caught, drop_guard_label, ir_mutant_violates, load, mutant_names
+from agot_rules_helpers import (
+    Concrete,
+    assert_caught,
+    drop_guard_label,
+    ir_mutant_violates,
+    load,
+    mutant_names,
+    rule_mutant_violates,
+)
 
 INCOME = "the active player collects income equal to the plot's gold value, once, from the treasury"
 ROTATION = "in the marshaling phase players become active one at a time in player order from the first player"
-MARSHAL_WHEN = "marshalling happens only in the marshaling phase, by the active player, after collecting income"
+MARSHAL_WHEN = ("a card enters play paid for from its owner's pool only in the marshaling phase, while its owner is "
+                "the active player and has collected income")
+ONLY_ACTIVE_COLLECTED = "only a player who has been active this phase has collected income (strengthening)"
+EARLIER_COLLECTED = ("in the marshaling phase every player who was active before the active player collected income "
+                     "(strengthening)")
+ENDS = "the marshaling phase ends only after every player has been active and collected income"
 PAID = "a marshalled card is in its owner's play area and its cost was paid exactly once"
 
 CAUGHT_BY = [
@@ -28,6 +41,10 @@ CAUGHT_BY = [
     ("short_income", INCOME),
     ("put_into_play_pays", "putting a card into play by an ability pays nothing"),
     ("no_cost_floor", PAID),
+    ("marshal_after_turn", MARSHAL_WHEN),
+    ("income_at_phase_start", ONLY_ACTIVE_COLLECTED),
+    ("pass_without_income", EARLIER_COLLECTED),
+    ("pass_without_income", ENDS),
 ]
 
 
@@ -35,7 +52,8 @@ def test_every_rule_mutant_has_a_catching_property():
     assert {m for m, _ in CAUGHT_BY} == mutant_names("gold")
 
 
-NEW = {"marshal_not_active", "marshal_before_income", "active_twice", "short_income"}
+NEW = {"marshal_not_active", "marshal_before_income", "active_twice", "short_income", "marshal_any_phase",
+       "marshal_after_turn", "income_at_phase_start", "pass_without_income"}
 
 
 @pytest.mark.parametrize(("mutant", "prop"), [x for x in CAUGHT_BY if x[0] in NEW])
@@ -133,3 +151,36 @@ def test_abilities_add_gold_to_a_pool_only_while_it_has_room():
     st = c.step("pay_ability(p1)", st, {"amount": 1})
     st = c.step("take_gold(c1)", st)  # spent gold made room
     assert st is not None and (c.get(st, "gold[p1]"), c.get(st, "tokens[c1]")) == (3, 0)
+
+
+# ------------------------------------------------------------------ review F12/F15: misreadings, not dropped guards
+MISREADINGS = [
+    ("marshal_after_turn", {MARSHAL_WHEN}),
+    ("income_at_phase_start", {ONLY_ACTIVE_COLLECTED,
+                               "a new marshaling phase starts with the chosen first player active",
+                               "taxation returns every player's unspent gold to the treasury"}),
+    ("pass_without_income", {EARLIER_COLLECTED, ENDS,
+                             "the turn passes to the next player in player order, after the active player collected "
+                             "income"}),
+]
+
+
+@pytest.mark.parametrize(("mutant", "props"), MISREADINGS)
+def test_review_f15_a_misreading_of_the_marshaling_phase_is_caught(mutant, props):
+    """F12/F15 (review): the property "marshalling happens only in the marshaling phase, by the active player, after
+    collecting income" was the guard of ``marshal`` restated, so it caught a dropped guard and nothing else.  It is
+    now stated over every step, on what the game shows (a card going from hand to play while gold leaves its
+    owner's pool), and the end of the phase asks that every player, not only the last active one, collected income.
+    Each rule mutant here misreads 3.2/3.3 (a player goes on marshaling after the turn passed; every player collects
+    income when the phase begins; income is optional), and these are all the properties that catch it: the step
+    property alone catches the first, so the test fails without it."""
+    assert rule_mutant_violates("gold", mutant, "small", depth=6) == props
+
+
+def test_review_f15_the_dropped_guards_of_marshal_are_caught_by_the_step_property():
+    """Each part of ``marshal``'s requirement ``phase == "marshaling", active == p, collected[p]`` dropped (the IR
+    mutants the guard-restating property used to catch) is caught by the property stated over every step."""
+    line = drop_guard_label("gold", "marshal", 'a.require(phase == "marshaling", active == p, collected[p])')
+    s = load("gold", "small")
+    for label in (line, line + " #2", line + " #3"):
+        assert MARSHAL_WHEN in ir_mutant_violates(s, label, [MARSHAL_WHEN], depth=6), label

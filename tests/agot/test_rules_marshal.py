@@ -8,7 +8,16 @@ it passes on this model.
 from __future__ import annotations
 
 import pytest
-from agot_rules_helpers import MODEL, Concrete, assert_caught, full_check, ir_mutant_violates, load, mutant_names
+from agot_rules_helpers import (
+    MODEL,
+    Concrete,
+    assert_caught,
+    full_check,
+    ir_mutant_violates,
+    load,
+    mutant_names,
+    rule_mutant_violates,
+)
 
 from ruleproof.cli_support import DEFAULT_RLIMIT
 from ruleproof.engines.common import Options
@@ -17,7 +26,12 @@ from ruleproof.results import Verdict
 
 ORDER = "in the marshaling phase players become active one at a time in player order from the first player"
 NEXT = "the turn passes to the next player in player order"
-ACTIVE = "only the active player marshals, after collecting income"
+ACTIVE = ("a card enters play paid for from its owner's pool only in the marshaling phase, while its owner is the "
+          "active player and has collected income")
+PAYS = "marshalling returns the card's cost from the gold pool to the treasury"
+ONLY_ACTIVE_COLLECTED = "only a player who has been active this phase has collected income (strengthening)"
+EARLIER_COLLECTED = ("in the marshaling phase every player who was active before the active player collected income "
+                     "(strengthening)")
 EVENT = "a played event is paid for and placed in its owner's discard pile, even when canceled"
 INCOME = "the active player collects income equal to the plot's gold value, once, from the treasury"
 
@@ -55,11 +69,15 @@ def test_melee_marshal_properties_are_proved():
 @pytest.mark.parametrize(
     ("mutant", "prop", "scenario"),
     [
-        ("marshal_any_phase", "marshalling happens only in the marshaling phase", "small"),
+        ("marshal_any_phase", ACTIVE, "small"),
         ("marshal_not_active", ACTIVE, "small"),
         ("marshal_before_income", ACTIVE, "small"),
-        ("marshal_free", "marshalling returns the card's cost from the gold pool to the treasury", "small"),
-        ("overspend", "a card is marshalled only when its cost can be paid", "small"),
+        ("marshal_free", PAYS, "small"),
+        ("overspend", PAYS, "small"),
+        ("marshal_after_turn", ACTIVE, "small"),
+        ("first_player_pays", PAYS, "small"),
+        ("income_at_phase_start", ONLY_ACTIVE_COLLECTED, "small"),
+        ("pass_without_income", EARLIER_COLLECTED, "small"),
         ("put_into_play_pays", "putting a card into play by an ability pays nothing", "small"),
         ("put_counts_as_marshal", "a card put into play is not marshalled", "small"),
         ("marshal_events", "event cards never enter play", "small"),
@@ -88,7 +106,8 @@ def test_every_rule_mutant_has_a_catching_property():
         "marshal_any_phase", "marshal_not_active", "marshal_before_income", "marshal_free", "overspend",
         "put_into_play_pays", "put_counts_as_marshal", "marshal_events", "event_into_play", "cancel_refunds",
         "start_not_first", "skip_player", "counter_clockwise", "end_early", "collect_twice", "short_income",
-        "restart_marshaling", "keep_unspent_gold",
+        "restart_marshaling", "keep_unspent_gold", "marshal_after_turn", "first_player_pays", "income_at_phase_start",
+        "pass_without_income",
     }
     assert caught == mutant_names("marshal")
 
@@ -277,3 +296,39 @@ def test_a_turn_passing_outside_the_marshaling_phase_is_proved_equivalent(scenar
     (mutant,) = [x for x in mutants_of(rules) if x.label == label]
     j = equivalence(rules, mutant.system, opts, (TURN_UNDER_WAY,), ())
     assert j.status == "equivalent", (j.status, j.reason)
+
+
+# ------------------------------------------------------------------ review F15: misreadings, not dropped guards
+MISREADINGS = [
+    ("marshal_after_turn", {ACTIVE}),
+    ("first_player_pays", {PAYS}),
+    ("income_at_phase_start", {ONLY_ACTIVE_COLLECTED}),
+    ("pass_without_income", {EARLIER_COLLECTED, "the marshaling phase ends in the marshaling phase, once every player "
+                             "collected income, and the challenges phase follows"}),
+]
+
+
+@pytest.mark.parametrize(("mutant", "props"), MISREADINGS)
+def test_review_f15_a_misreading_of_marshaling_is_caught(mutant, props):
+    """F15 (review): the phase, active player, income and cost properties of ``marshal`` were its guard restated,
+    one property per condition (and "the turn passes only after the active player has collected income" was
+    ``next_active``'s).  They are replaced by a property over every step, on what the game shows (a card going
+    from hand to play while gold leaves its owner's pool happens only in the marshaling phase, while the owner is
+    the active player and has collected income), the payment property and the rotation invariants.  Each rule
+    mutant here misreads Marshal or 3.2/3.3 (a player goes on marshaling after the turn passed; the first player
+    pays for every card; every player collects income when the phase begins; income is optional); these are all
+    the properties that catch it, so each test fails without its property."""
+    assert rule_mutant_violates("marshal", mutant, "small", depth=6) == props
+
+
+@pytest.mark.parametrize(("family", "require", "part", "prop"), [
+    ("marshal", 'a.require(phase == "marshaling", active == p, collected[p])', "", ACTIVE),
+    ("marshal", 'a.require(phase == "marshaling", active == p, collected[p])', "#2", ACTIVE),
+    ("marshal", 'a.require(phase == "marshaling", active == p, collected[p])', "#3", ACTIVE),
+    ("marshal", "a.require(gold[p] >= cost[c])", "", "no gold pool or treasury goes below zero"),
+    ("next_active", INCOME_CHECK, "part 2 of 2", EARLIER_COLLECTED),
+])
+def test_review_f15_a_dropped_guard_is_caught_without_its_restatement(family, require, part, prop):
+    """The IR mutants that the removed guard restatements caught are caught by the properties above."""
+    label = _guard(family, require, "" if part.startswith("#") else part) + (f" {part}" if part.startswith("#") else "")
+    assert prop in ir_mutant_violates(load("marshal", "small"), label, [prop], depth=6)

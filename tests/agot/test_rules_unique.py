@@ -17,6 +17,7 @@ from agot_rules_helpers import (
     ir_mutant_violates,
     load,
     mutant_names,
+    rule_mutant_violates,
 )
 
 from ruleproof.cli_support import DEFAULT_RLIMIT
@@ -29,6 +30,8 @@ DUP_UNDER = "a duplicate lies under an in-play copy of the same unique title tha
 EXCEPTION = "an effect can bring the only copy of a unique card in a dead pile back into play"
 NOT_ONE_OF_TWO = "an effect cannot bring a unique card back from a dead pile that holds another copy"
 LEAVE = "a card that would leave play leaves it with its duplicates, unless one duplicate is discarded to save it"
+DUP_ENTERS = ("a card enters play as a duplicate only on an in-play copy of its unique title that its owner owns and "
+              "controls")
 
 
 @pytest.fixture(scope="module")
@@ -78,6 +81,12 @@ CAUGHT_BY = [
     ("dups_survive_kill", LEAVE),
     ("no_dead_exception", EXCEPTION),
     ("return_with_copy_dead", NOT_ONE_OF_TWO),
+    ("duplicate_on_opponents_copy", DUP_ENTERS),
+    ("duplicate_on_opponents_copy", DUP_UNDER),
+    ("duplicate_on_controlled_copy", DUP_ENTERS),
+    ("duplicate_on_controlled_copy", DUP_UNDER),
+    ("second_copy_put_into_play", ONE),
+    ("only_controlled_copies_count", ONE),
 ]
 
 
@@ -306,7 +315,7 @@ GUARDS = [
     ("put_into_play_duplicate", "a.require(((zone[c] == \"hand\") | (zone[c] == \"discard\")) & (zone[u] == \"play\")"
      " & (controller[u] == p))", 1, "a card put into play as a duplicate comes from an out of play area"),
     ("put_into_play_duplicate", "a.require(((zone[c] == \"hand\") | (zone[c] == \"discard\")) & (zone[u] == \"play\")"
-     " & (controller[u] == p))", 3, "a duplicate put into play is placed on a copy its owner owns and controls"),
+     " & (controller[u] == p))", 3, DUP_ENTERS),
     ("return_from_dead", "a.require(zone[c] == \"dead\")", None,
      "a card brought back from the dead pile comes from its owner's dead pile"),
     ("take_control", "a.require((zone[c] == \"play\") & (controller[c] != p))", 2,
@@ -335,3 +344,43 @@ def test_a_step_the_rules_do_not_allow_is_caught(family, require, part, prop):
         label += f" (part {part} of {3 if family == 'put_into_play_duplicate' else 2})"
     assert ir_mutant_violates(load("unique", "small"), label, [prop], depth=4) == [prop]
     assert check(load("unique", "small"), prop, depth=4).verdict is not Verdict.VIOLATED
+
+
+# ------------------------------------------------------------------ review F15: misreadings, not dropped guards
+MISREADINGS = [
+    ("duplicate_on_opponents_copy", {DUP_ENTERS, DUP_UNDER}),
+    ("duplicate_on_controlled_copy", {DUP_ENTERS, DUP_UNDER}),
+    ("second_copy_put_into_play", {ONE}),
+    ("only_controlled_copies_count", {ONE}),
+]
+
+
+@pytest.mark.parametrize(("mutant", "props"), MISREADINGS)
+def test_review_f15_a_misreading_of_unique_cards_is_caught(mutant, props):
+    """F15 (review): "a duplicate is placed on a copy its owner owns and controls" (and its put-into-play twin) were
+    the requirements of ``marshal_duplicate`` and ``put_into_play_duplicate`` restated.  They are replaced by one
+    property over every step, on where the card goes (a card that becomes a duplicate lies under an in-play copy of
+    its unique title that its owner owns and controls), whatever action puts it there.  Each rule mutant here
+    misreads Unique Cards / Duplicates / FAQ (1.2), (1.3) rather than dropping a requirement (a card marshalled
+    while an opponent's copy is in play becomes a duplicate on it; a duplicate on a copy the player controls but
+    does not own; the one-instance limit read as a limit on marshalling only; only controlled copies counted): these
+    are all the properties (sanity targets aside) that catch it, each stated independently of the requirement."""
+    assert rule_mutant_violates("unique", mutant, "small", depth=4) == props
+
+
+@pytest.mark.parametrize("family", ["marshal_duplicate", "put_into_play_duplicate"])
+def test_review_f15_a_duplicate_on_a_copy_taken_away_is_caught_only_by_the_step_property(family):
+    """FAQ (1.2): the duplicate and the unique card must both be owned and controlled by the player.  Dropping
+    ``controller[u] == p`` (a duplicate on a copy the player owns while an opponent controls it) breaks no
+    state invariant (the duplicate still lies under a copy its owner owns); only the step property sees it.
+    Without that property this IR mutant survives every other property (the test fails)."""
+    s = load("unique", "small")
+    props = [p.name for p in s.properties if p.kind.value != "reachable"]
+    require = {
+        "marshal_duplicate": 'a.require((zone[c] == "hand") & (zone[u] == "play") & (controller[u] == p) & '
+                             "~dead_copy(p.name, c))",
+        "put_into_play_duplicate": 'a.require(((zone[c] == "hand") | (zone[c] == "discard")) & (zone[u] == "play") '
+                                   "& (controller[u] == p))",
+    }[family]
+    label = _guard_label(family, require) + f" (part 3 of {4 if family == 'marshal_duplicate' else 3})"
+    assert ir_mutant_violates(s, label, props, depth=4) == [DUP_ENTERS]

@@ -43,7 +43,8 @@ MUTANTS = {
     "marshal_events": "event cards are never in play",
     "double_pay": "a marshalled card is in its owner's play area and its cost was paid exactly once",
     "marshal_any_phase": (
-        "marshalling happens only in the marshaling phase, by the active player, after collecting income"
+        "a card enters play paid for from its owner's pool only in the marshaling phase, while its owner is the "
+        "active player and has collected income"
     ),
     "put_into_play_pays": "putting a card into play by an ability pays nothing",
     "no_cost_floor": "a marshalled card is in its owner's play area and its cost was paid exactly once",

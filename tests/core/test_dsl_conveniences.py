@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from ruleproof.dsl import Bool, Int, Model, Step
+from ruleproof.dsl import And, Bool, Implies, Int, Model, Step
 from ruleproof.errors import InputError
 from ruleproof.evaluator import Evaluator
 
@@ -127,3 +127,61 @@ def test_each_cell_of_an_array_can_be_observable_under_its_own_condition() -> No
     assert note.observable and note.shown == ir.Var("busy[a]", ir.BoolT())  # no longer bookkeeping
     with pytest.raises(InputError, match="did you mean 'count'"):
         m.observable_where("cont", lambda k: busy[k])
+
+
+def _market(spend_two: bool = False) -> Model:
+    """Two actions that take gold from a pool: buying (1 gold for a card) and a fee (1 gold, no card)."""
+    m = Model("market")
+    gold = m.var("gold", Int(0, 5), init=3)
+    cards = m.var("cards", Int(0, 5), init=0)
+    shop_open = m.var("shop_open", Bool, init=False)
+
+    @m.action(describe="the shop opens")
+    def open_shop(a: Step) -> None:
+        a.set(shop_open, True)
+
+    @m.action(describe="buy a card")
+    def buy(a: Step) -> None:
+        a.require(shop_open, gold >= 2, cards < 5)
+        a.set(gold, gold - (2 if spend_two else 1))
+        a.set(cards, cards + 1)
+
+    @m.action(describe="a card arrives by post")
+    def gift(a: Step) -> None:
+        a.require(cards < 5)
+        a.set(cards, cards + 1)
+
+    return m
+
+
+def test_a_step_property_constrains_every_step_whatever_the_action() -> None:
+    """``m.step_property``: one pre/post condition over every ground action, not one named family."""
+    from ruleproof.engines.common import Options
+    from ruleproof.engines.runner import check_property
+    from ruleproof.results import Verdict
+
+    def checked(m: Model) -> Verdict:
+        v = m.v
+        name = "a card gained for gold is bought while the shop is open"
+        m.step_property(name, lambda t: Implies(And(t.post(v.cards) > v.cards, t.post(v.gold) < v.gold), v.shop_open))
+        s = m.finish()
+        p = s.prop(name)
+        assert p.family == "" and {label for label, _ in p.conds} == {a.label for a in s.actions}
+        return check_property(s, p, "bmc", Options(depth=4)).verdict
+
+    assert checked(_market()) is Verdict.HOLDS_TO_DEPTH
+    broken = _market()
+    broken.drop_require("buy", lambda: broken.v.shop_open)
+    assert checked(broken) is Verdict.VIOLATED
+
+
+def test_no_action_is_added_or_edited_after_a_step_property() -> None:
+    m = _market()
+    m.step_property("gold never grows", lambda t: t.post(m.v.gold) <= m.v.gold)
+    with pytest.raises(InputError, match="edited after a property"):
+        m.drop_require("buy", lambda: m.v.shop_open)
+    with pytest.raises(InputError, match="declared after a step property"):
+
+        @m.action(describe="a late action")
+        def late(a: Step) -> None:
+            a.set(m.v.gold, 0)
