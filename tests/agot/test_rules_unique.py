@@ -348,10 +348,14 @@ def test_a_step_the_rules_do_not_allow_is_caught(family, require, part, prop):
 
 # ------------------------------------------------------------------ review F15: misreadings, not dropped guards
 MISREADINGS = [
-    ("duplicate_on_opponents_copy", {DUP_ENTERS, DUP_UNDER}),
-    ("duplicate_on_controlled_copy", {DUP_ENTERS, DUP_UNDER}),
-    ("second_copy_put_into_play", {ONE}),
-    ("only_controlled_copies_count", {ONE}),
+    # the duplicate's host leaving play does not discard a duplicate its owner does not own (Leaves Play)
+    ("duplicate_on_opponents_copy", {DUP_ENTERS, DUP_UNDER, LEAVE}),
+    ("duplicate_on_controlled_copy", {DUP_ENTERS, DUP_UNDER, LEAVE}),
+    ("second_copy_put_into_play", {ONE, "a unique card is not put into play while a copy is in play or in the dead "
+                                   "pile of its owner or new controller",
+                                   "outcomes are determined (no two rules set one value differently at once)"}),
+    ("only_controlled_copies_count", {ONE, "a copy of a unique card its owner has in play is marshalled only as a "
+                                      "duplicate"}),
 ]
 
 
@@ -364,7 +368,10 @@ def test_review_f15_a_misreading_of_unique_cards_is_caught(mutant, props):
     misreads Unique Cards / Duplicates / FAQ (1.2), (1.3) rather than dropping a requirement (a card marshalled
     while an opponent's copy is in play becomes a duplicate on it; a duplicate on a copy the player controls but
     does not own; the one-instance limit read as a limit on marshalling only; only controlled copies counted): these
-    are all the properties (sanity targets aside) that catch it, each stated independently of the requirement."""
+    are all the properties (sanity targets aside) that catch it.  For the first two, the step property and the state
+    invariants on duplicates; for the last two, besides the guard restatements kept for ``put_into_play`` and
+    ``marshal``, the invariant "each player owns or controls at most one instance", stated over every card in play
+    and independent of any requirement."""
     assert rule_mutant_violates("unique", mutant, "small", depth=4) == props
 
 
