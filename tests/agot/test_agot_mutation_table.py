@@ -33,3 +33,15 @@ def test_the_timing_row_is_the_measured_one() -> None:
     report = json.loads(out.getvalue())
     assert {c: report[c] for c in COLUMNS} == rows["timing"]
     assert report["survived"] == 0 and report["unknown"] == 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["gold", "marshal", "unique"])
+def test_the_rows_total_is_the_number_of_mutants_planned_now(name: str) -> None:
+    """A row measured before a rule mutant was added (or a requirement of the model changed) would count other
+    mutants: the total the README shows is what ``ruleproof mutants`` plans now (listed, not judged)."""
+    from ruleproof.engines.common import Options
+    from ruleproof.scale.mutants import plan_mutants
+
+    plan = plan_mutants(ROOT / "model" / "agot" / f"{name}.py", Options())
+    assert len(plan.units) == readme_rows()[name]["total"]
