@@ -55,12 +55,19 @@ a player never initiates a challenge against the bearer of the title theirs
 supports (Supports), and the challenge winner, attacker or defender, gains 1
 power for winning against the bearer of a rival title, once per rival opponent
 per round (4.2.3, Rivals).  ``rivals`` is bookkeeping (not shown by the game):
-the rivals bonuses each player gained against each opponent this round.  Not
-modelled: the titles' STR bonuses (the Crown Regent's +2 for dominance, +1 in
-a challenge of the title's type), the Crown Regent's redirect, and the other
-printed abilities (Master of Coin's income, Master of Laws' draw and reserve,
-the Hand's extra power challenge, the Master of Whispers' intrigue claim and
-the Master of Ships' claim raise).
+the rivals bonuses each player gained against each opponent this round.  The
+titles' STR bonuses (Title Cards, review F9; ``TITLE_STR``): the Hand of the
+King, the Master of Ships and the Master of Whispers add 1 STR to their
+bearer's total in a power, military or intrigue challenge in which the bearer
+controls a participating character (4.2.2), and the Crown Regent adds 2 STR to
+its bearer's total for dominance (5.2).  A bonus can give a defending side with
+only STR 0 defenders a non-zero total; the unopposed bonus is modelled in
+``unopposed.py`` (two players, no titles), not here.  Not modelled: the Crown
+Regent's redirect (the Redirect rule's choice of a new defender, with its own
+supports and claim consequences), and the other printed abilities (Master of
+Coin's income, Master of Laws' draw and reserve, the Hand's extra power
+challenge, the Master of Whispers' intrigue claim and the Master of Ships'
+claim raise).
 
 Who has been the active player this phase is game state: the
 players from the first player, in player order, to the active player.
@@ -74,7 +81,7 @@ from __future__ import annotations
 
 from ruleproof.dsl import And, Bool, If, InitValue, Int, Model, OneOf, Or, Range, Step, Sum, Term, lift
 
-__all__ = ["SCENARIOS", "CHECKED", "PHASES", "CHALLENGES", "TITLES", "build"]
+__all__ = ["SCENARIOS", "CHECKED", "PHASES", "CHALLENGES", "TITLES", "TITLE_STR", "build"]
 
 #: The six melee title cards of the Core Set (codes 01206 to 01211; their text is in the vendored card pool,
 #: ``src/ruleproof/data/agot-cards/packs/Core.json``): the title each one supports and its rival titles.  The Rules
@@ -86,6 +93,15 @@ TITLES: dict[str, tuple[str | None, tuple[str, ...]]] = {
     "master_of_laws": ("master_of_coin", ("master_of_whispers", "master_of_ships")),
     "master_of_ships": ("master_of_whispers", ("master_of_laws", "hand_of_the_king")),
     "master_of_whispers": ("hand_of_the_king", ("master_of_laws", "master_of_coin")),
+}
+
+#: The titles' STR bonuses (Title Cards, Title Pool; the cards' "+1 STR [power]" ... "+2 STR for Dominance"): the
+#: challenge type in which a title adds 1 STR to its bearer's total, or ``"dominance"`` (the Crown Regent: 2 STR).
+TITLE_STR: dict[str, tuple[str, int]] = {
+    "hand_of_the_king": ("power", 1),
+    "master_of_ships": ("military", 1),
+    "master_of_whispers": ("intrigue", 1),
+    "crown_regent": ("dominance", 2),
 }
 
 SCENARIOS = {
@@ -266,6 +282,13 @@ def build(
                 else:
                     m.init_constraint((rivals[q, r] == 0) | (after_challenges & rival[title[q], title[r]]))
 
+    def title_str(p: Term) -> Term:
+        """In a melee game, the STR ``p``'s title adds to their total in the challenge under way: 1 in a challenge of
+        the title's type in which ``p`` controls a participating character (Title Cards); otherwise 0."""
+        takes_part = Or(*(attacking[c] | defending[c] for c in Char if owner.value(c.name) == p.name))
+        return Sum(If(takes_part & (title[p] == ti) & (ctype == kind), plus, 0)
+                   for ti, (kind, plus) in TITLE_STR.items() if kind in CHALLENGES)
+
     def become_active(a: Step, p: Term, when: Term, collect: Term) -> None:
         """When ``when`` holds, ``p`` becomes the active player (collecting income when ``collect`` holds)."""
         a.set(active, p, when=when)
@@ -340,6 +363,9 @@ def build(
         # 5.2 determine dominance
         total = {q.name: Sum(If(in_play[c] & ~knelt[c], strength[c], 0) for c in Char if owner.value(c.name) == q.name)
                  + gold[q] for q in Player}
+        if melee:  # the Crown Regent's bonus for dominance (Title Cards)
+            regent, plus = "crown_regent", TITLE_STR["crown_regent"][1]
+            total = {q.name: total[q.name] + If(title[q] == regent, plus, 0) for q in Player}
         for q in Player:
             others = [total[r.name] for r in Player if r.name != q.name]
             a.set(dominance[q], And(*(total[q.name] > o for o in others)), when=phase == "challenges")
@@ -430,6 +456,9 @@ def build(
         a.require(stage == "defend")
         att = Sum(If(attacking[c], strength[c], 0) for c in Char)
         dfn = Sum(If(defending[c], strength[c], 0) for c in Char)
+        if melee:  # the titles' STR bonuses
+            att = att + Sum(If(attacker == p, title_str(p), 0) for p in Player)
+            dfn = dfn + Sum(If(defender == p, title_str(p), 0) for p in Player)
         att_wins = (att >= dfn) & (att >= 1)
         def_wins = (dfn > att) & (dfn >= 1)
         a.set(outcome, If(att_wins, Outcome.attacker, If(def_wins, Outcome.defender, Outcome.nobody)))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ruleproof.dsl import And, If, Model, Or, Step, Sum, Term
+from ruleproof.dsl import And, If, Model, Or, Step, Sum, Term, lift
 from ruleproof.rule_mutants import RuleMutants
 
 MUTANTS = RuleMutants()
@@ -277,15 +277,89 @@ def _joust_titles(m: Model) -> None:
                 a.set(v.title[q], t)
 
 
+_TITLE_STR = {"hand_of_the_king": "power", "master_of_ships": "military", "master_of_whispers": "intrigue"}
+
+
+def _totals(m: Model, ignored: bool = False, any_type: bool = False, no_part: bool = False,
+            regent: bool = False) -> tuple[Term, Term]:
+    """The sides' STR totals in a melee challenge with the titles' STR bonuses, or with them broken: ``ignored``,
+    counted in any challenge type (``any_type``), without a participating character (``no_part``), or with the
+    Crown Regent's 2 STR added to challenges too (``regent``)."""
+    v, Player, Char = m.v, m.sorts.Player, m.sorts.Char
+    att: Term = Sum(If(v.attacking[c], v.strength[c], 0) for c in Char)
+    dfn: Term = Sum(If(v.defending[c], v.strength[c], 0) for c in Char)
+    if ignored:
+        return att, dfn
+
+    def bonus(p: Term) -> Term:
+        takes_part = Or(*(v.attacking[c] | v.defending[c] for c in Char if m.statics.owner.value(c.name) == p.name))
+        out: Term = Sum(If((v.title[p] == ti) & (lift(True) if any_type else v.ctype == ty), 1, 0)
+                        for ti, ty in _TITLE_STR.items())
+        if regent:
+            out = out + If(v.title[p] == "crown_regent", 2, 0)
+        return out if no_part else If(takes_part, out, 0)
+
+    return (att + Sum(If(v.attacker == p, bonus(p), 0) for p in Player),
+            dfn + Sum(If(v.defender == p, bonus(p), 0) for p in Player))
+
+
+def _winner(m: Model, **broken: bool) -> None:
+    """The challenge winner decided with the titles' STR bonuses broken (see ``_totals``)."""
+    v, Outcome = m.v, m.sorts.Outcome
+
+    @m.amend("resolve_challenge")
+    def _(a: Step) -> None:
+        att, dfn = _totals(m, **broken)
+        att_wins, def_wins = (att >= dfn) & (att >= 1), (dfn > att) & (dfn >= 1)
+        a.set(v.outcome, If(att_wins, Outcome.attacker, If(def_wins, Outcome.defender, Outcome.nobody)))
+
+
+@MUTANTS("title_str_ignored", "(melee) the titles' STR bonuses are not counted in a challenge")
+def _title_str_ignored(m: Model) -> None:
+    if _melee(m):
+        _winner(m, ignored=True)
+
+
+@MUTANTS("title_str_any_type", "(melee) a title's 1 STR bonus counts in every challenge type, not only its own")
+def _title_str_any_type(m: Model) -> None:
+    if _melee(m):
+        _winner(m, any_type=True)
+
+
+@MUTANTS("title_str_not_participating",
+         "(melee) a title's STR bonus counts even when its bearer controls no participating character")
+def _title_str_not_participating(m: Model) -> None:
+    if _melee(m):
+        _winner(m, no_part=True)
+
+
+@MUTANTS("regent_in_challenges", "(melee) the Crown Regent's 2 STR count in its bearer's challenges too")
+def _regent_in_challenges(m: Model) -> None:
+    if _melee(m):
+        _winner(m, regent=True)
+
+
+@MUTANTS("regent_missing", "(melee) the Crown Regent's 2 STR are not counted for dominance")
+def _regent_missing(m: Model) -> None:
+    v, Player, Char = m.v, m.sorts.Player, m.sorts.Char
+    if _melee(m):
+        @m.amend("next_phase")
+        def _(a: Step) -> None:
+            total = {q.name: Sum(If(v.in_play[c] & ~v.knelt[c] & (v.owner[c] == q), v.strength[c], 0) for c in Char)
+                     + v.gold[q] for q in Player}
+            for q in Player:
+                wins = And(*(total[q.name] > total[r.name] for r in Player if r.name != q.name))
+                a.set(v.dominance[q], wins, when=v.phase == "challenges")
+
+
 def _rivals_bonus(m: Model, any_title: bool = False, twice: bool = False, attacker_only: bool = False) -> None:
     """The rivals bonus (4.2.3) broken: for any title, again against the same opponent, or for an attacker only."""
-    v, Player, Char = m.v, m.sorts.Player, m.sorts.Char
+    v, Player = m.v, m.sorts.Player
     cap = m.params["max_value"]
 
     @m.amend("resolve_challenge")
     def _(a: Step) -> None:
-        att = Sum(If(v.attacking[c], v.strength[c], 0) for c in Char)
-        dfn = Sum(If(v.defending[c], v.strength[c], 0) for c in Char)
+        att, dfn = _totals(m)
         att_wins, def_wins = (att >= dfn) & (att >= 1), (dfn > att) & (dfn >= 1)
         for p in Player:
             gains = []

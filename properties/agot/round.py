@@ -13,7 +13,7 @@ from typing import Callable
 
 from ruleproof.dsl import And, ForAll, If, Implies, Model, Not, Or, Sum, Term, Transition
 
-__all__ = ["register", "APPENDIX_ORDER", "TITLE_SUPPORTS", "TITLE_RIVALS"]
+__all__ = ["register", "APPENDIX_ORDER", "TITLE_SUPPORTS", "TITLE_RIVALS", "TITLE_CHALLENGE_STR", "REGENT_STR"]
 
 #: The phases of a round as Appendix I lists them (1. Plot phase ... 7. Taxation phase).
 APPENDIX_ORDER = ("plot", "draw", "marshaling", "challenges", "dominance", "standing", "taxation")
@@ -34,6 +34,42 @@ TITLE_RIVALS = {
     "master_of_coin": ("hand_of_the_king", "master_of_whispers"),
     "master_of_laws": ("master_of_whispers", "master_of_ships"),
 }
+#: Title Cards, Title Pool: "The Hand of the King contributes 1 additional STR to its bearer's total during any [power]
+#: challenge in which he or she controls a participating character" (the Master of Ships: [military]; the Master of
+#: Whispers: [intrigue]); "The Crown Regent contributes 2 additional STR to its bearer's total for dominance."
+TITLE_CHALLENGE_STR = {"hand_of_the_king": "power", "master_of_ships": "military", "master_of_whispers": "intrigue"}
+REGENT_STR = 2
+
+
+def side_totals(m: Model) -> tuple[Term, Term]:
+    """The attacking and defending players' STR totals in the challenge under way (4.2.2): their participating
+    characters' STR and, in a melee game, 1 STR for a player whose title names the challenge's type and who controls a
+    participating character (Title Cards)."""
+    v, Player, Char = m.v, m.sorts.Player, m.sorts.Char
+    att: Term = Sum(If(v.attacking[c], v.strength[c], 0) for c in Char)
+    dfn: Term = Sum(If(v.defending[c], v.strength[c], 0) for c in Char)
+    if len(list(Player)) < 3:
+        return att, dfn
+
+    def bonus(p: Term) -> Term:
+        takes_part = Or(*(Or(v.attacking[c], v.defending[c]) for c in Char
+                          if m.statics.owner.value(c.name) == p.name))
+        typed = Or(*(And(v.title[p] == ti, v.ctype == ty) for ti, ty in TITLE_CHALLENGE_STR.items()))
+        return If(And(takes_part, typed), 1, 0)
+
+    att = att + Sum(If(v.attacker == p, bonus(p), 0) for p in Player)
+    dfn = dfn + Sum(If(v.defender == p, bonus(p), 0) for p in Player)
+    return att, dfn
+
+
+def challenge_winner(m: Model, att: Term, dfn: Term) -> Term:
+    """The challenge's winner for the sides' STR totals ``att`` and ``dfn`` (Winning a Challenge): a side needs a
+    participating character and STR 1 or more; a tie goes to the attacker."""
+    v, Char, Outcome = m.v, m.sorts.Char, m.sorts.Outcome
+    att_chars = Or(*(v.attacking[c] for c in Char))
+    def_chars = Or(*(v.defending[c] for c in Char))
+    return If(And(att_chars, att >= 1, att >= dfn), Outcome.attacker,
+              If(And(def_chars, dfn >= 1, dfn > att), Outcome.defender, Outcome.nobody))
 
 
 def register(m: Model) -> None:
@@ -383,16 +419,22 @@ def register(m: Model) -> None:
         cites=["4.2.1 Defending player declares defenders", "Defender, Defending Character, Defending Player"],
     )
 
-    def winner(t: Transition) -> Term:
-        att = Sum(If(v.attacking[c], v.strength[c], 0) for c in Char)
-        dfn = Sum(If(v.defending[c], v.strength[c], 0) for c in Char)
-        att_chars = Or(*(v.attacking[c] for c in Char))
-        def_chars = Or(*(v.defending[c] for c in Char))
-        expected = If(
-            And(att_chars, att >= 1, att >= dfn),
-            s.Outcome.attacker,
-            If(And(def_chars, dfn >= 1, dfn > att), s.Outcome.defender, s.Outcome.nobody),
+    if n >= 3:
+        # a title's bonus goes to a side by who controls the participating characters: state it (the joust's
+        # properties do not need it)
+        m.invariant(
+            "a challenge is between two players, each side's participating characters its own player's "
+            "(strengthening)",
+            And(Implies(v.stage != "none", v.attacker != v.defender),
+                ForAll(Char, lambda c: And(*(And(Implies(v.attacking[c], And(v.stage != "none", v.attacker == p)),
+                                                 Implies(v.defending[c], And(v.stage == "defend", v.defender == p)))
+                                             for p in seats if controls(p, c))))),
+            cites=["4.2 Active player may initiate a challenge", "4.2.1 Defending player declares defenders",
+                   "Participating"],
         )
+
+    def winner(t: Transition) -> Term:
+        expected = challenge_winner(m, *side_totals(m))
         ends = ForAll(Char, lambda c: And(Not(t.post(v.attacking[c])), Not(t.post(v.defending[c]))))
         return And(v.stage == "defend", t.post(v.outcome) == expected, ends, t.post(v.stage) == "none")
 
@@ -400,7 +442,12 @@ def register(m: Model) -> None:
         "the challenge is won by the side with the higher STR, ties to the attacker",
         "resolve_challenge",
         winner,
-        cites=["Winning a Challenge", "4.2.2 Compare STR to determine challenge winner", "4.2.6 Challenge ends"],
+        cites=["Winning a Challenge", "4.2.2 Compare STR to determine challenge winner", "4.2.6 Challenge ends"]
+        + (["Title Cards, Title Pool (Melee game only)"] if n >= 3 else []),
+        doc="Each side counts its participating characters' STR; a side needs STR 1 or more to win."
+        + (" In a melee game the Hand of the King, Master of Ships and Master of Whispers add 1 STR to their "
+           "bearer's total in a power, military or intrigue challenge in which the bearer controls a participating "
+           "character." if n >= 3 else ""),
     )
     m.invariant(
         "only characters of the attacking and defending players participate (strengthening)",
@@ -431,7 +478,8 @@ def register(m: Model) -> None:
     def dominance(t: Transition) -> Term:
         def total(p: Term) -> Term:
             standing = Sum(If(And(v.in_play[c], Not(v.knelt[c])), v.strength[c], 0) for c in Char if controls(p, c))
-            return standing + v.gold[p]
+            regent = If(v.title[p] == "crown_regent", REGENT_STR, 0) if n >= 3 else 0  # Title Cards
+            return standing + v.gold[p] + regent
 
         return Implies(
             t.post(v.phase) == "dominance",
@@ -443,8 +491,10 @@ def register(m: Model) -> None:
         "dominance is won by the single highest total of standing STR and gold",
         "next_phase",
         dominance,
-        cites=["5.2 Determine dominance", "Dominance Phase"],
-        doc="On a tie for the highest total, no player wins dominance.",
+        cites=["5.2 Determine dominance", "Dominance Phase"]
+        + (["Title Cards, Title Pool (Melee game only)"] if n >= 3 else []),
+        doc="On a tie for the highest total, no player wins dominance."
+        + (" In a melee game the Crown Regent's bearer counts 2 more STR." if n >= 3 else ""),
     )
 
     # ---------------------------------------------------------------- 6. standing
@@ -585,8 +635,7 @@ def _melee_titles(m: Model, been_active: Callable[[Term], Term]) -> None:
     )
 
     def rivals_bonus(t: Transition) -> Term:
-        att = Sum(If(v.attacking[c], v.strength[c], 0) for c in Char)
-        dfn = Sum(If(v.defending[c], v.strength[c], 0) for c in Char)
+        att, dfn = side_totals(m)
         att_won = And(Or(*(v.attacking[c] for c in Char)), att >= 1, att >= dfn)
         def_won = And(Or(*(v.defending[c] for c in Char)), dfn >= 1, dfn > att)
 
@@ -636,8 +685,28 @@ def _melee_titles(m: Model, been_active: Callable[[Term], Term]) -> None:
             v.phase == "taxation", 0, v.rivals[p, q]))),
         cites=["Rivals (Melee game only)", "7.5 Taxation phase ends"],
     )
-    att_str = Sum(If(v.attacking[c], v.strength[c], 0) for c in Char)
-    dfn_str = Sum(If(v.defending[c], v.strength[c], 0) for c in Char)
+    att_str, dfn_str = side_totals(m)
+    raw_att = Sum(If(v.attacking[c], v.strength[c], 0) for c in Char)
+    raw_dfn = Sum(If(v.defending[c], v.strength[c], 0) for c in Char)
+    m.reachable(
+        "sanity: a title's STR bonus decides a challenge about to be resolved",
+        And(v.stage == "defend", challenge_winner(m, att_str, dfn_str) != challenge_winner(m, raw_att, raw_dfn)),
+        cites=["Title Cards, Title Pool (Melee game only)", "4.2.2 Compare STR to determine challenge winner"],
+    )
+
+    def dominance_total(p: Term) -> Term:
+        return Sum(If(And(v.in_play[c], Not(v.knelt[c])), v.strength[c], 0) for c in Char
+                   if m.statics.owner.value(c.name) == p.name) + v.gold[p]
+
+    m.reachable(
+        "sanity: the Crown Regent's bonus decides dominance as the dominance phase begins",
+        And(v.phase == "challenges", v.stage == "none", Or(*(
+            And(v.title[p] == "crown_regent",
+                Not(And(*(dominance_total(p) > dominance_total(q) for q in seats if q.name != p.name))),
+                And(*(dominance_total(p) + REGENT_STR > dominance_total(q) for q in seats if q.name != p.name)))
+            for p in seats))),
+        cites=["Title Cards, Title Pool (Melee game only)", "5.2 Determine dominance"],
+    )
     m.reachable(
         "sanity: an attacker is about to win against the bearer of a rival title for the first time this round",
         Or(*(And(v.stage == "defend", v.attacker == p, v.defender == q, att_str >= 1, att_str >= dfn_str,

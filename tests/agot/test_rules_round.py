@@ -30,6 +30,12 @@ RECORDED = ("a rivals bonus is recorded for its winner against the losing oppone
             "(bookkeeping)")
 RECORDS_AFRESH = "the rivals bonuses recorded start afresh each round (bookkeeping)"
 NO_JOUST_TITLES = "no player bears a title in a joust game"
+WINNER = "the challenge is won by the side with the higher STR, ties to the attacker"
+DOMINANCE = "dominance is won by the single highest total of standing STR and gold"
+OWN_SIDES = ("a challenge is between two players, each side's participating characters its own player's "
+             "(strengthening)")
+BONUS_DECIDES = "sanity: a title's STR bonus decides a challenge about to be resolved"
+REGENT_DECIDES = "sanity: the Crown Regent's bonus decides dominance as the dominance phase begins"
 
 
 @pytest.fixture(scope="module")
@@ -80,6 +86,8 @@ def test_melee_round_properties_are_proved_at_three_players_four_characters_and_
         "(strengthening)",
         SELECTED,
         SUPPORTS,
+        OWN_SIDES,
+        WINNER,
         RIVALS_BONUS,
         AT_MOST_ONE_BONUS,
     ]
@@ -292,7 +300,6 @@ NEW_PLOT = "a plot revealed by a card ability, in the plot phase after the plots
 MARSHALS = "marshalling a card pays its cost and puts it into play standing"
 INITIATES = "a challenge of its type is initiated by the active player against the chosen opponent, one at a time"
 DEFENDS = "the characters the defending player chooses defend, after the attackers are declared"
-WINNER = "the challenge is won by the side with the higher STR, ties to the attacker"
 KNEELS = "a card ability kneels a standing card in play"
 IN_PLAY = "only cards in play kneel"
 COUNTED = "a challenge initiated is counted for its attacking player and type (bookkeeping)"
@@ -381,6 +388,13 @@ def melee_anywhere():
         ("rivals_any_title", RIVALS_BONUS, 3, 1),
         # a defender wins only with more STR: the second character of each player has STR 1, the first STR 2
         ("rivals_attacker_only", RIVALS_BONUS, 3, 2),
+        # the titles' STR bonuses (Title Cards): with one STR 2 character each, a bonus decides a tie
+        ("title_str_ignored", WINNER, 3, 1),
+        ("title_str_any_type", WINNER, 3, 1),
+        ("regent_in_challenges", WINNER, 3, 1),
+        ("regent_missing", DOMINANCE, 1, 1),
+        # a bonus without a participating character decides only against an attacker of STR 0 (each fourth character)
+        ("title_str_not_participating", WINNER, 3, 4),
     ],
 )
 def test_a_melee_title_mutant_is_caught_where_the_round_is_observed_anywhere(mutant, prop, depth, chars):
@@ -473,6 +487,41 @@ def test_supports_and_the_rivals_bonus():
     assert (c.get(won, "outcome"), c.get(won, "power[p1]")) == ("attacker", 0)
 
 
+def _resolve(c: Concrete, s, label: str, defends: bool):
+    """Player 1 initiates ``label`` with c1 against player 3, who defends with c3 or not; the challenge resolves."""
+    s = c.step(label, s, {"attackers[c1]": True})
+    return c.step("resolve_challenge", c.step("declare_defenders(p3)", s, {"defenders[c3]": defends}))
+
+
+def test_the_titles_str_bonuses_decide_challenges_and_dominance():
+    """Rules Reference, Title Cards: "The Hand of the King contributes 1 additional STR to its bearer's total during any
+    [power] challenge in which he or she controls a participating character"; "The Crown Regent contributes 2
+    additional STR to its bearer's total for dominance."  One STR 2 character each: the Hand's defender wins a power
+    challenge the tie would give the attacker, not a military one, and not without a defending character."""
+    c = Concrete(load("round", "melee_small", start="anywhere"))
+    titles = {"title[p1]": "crown_regent", "title[p2]": "master_of_coin", "title[p3]": "hand_of_the_king"}
+    s = _challenges(c, **titles)
+    assert c.get(_resolve(c, s, "initiate_challenge(p1, p3, power)", True), "outcome") == "defender"  # 2 against 3
+    assert c.get(_resolve(c, s, "initiate_challenge(p1, p3, military)", True), "outcome") == "attacker"  # 2 against 2
+    assert c.get(_resolve(c, s, "initiate_challenge(p1, p3, power)", False), "outcome") == "attacker"  # 2 against 0
+    # dominance (player 3, the last active player, passes): 2 STR standing each, the Crown Regent's bearer 2 more
+    ends = {**titles, "active": "p3"}
+    s = c.step("next_phase", _challenges(c, **ends))
+    assert [c.get(s, f"dominance[p{i}]") for i in (1, 2, 3)] == [True, False, False]
+    s = c.step("next_phase", _challenges(c, **{**ends, "title[p1]": "master_of_laws", "title[p2]": "crown_regent",
+                                                 "knelt[c2]": True}))
+    assert [c.get(s, f"dominance[p{i}]") for i in (1, 2, 3)] == [False, False, False]  # 2, 0 + 2, 2: a tie
+
+
+def test_a_title_str_bonus_is_seen_deciding_a_challenge_and_dominance():
+    """The STR bonuses are not vacuous: a challenge about to be resolved whose winner the bonus changes, and a
+    dominance the Crown Regent's 2 STR decide, are reached (and neither exists in the mutant without them)."""
+    s = load("round", "melee_small", start="anywhere")
+    for target in (BONUS_DECIDES, REGENT_DECIDES):
+        r = check(s, target, depth=3)
+        assert r.verdict is Verdict.PROVED and r.trace is not None, (target, r.verdict, r.reason)
+
+
 def _title_cards() -> dict[str, tuple[str | None, set[str]]]:
     """The six title cards of the vendored Core Set: name -> (the title it supports, its rivals), read from the text."""
     pack = Path(__file__).resolve().parents[2] / "src" / "ruleproof" / "data" / "agot-cards" / "packs" / "Core.json"
@@ -503,6 +552,24 @@ def test_the_title_relations_are_the_cards_text():
     assert model == cards
     props = _module(MODEL.parents[1] / "properties" / "agot" / "round.py")
     assert {t: (props.TITLE_SUPPORTS.get(t), set(props.TITLE_RIVALS.get(t, ()))) for t in cards} == cards
+
+
+def test_the_title_str_bonuses_are_the_cards_text():
+    """The STR bonuses of the model and of the properties are those printed on the title cards ("+1 STR [power]",
+    "+2 STR for Dominance") and stated in the Rules Reference (Title Cards)."""
+    pack = Path(__file__).resolve().parents[2] / "src" / "ruleproof" / "data" / "agot-cards" / "packs" / "Core.json"
+    data = json.loads(pack.read_text(encoding="utf-8"))
+    printed = {}
+    for card in data if isinstance(data, list) else data["cards"]:
+        found = re.search(r"^\+(\d) STR (?:\[(\w+)\]|for Dominance)$", card.get("text", ""), re.M)
+        if card.get("type") == "title" and found:
+            name = card["name"].lower().replace(" ", "_")
+            printed[name] = (found.group(2) or "dominance", int(found.group(1)))
+    assert len(printed) == 4
+    assert _module(MODEL / "round.py").TITLE_STR == printed
+    props = _module(MODEL.parents[1] / "properties" / "agot" / "round.py")
+    assert {**{t: (ty, 1) for t, ty in props.TITLE_CHALLENGE_STR.items()},
+            "crown_regent": ("dominance", props.REGENT_STR)} == printed
 
 
 def _module(path: Path) -> ModuleType:
