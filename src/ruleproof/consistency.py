@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Callable, Sequence
 
 from . import ir
 from .errors import InputError, SourceLoc
@@ -176,13 +176,16 @@ def _conflicts(a: Action) -> list[Expr]:
     return out
 
 
-def consistency_properties(actions: Sequence[Action], decl: Consistency) -> list[Property]:
-    """The consistency-check properties of a system with ``actions`` and declarations ``decl``."""
+def consistency_properties(actions: Sequence[Action], decl: Consistency,
+                           enabled: Callable[[Action], Expr] = enabled_expr) -> list[Property]:
+    """The consistency-check properties of a system with ``actions`` and declarations ``decl``; ``enabled``
+    computes :func:`enabled_expr` (a caller that builds many systems from mostly the same actions passes a
+    memoised one)."""
     skipped = {c for c, _ in decl.skipped}
     props: list[Property] = []
     if DEADLOCK not in skipped:  # with no action at all, every reachable state must be a declared end
         ends = [e for e, _ in decl.ends]
-        expr = ir.or_(*ends, *(enabled_expr(a) for a in actions))
+        expr = ir.or_(*ends, *(enabled(a) for a in actions))
         cites = _union([*(a.cites for a in actions), *(c for _, c in decl.ends)])
         doc = "Every reachable state that is not a declared end of the game enables some action."
         props.append(Property(DEADLOCK_NAME, PropKind.INVARIANT, expr, cites, doc, check=DEADLOCK))

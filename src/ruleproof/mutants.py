@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import Callable, Iterator, Mapping, Sequence
 
 from . import ir
-from .consistency import DEADLOCK, DETERMINISM, Consistency, consistency_properties
+from .consistency import DEADLOCK, DETERMINISM, Consistency, consistency_properties, enabled_expr
 from .encoder import initial_state
 from .engines.common import Options, replay, show_value
 from .engines.explicit import Parent, trace_path
@@ -119,10 +119,27 @@ class MutantResult:
 # --------------------------------------------------------------------------- generation
 
 
-def _with_actions(system: System, fam: str, fn: Callable[[Action], Action]) -> System:
+class _Enabled:
+    """:func:`~ruleproof.consistency.enabled_expr` remembered by guard and choices (all it reads but for the
+    error message): the mutants of one system share all but a few actions, and a mutant that edits only
+    updates keeps every guard; expanding every guard again for each mutant was most of the generation's time."""
+
+    def __init__(self) -> None:
+        self._memo: dict[tuple[Expr, tuple[ir.ChoiceVar, ...]], Expr] = {}
+
+    def __call__(self, a: Action) -> Expr:
+        key = (a.guard, a.choices)
+        hit = self._memo.get(key)
+        if hit is None:
+            hit = self._memo[key] = enabled_expr(a)
+        return hit
+
+
+def _with_actions(system: System, fam: str, fn: Callable[[Action], Action], enabled: _Enabled) -> System:
     """``system`` with the actions of ``fam`` edited, and its consistency checks made for the edited actions."""
     acts = tuple(fn(a) if a.family == fam else a for a in system.actions)
-    made = {p.check: p for p in consistency_properties(acts, Consistency(ends=tuple((e, ()) for e in system.ends)))}
+    decl = Consistency(ends=tuple((e, ()) for e in system.ends))
+    made = {p.check: p for p in consistency_properties(acts, decl, enabled)}
     props = tuple(replace(made[p.check], name=p.name, cites=p.cites, doc=p.doc)
                   if p.check in (DEADLOCK, DETERMINISM) and p.check in made else p for p in system.properties)
     return replace(system, actions=acts, properties=props)
@@ -184,6 +201,7 @@ def mutants_of(system: System) -> Iterator[Mutant]:
     """Every generated mutant of ``system``, in a fixed order (per family: updates, requirements, off-by-one)."""
     arrays = {v.name: v.array for v in system.vars}
     types = {v.name: v.type for v in system.vars}
+    enabled = _Enabled()
     for fam in system.families():
         insts = [a for a in system.actions if a.family == fam]
         if not insts:
@@ -193,7 +211,7 @@ def mutants_of(system: System) -> Iterator[Mutant]:
             for u in a.updates:
                 updated.setdefault(arrays[u.var], None)
         for arr in updated:
-            yield Mutant("drop-update", fam, arr, _with_actions(system, fam, _without_update(arrays, arr)))
+            yield Mutant("drop-update", fam, arr, _with_actions(system, fam, _without_update(arrays, arr), enabled))
         sites: dict[str, list[tuple[Expr, ...]]] = {}
         for a in insts:
             for key, cs in _parts(a):
@@ -204,13 +222,13 @@ def mutants_of(system: System) -> Iterator[Mutant]:
             if n > 1 and all(len(cs) == n for cs in found):
                 for j in range(n):
                     yield Mutant("drop-guard", fam, f"{key} (part {j + 1} of {n})",
-                                 _with_actions(system, fam, _without(key, j)), show_expr(found[0][j]))
+                                 _with_actions(system, fam, _without(key, j), enabled), show_expr(found[0][j]))
             else:
                 text = " and ".join(show_expr(c) for c in found[0])
-                yield Mutant("drop-guard", fam, key, _with_actions(system, fam, _without(key, None)), text)
+                yield Mutant("drop-guard", fam, key, _with_actions(system, fam, _without(key, None), enabled), text)
         for arr in updated:
             if any(isinstance(types[u.var], IntT) and arrays[u.var] == arr for a in insts for u in a.updates):
-                yield Mutant("off-by-one", fam, arr, _with_actions(system, fam, _plus_one(arrays, arr)))
+                yield Mutant("off-by-one", fam, arr, _with_actions(system, fam, _plus_one(arrays, arr), enabled))
 
 
 # --------------------------------------------------------------------------- exhaustive search
