@@ -5,6 +5,7 @@ The scenario of the notes (9) and the seed's examples are rulings (rulings/berse
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,7 @@ from ruleproof.engines.common import Options
 from ruleproof.engines.runner import check_system
 from ruleproof.ir import PropKind, System
 from ruleproof.loader import discover, load_system
-from ruleproof.results import Verdict
+from ruleproof.results import Result, Verdict
 
 MODEL = Path(__file__).resolve().parents[2] / "model" / "berserk"
 SPEC = next(s for s in discover(MODEL) if s.name == "abilities111")
@@ -25,9 +26,16 @@ def load(scenario: str, **over: Any) -> System:
     return load_system(SPEC, scenario, over)
 
 
+@cache
+def explicit(scenario: str) -> tuple[Result, ...]:
+    """The exhaustive check of a scenario (explicit engine, depth 40), run once in this module: several tests read
+    the same results (the statics scenario's takes some 25 s of CPU)."""
+    return tuple(check_system(load(scenario), "explicit", Options(depth=40)))
+
+
 @pytest.mark.parametrize("order", ["lifo", "fifo", "printed", "statics"])
 def test_every_property_is_proved(order: str) -> None:
-    results = check_system(load(order), "explicit", Options(depth=40))
+    results = explicit(order)
     safety = [r for r in results if r.kind != PropKind.REACH.value]
     # 22 rules (statics: 25, with a removal against the static grant, the static ability removed, the hero
     # leaving play) + deadlock, determinism
@@ -86,8 +94,7 @@ def test_a_removal_meets_a_printed_instance_in_some_checked_scenario() -> None:
     """Review F13: with no printed Рывок anywhere, the record of a removed printed instance was never exercised;
     scenario ``printed`` (Вайл prints Рывок) is checked, and its sanity target is reached."""
     assert "printed" in SPEC.checked
-    system = load("printed")
-    r = next(r for r in check_system(system, "explicit", Options(depth=40))
+    r = next(r for r in explicit("printed")
              if r.property == "sanity: Вайл потерял напечатанный Рывок")
     assert r.verdict is Verdict.PROVED and r.trace is not None
 
@@ -101,7 +108,7 @@ def test_the_statics_scenario_reaches_each_case(target: str) -> None:
     """Review F13: scenario ``statics`` (checked) reaches a removal against the static grant, the static ability
     removed with its source in play, and the hero gone with its effect kept."""
     assert "statics" in SPEC.checked
-    r = next(r for r in check_system(load("statics"), "explicit", Options(depth=40)) if r.property == target)
+    r = next(r for r in explicit("statics") if r.property == target)
     assert r.verdict is Verdict.PROVED and r.trace is not None
 
 
