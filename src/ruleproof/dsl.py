@@ -806,9 +806,22 @@ class Step:
         idx = target.indices
         self._site += 1
         loc = user_loc()
+        # each index is compared with each of its values once, not once per cell (a set on one card of a big array
+        # built the same comparisons for every cell); a cell that some index cannot match is skipped, as the
+        # conjunction of its comparisons is false
+        eqs: list[dict[str, Expr]] = [{} for _ in idx]
+
+        def compare(i: int, t: Term, k: str, s: Sort) -> Expr:
+            e = eqs[i].get(k)
+            if e is None:
+                e = eqs[i][k] = ir.eq(t.expr, ir.Const(k, s.type))
+            return e
+
         for key, var in arr.cells.items():
-            match = ir.and_(*(ir.eq(t.expr, ir.Const(k, s.type)) for t, k, s in zip(idx, key, arr.index, strict=True)))
-            c = ir.and_(cond, match)
+            parts = [compare(i, t, k, s) for i, (t, k, s) in enumerate(zip(idx, key, arr.index, strict=True))]
+            if ir.FALSE in parts:
+                continue
+            c = ir.and_(cond, ir.and_(*parts))
             if c == ir.FALSE:
                 continue
             self.writes.append(ir.Write(var.name, c, v.expr, self._site, precedence, loc))
