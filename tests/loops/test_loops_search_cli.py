@@ -9,7 +9,7 @@ import click
 import pytest
 
 from ruleproof.cards.overrides import parse_overrides
-from ruleproof.cards.pool import Card, Pool, load_pool
+from ruleproof.cards.pool import Card, Pool
 from ruleproof.errors import InputError
 from ruleproof.loops import Category, find_loops, report_json
 from ruleproof.loops.cli import loops
@@ -86,17 +86,3 @@ def test_cli_bad_code() -> None:
         _cli(["--cards", "opp:99999"])
     with pytest.raises(click.UsageError):
         _cli(["--max-length", "9"])
-
-
-def test_real_pool_subset_completes_quickly() -> None:
-    """A bounded slice of the real pool (the Core set plus stand/kneel/gold cards) runs end to end."""
-    pool = load_pool()
-    extra = ["00281", "25075", "01163", "04090", "07013", "07017", "16013", "00151", "14037", "11050"]
-    codes = [c.code for c in pool.cards if c.pack_code == "Core"] + extra
-    rep = find_loops(pool, codes=codes, max_length=2, timeout=10)
-    assert rep.candidates == len(rep.results) > 0
-    assert sum(n for _, n in rep.counts) == rep.candidates
-    for r in rep.results:
-        assert r.reason
-        if r.category in (Category.UNBOUNDED, Category.MANDATORY):
-            assert r.trace is not None and r.trace_passes == 2
