@@ -36,7 +36,7 @@ def test_the_timing_row_is_the_measured_one() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["gold", "marshal", "unique"])
+@pytest.mark.parametrize("name", ["gold", "marshal", "unique", "power"])
 def test_the_rows_total_is_the_number_of_mutants_planned_now(name: str) -> None:
     """A row measured before a rule mutant was added (or a requirement of the model changed) would count other
     mutants: the total the README shows is what ``ruleproof mutants`` plans now (listed, not judged)."""
@@ -45,3 +45,18 @@ def test_the_rows_total_is_the_number_of_mutants_planned_now(name: str) -> None:
 
     plan = plan_mutants(ROOT / "model" / "agot" / f"{name}.py", Options())
     assert len(plan.units) == readme_rows()[name]["total"]
+
+
+SCORED = re.compile(r"^\| `model/agot/(\w+)\.py` \| (\d+) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \| (\d+)% \|", re.M)
+
+
+def test_every_row_adds_up_and_its_score_is_killed_over_the_non_equivalent() -> None:
+    """The counts of a row are one verdict per mutant, and its score is the report's killed / (total - equivalent),
+    in whole percent rounded down (a row never shows more than was measured)."""
+    found = SCORED.findall((ROOT / "README.md").read_text(encoding="utf-8"))
+    assert {name for name, *_ in found} == set(readme_rows()) and len(found) >= 10
+    for name, total, killed, equivalent, survived, unknown, pct in (
+        (n, *map(int, rest)) for n, *rest in found
+    ):
+        assert killed + equivalent + survived + unknown == total, name
+        assert pct == 100 * killed // (total - equivalent), name
