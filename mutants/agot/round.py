@@ -393,3 +393,17 @@ def _rivals_any_title(m: Model) -> None:
 def _rivals_attacker_only(m: Model) -> None:
     if _melee(m):
         _rivals_bonus(m, attacker_only=True)
+
+
+# ------------------------------------------------------------------ misreadings of who acts when (review F15)
+@MUTANTS("marshal_in_challenges", "cards may be marshalled in the challenges phase too")
+def _marshal_in_challenges(m: Model) -> None:
+    v = m.v
+    m.replace_require("marshal", lambda p, c: v.phase == "marshaling",
+                      lambda p, c: (v.phase == "marshaling") | (v.phase == "challenges"))
+
+
+@MUTANTS("first_player_attacks", "the first player initiates the challenges, whoever is the active player")
+def _first_player_attacks(m: Model) -> None:
+    v = m.v
+    m.replace_require("initiate_challenge", lambda p, q, t: v.active == p, lambda p, q, t: v.first == p)

@@ -259,11 +259,19 @@ def register(m: Model) -> None:
     )
 
     # ---------------------------------------------------------------- 3. marshaling
-    m.action_property(
-        "only the active player marshals, during the marshaling phase",
-        "marshal",
-        lambda t, p, c: And(v.phase == "marshaling", v.active == p),
+    def owner_of(c: Term) -> Term:
+        return next(p for p in seats if controls(p, c))
+
+    m.step_property(
+        "a character enters play only in the marshaling phase, from the hand of its owner while they are the active "
+        "player",
+        lambda t: And(*(Implies(
+            And(Not(v.in_play[c]), t.post(v.in_play[c])),
+            And(v.phase == "marshaling", v.active == owner_of(c), t.post(v.hand[owner_of(c)]) < v.hand[owner_of(c)]),
+        ) for c in Char)),
         cites=["Active Player", "Marshal", "Marshaling Phase"],
+        doc="Marshal: the active player marshals cards from hand in the marshaling phase (the round's only way into "
+        "play).  Stated over every step, whatever action takes it, not as the marshal action's requirement.",
     )
     m.action_property(
         "marshalling a card pays its cost and puts it into play standing",
@@ -310,11 +318,15 @@ def register(m: Model) -> None:
     )
 
     # ---------------------------------------------------------------- 4. challenges
-    m.action_property(
-        "only the active player initiates challenges, during the challenges phase",
-        "initiate_challenge",
-        lambda t, p, q, ty: And(v.phase == "challenges", v.active == p),
+    m.step_property(
+        "a challenge begins only in the challenges phase, with the active player attacking",
+        lambda t: Implies(
+            And(v.stage == "none", t.post(v.stage) != "none"),
+            And(v.phase == "challenges", t.post(v.attacker) == v.active),
+        ),
         cites=["Active Player", "4.2 Active player may initiate a challenge", "Challenges Phase"],
+        doc="4.2: the active player may initiate a challenge, in the challenges phase.  Stated over every step, "
+        "whatever action takes it, not as the initiating action's requirement.",
     )
     m.action_property(
         "a challenge of its type is initiated by the active player against the chosen opponent, one at a time",

@@ -18,6 +18,9 @@ from ruleproof.mutants import mutants_of
 from ruleproof.results import Verdict
 
 ORDER = "phases follow the Appendix I order"
+MARSHALS_WHEN = ("a character enters play only in the marshaling phase, from the hand of its owner while they are "
+                 "the active player")
+ATTACKS_WHEN = "a challenge begins only in the challenges phase, with the active player attacking"
 ONCE = "each player is active exactly once per marshaling and challenges phase"
 FULL_ROUND = "sanity: a full round completes and a second round begins"
 TITLES_BORNE = "in a melee game each player bears one title from step 1.4 to step 7.4, no two players the same title"
@@ -75,7 +78,7 @@ def test_melee_round_properties_are_proved_at_three_players_four_characters_and_
         "the next player in player order becomes the active player",
         "a player is active at most once per phase",
         ONCE,
-        "only the active player marshals, during the marshaling phase",
+        MARSHALS_WHEN,
         "gold is collected once per round, as income (strengthening)",
         "the challenges a player initiated this phase match their used challenge types (strengthening)",
         "at most one challenge of each type per player per phase",
@@ -118,8 +121,11 @@ def test_melee_round_properties_are_proved_at_three_players_four_characters_and_
         ("skip_player", "the next player in player order becomes the active player", "melee_small", 9),
         ("first_not_first", "the first player is active first", "tiny", 4),
         ("income_first_only", "the active player collects income on becoming active", "tiny", 5),
-        ("marshal_not_active", "only the active player marshals, during the marshaling phase", "tiny", 5),
-        ("challenge_not_active", "only the active player initiates challenges, during the challenges phase", "tiny", 7),
+        ("marshal_not_active", MARSHALS_WHEN, "tiny", 5),
+        ("challenge_not_active", ATTACKS_WHEN, "tiny", 7),
+        # misreadings of who acts when, caught by properties over every step, not by the actions' requirements
+        ("marshal_in_challenges", MARSHALS_WHEN, "tiny", 6),
+        ("first_player_attacks", ATTACKS_WHEN, "tiny", 8),
         ("second_military", "at most one challenge of each type per player per phase", "small", 10),
         ("self_challenge", "a player never challenges themselves", "tiny", 7),
         ("knelt_attacker",
